@@ -1,0 +1,1 @@
+export default { connectToDevTools() {}, initialize() {} };

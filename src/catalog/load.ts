@@ -1,0 +1,113 @@
+// Loads the built-in catalog (assets/*.json, bundled into the CLI) and an optional overlay file, and
+// validates both. Errors name the file and the path of the bad field.
+import { readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import tensorflowData from '../../assets/tensorflow.json' with { type: 'json' };
+import cudaData from '../../assets/cuda.json' with { type: 'json' };
+import cudnnData from '../../assets/cudnn.json' with { type: 'json' };
+import librariesData from '../../assets/libraries.json' with { type: 'json' };
+import gpusData from '../../assets/gpus.json' with { type: 'json' };
+import { CudawizError, EXIT } from '../errors.js';
+import {
+  cudaReleaseSchema,
+  cudaSchema,
+  cudnnReleaseSchema,
+  cudnnSchema,
+  gpuSchema,
+  librariesSchema,
+  overlaySchema,
+  tensorflowSchema,
+  type Catalog,
+  type CatalogOverlay,
+} from './schema.js';
+
+export function formatIssues(where: string, error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${where}: ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .join('\n');
+}
+
+function parse<T>(where: string, schema: z.ZodType<T>, data: unknown): T {
+  const r = schema.safeParse(data);
+  if (!r.success) {
+    throw new CudawizError(`The catalog is invalid:\n${formatIssues(where, r.error)}`, {
+      code: 'catalog-invalid',
+      fix: 'Fix the field named above (or remove the overlay) and run again.',
+      exitCode: EXIT.usage,
+    });
+  }
+  return r.data;
+}
+
+export function builtinCatalog(): Catalog {
+  return {
+    tensorflow: parse('assets/tensorflow.json', tensorflowSchema, tensorflowData),
+    cuda: parse('assets/cuda.json', cudaSchema, cudaData),
+    cudnn: parse('assets/cudnn.json', cudnnSchema, cudnnData),
+    libraries: parse('assets/libraries.json', librariesSchema, librariesData),
+    gpus: parse('assets/gpus.json', gpuSchema, gpusData),
+  };
+}
+
+type Plain = Record<string, unknown>;
+function isPlain(v: unknown): v is Plain {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** Nested objects merge; everything else in `over` replaces what `base` had. */
+export function deepMerge<T>(base: T, over: unknown): T {
+  if (!isPlain(base) || !isPlain(over)) return (over === undefined ? base : over) as T;
+  const out: Plain = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = k in out ? deepMerge(out[k], v) : v;
+  return out as T;
+}
+
+export function applyOverlay(catalog: Catalog, overlay: CatalogOverlay, where = 'overlay'): Catalog {
+  const cudaReleases = [...catalog.cuda.releases];
+  (overlay.cuda ?? []).forEach((entry, i) => {
+    const at = cudaReleases.findIndex((r) => r.version === entry.version);
+    const merged = deepMerge(at >= 0 ? cudaReleases[at] : { installers: {} }, entry);
+    const valid = parse(`${where}: cuda[${i}]`, cudaReleaseSchema, merged);
+    if (at >= 0) cudaReleases[at] = valid;
+    else cudaReleases.push(valid);
+  });
+  const cudnnReleases = [...catalog.cudnn.releases];
+  (overlay.cudnn ?? []).forEach((entry, i) => {
+    const at = cudnnReleases.findIndex((r) => r.version === entry.version && r.cuda === entry.cuda);
+    const merged = deepMerge(at >= 0 ? cudnnReleases[at] : { archives: {} }, entry);
+    const valid = parse(`${where}: cudnn[${i}]`, cudnnReleaseSchema, merged);
+    if (at >= 0) cudnnReleases[at] = valid;
+    else cudnnReleases.push(valid);
+  });
+  return { ...catalog, cuda: { ...catalog.cuda, releases: cudaReleases }, cudnn: { ...catalog.cudnn, releases: cudnnReleases } };
+}
+
+export function readOverlay(file: string): CatalogOverlay {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CudawizError(`Cannot read the catalog overlay ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      code: 'overlay-unreadable',
+      fix: 'Check the path given to --catalog (or CUDAWIZ_CATALOG).',
+      exitCode: EXIT.usage,
+    });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new CudawizError(`The catalog overlay ${file} is not valid JSON: ${(error as Error).message}`, {
+      code: 'overlay-invalid',
+      fix: 'Fix the JSON syntax; the format is described in README.md under "Catalog overlays".',
+      exitCode: EXIT.usage,
+    });
+  }
+  return parse(file, overlaySchema, data);
+}
+
+/** The catalog a command works with: built-in, plus the overlay file if one is given. */
+export function loadCatalog(options: { overlayFile?: string } = {}): Catalog {
+  const catalog = builtinCatalog();
+  return options.overlayFile ? applyOverlay(catalog, readOverlay(options.overlayFile), options.overlayFile) : catalog;
+}

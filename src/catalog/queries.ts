@@ -1,0 +1,281 @@
+// Questions asked of the catalog. Pure functions: the catalog in, plain data out.
+import { CudawizError, EXIT } from '../errors.js';
+import { driverLibraryFileName, libraryFileName, type OsName } from '../platform.js';
+import { compareDotted, major, majorMinor, parseDotted, versionHasPrefix } from '../version.js';
+import type { Catalog, CudaRelease, CudnnArchive, CudnnRelease, Installer, TfRow } from './schema.js';
+
+export interface TfRowMatch {
+  row: TfRow;
+  /** true when the asked version is not the row's own (2.3.1 → the 2.3.0 row). */
+  viaMinorLine: boolean;
+}
+
+/** All TF versions the catalog knows for an OS, newest first. */
+export function tfVersions(catalog: Catalog, os: OsName): string[] {
+  return catalog.tensorflow[os].map((r) => r.version).sort((a, b) => compareDotted(b, a));
+}
+
+function allTfVersions(catalog: Catalog): string[] {
+  const set = new Set([...catalog.tensorflow.linux, ...catalog.tensorflow.windows].map((r) => r.version));
+  return [...set].sort((a, b) => compareDotted(b, a));
+}
+
+/** The nearest known versions to an unknown one, for the error message. */
+export function nearestTfVersions(catalog: Catalog, asked: string, count = 3): string[] {
+  const all = allTfVersions(catalog);
+  const p = parseDotted(asked);
+  if (!p) return all.slice(0, count);
+  const score = (v: string) => {
+    const q = parseDotted(v) ?? [];
+    return Math.abs((q[0] ?? 0) * 1000 + (q[1] ?? 0) - ((p[0] ?? 0) * 1000 + (p[1] ?? 0)));
+  };
+  return [...all].sort((a, b) => score(a) - score(b) || compareDotted(b, a)).slice(0, count);
+}
+
+/** A patch release takes its minor line's row (2.3.1 → 2.3.0); "2.3" means that line too. */
+export function findTfRow(catalog: Catalog, asked: string, os: OsName): TfRowMatch | undefined {
+  const p = parseDotted(asked);
+  if (!p || p.length < 2 || p.length > 3) return undefined;
+  const rows = catalog.tensorflow[os];
+  const exact = rows.find((r) => compareDotted(r.version, asked) === 0 && p.length === 3);
+  if (exact) return { row: exact, viaMinorLine: false };
+  const line = rows.filter((r) => majorMinor(r.version) === `${p[0]}.${p[1]}`).sort((a, b) => compareDotted(b.version, a.version));
+  if (line.length === 0) return undefined;
+  return { row: line[0], viaMinorLine: p.length === 3 };
+}
+
+export function unknownTfVersion(catalog: Catalog, asked: string): CudawizError {
+  const near = nearestTfVersions(catalog, asked);
+  return new CudawizError(`Unknown TensorFlow version "${asked}". Nearest known: ${near.join(', ')}.`, {
+    code: 'unknown-tf-version',
+    exitCode: EXIT.usage,
+    fix: `Pass one of the known versions, e.g. --tf ${majorMinor(near[0] ?? '2.10')}`,
+    details: { nearest: near },
+  });
+}
+
+export function isWindowsNativeGpuSupported(catalog: Catalog, tf: string): boolean {
+  return compareDotted(majorMinor(tf), catalog.tensorflow.windowsNativeGpuLast) <= 0;
+}
+
+export function hasAndCuda(catalog: Catalog, tf: string, os: OsName): boolean {
+  return os === 'linux' && compareDotted(majorMinor(tf), catalog.tensorflow.andCudaFirst) >= 0;
+}
+
+/** Tables write CUDA "10" or "9"; the catalog normalises to major.minor, so this is a no-op guard. */
+export function cudaReleasesFor(catalog: Catalog, cudaMajorMinor: string): CudaRelease[] {
+  return catalog.cuda.releases
+    .filter((r) => versionHasPrefix(r.version, cudaMajorMinor))
+    .sort((a, b) => compareDotted(b.version, a.version));
+}
+
+/** "10.1" → the newest 10.1.x with an installer for that OS; an exact "10.1.243" → that one. */
+export function findCudaRelease(catalog: Catalog, version: string, os?: OsName): CudaRelease | undefined {
+  const exact = catalog.cuda.releases.find((r) => r.version === version);
+  if (exact && (!os || exact.installers[os])) return exact;
+  if ((parseDotted(version) ?? []).length !== 2) return undefined;
+  return cudaReleasesFor(catalog, version).find((r) => !os || r.installers[os]);
+}
+
+export function cudaFamily(catalog: Catalog, cudaVersion: string) {
+  return catalog.cuda.families.find((f) => f.major === major(cudaVersion));
+}
+
+/** Windows silent-install sub-packages for a toolkit: `nvcc_10.1 …`, never Display.Driver. */
+export function windowsComponents(catalog: Catalog, cudaVersion: string): string[] {
+  const mm = majorMinor(cudaVersion);
+  const set = catalog.cuda.windowsComponents.find((s) => compareDotted(mm, s.from) >= 0 && compareDotted(mm, s.to) <= 0);
+  return set ? set.components.map((c) => `${c}_${mm}`) : [];
+}
+
+/**
+ * The lowest driver that runs this toolkit: NVIDIA's Table 3 value for the release, lowered to the
+ * family's minor-version-compatibility minimum where one exists (CUDA 11+), as TF's docs do.
+ */
+export function driverMinFor(catalog: Catalog, release: CudaRelease, os: OsName): { min?: string; full?: string } {
+  const full = release.driverMin?.[os];
+  const compat = cudaFamily(catalog, release.version)?.minorCompatDriverMin?.[os];
+  const candidates = [full, compat].filter((v): v is string => Boolean(v)).sort(compareDotted);
+  return { min: candidates[0], full };
+}
+
+function cudnnCudaMatches(release: CudnnRelease, cuda: string): 'exact' | 'family' | undefined {
+  if (release.cuda === cuda || release.cuda === majorMinor(cuda)) return 'exact';
+  const relParts = parseDotted(release.cuda) ?? [];
+  // Archive-era builds say only the major ("cuda11"); 11.x builds serve every 11.x by minor compatibility.
+  if (relParts.length === 1 || major(cuda) >= 11) return major(release.cuda) === major(cuda) ? 'family' : undefined;
+  return undefined;
+}
+
+/**
+ * The cuDNN build to install for a TF row: same major as TF's, minor not older, built for that CUDA.
+ * Prefers the exact tested minor, then the closest newer one; within a minor, the newest patch.
+ */
+export function findCudnnRelease(catalog: Catalog, cudnn: string, cuda: string, os: OsName): CudnnRelease | undefined {
+  const want = parseDotted(cudnn) ?? [];
+  const candidates = catalog.cudnn.releases.filter((r) => {
+    const v = parseDotted(r.version) ?? [];
+    if (v[0] !== want[0]) return false;
+    if (want.length > 1 && (v[1] ?? 0) < (want[1] ?? 0)) return false;
+    return Boolean(r.archives[os]) && Boolean(cudnnCudaMatches(r, cuda));
+  });
+  const rank = (r: CudnnRelease) => {
+    const v = parseDotted(r.version) ?? [];
+    const minorDistance = want.length > 1 ? (v[1] ?? 0) - (want[1] ?? 0) : 0;
+    return [minorDistance, cudnnCudaMatches(r, cuda) === 'exact' ? 0 : 1];
+  };
+  return candidates.sort((a, b) => {
+    const [ma, ea] = rank(a);
+    const [mb, eb] = rank(b);
+    return ma - mb || ea - eb || compareDotted(b.version, a.version);
+  })[0];
+}
+
+export interface RequiredLibrary {
+  /** cudart, cublas, …, cudnn, or cuda (the driver's). */
+  name: string;
+  file: string;
+  /** What provides it: the toolkit, cuDNN, or the display driver. */
+  from: 'toolkit' | 'cudnn' | 'driver';
+  /** The version the file name stands for ("10.1", "7"). */
+  version: string;
+}
+
+/** The library files TensorFlow loads for that CUDA and cuDNN on that OS. */
+export function librariesFor(catalog: Catalog, os: OsName, cuda: string, cudnn: string): RequiredLibrary[] {
+  const mm = majorMinor(cuda);
+  const row = catalog.libraries.toolkits.find((t) => compareDotted(mm, t.from) >= 0 && compareDotted(mm, t.to) <= 0);
+  const out: RequiredLibrary[] = [];
+  if (row) {
+    for (const name of ['cudart', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusolver', 'cusparse'] as const) {
+      const v = row[name];
+      if (v) out.push({ name, file: libraryFileName(os, name, v), from: 'toolkit', version: v });
+    }
+  }
+  const cudnnMajor = String(major(cudnn));
+  out.push({ name: 'cudnn', file: libraryFileName(os, 'cudnn', cudnnMajor), from: 'cudnn', version: cudnnMajor });
+  out.push({ name: 'cuda', file: driverLibraryFileName(os), from: 'driver', version: '' });
+  return out;
+}
+
+/** Which CUDA major.minor a library file name stands for, e.g. cudart64_101.dll → 10.1 (for `explain`). */
+export function cudaVersionsForLibrary(catalog: Catalog, os: OsName, file: string): string[] {
+  const out: string[] = [];
+  for (const row of catalog.libraries.toolkits) {
+    for (const name of ['cudart', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusolver', 'cusparse'] as const) {
+      const v = row[name];
+      if (v && libraryFileName(os, name, v).toLowerCase() === file.toLowerCase()) {
+        out.push(row.from === row.to ? row.from : `${row.from}–${row.to}`);
+      }
+    }
+  }
+  return [...new Set(out)];
+}
+
+export interface InstallerChoice extends Installer {
+  version: string;
+}
+export interface ArchiveChoice extends CudnnArchive {
+  version: string;
+  cuda: string;
+  page: string;
+}
+
+export interface Requirements {
+  tensorflow: string;
+  row: string;
+  os: OsName;
+  gpuSupported: boolean;
+  alternatives: { id: string; title: string; detail: string }[];
+  pip: string;
+  andCuda: boolean;
+  python: { min: string; max: string; listed: string[] };
+  cuda: string | null;
+  cudnn: string | null;
+  driverMin: string | null;
+  driverFull: string | null;
+  computeCapabilityMin: string | null;
+  libraries: RequiredLibrary[];
+  cudaInstaller: InstallerChoice | null;
+  cudnnArchive: ArchiveChoice | null;
+  notes: string[];
+}
+
+export function pythonRange(row: TfRow): { min: string; max: string } {
+  const bounds = row.python.flatMap((p) => p.split('-')).sort(compareDotted);
+  // The 2.7 entry of old rows sits apart from the 3.x range; min/max describe the 3.x range.
+  const py3 = bounds.filter((b) => major(b) >= 3);
+  const list = py3.length ? py3 : bounds;
+  return { min: list[0], max: list[list.length - 1] };
+}
+
+export function pipRequirement(row: TfRow, tf: string): string {
+  const v = (parseDotted(tf) ?? []).length === 3 ? tf : row.version;
+  // ≤ 1.14 shipped GPU support only in tensorflow-gpu; 1.15 both names; 2.1+ one package.
+  return compareDotted(majorMinor(v), '1.15') <= 0 ? `tensorflow-gpu==${v}` : `tensorflow==${v}`;
+}
+
+export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requirements {
+  const match = findTfRow(catalog, tf, os);
+  const notes: string[] = [];
+  if (!match) {
+    if (os === 'windows' && findTfRow(catalog, tf, 'linux')) {
+      const linux = findTfRow(catalog, tf, 'linux')!;
+      return {
+        tensorflow: tf,
+        row: linux.row.version,
+        os,
+        gpuSupported: false,
+        alternatives: catalog.tensorflow.windowsAlternatives,
+        pip: `tensorflow==${tf}`,
+        andCuda: false,
+        python: { ...pythonRange(linux.row), listed: linux.row.python },
+        cuda: null,
+        cudnn: null,
+        driverMin: null,
+        driverFull: null,
+        computeCapabilityMin: null,
+        libraries: [],
+        cudaInstaller: null,
+        cudnnArchive: null,
+        notes: [
+          `TensorFlow ${catalog.tensorflow.windowsNativeGpuLast} was the last release with GPU support on native Windows.`,
+          `Under WSL2, TensorFlow ${majorMinor(linux.row.version)} needs CUDA ${linux.row.cuda} and cuDNN ${linux.row.cudnn} (see: cudawiz requirements --tf ${tf} --os linux).`,
+        ],
+      };
+    }
+    throw unknownTfVersion(catalog, tf);
+  }
+  const { row, viaMinorLine } = match;
+  if (viaMinorLine) notes.push(`TensorFlow's table has no row for ${tf}; it takes the ${row.version} row of its minor line.`);
+  const release = findCudaRelease(catalog, row.cuda, os);
+  const driver = release ? driverMinFor(catalog, release, os) : {};
+  const cudnnRelease = findCudnnRelease(catalog, row.cudnn, row.cuda, os);
+  const archive = cudnnRelease?.archives[os];
+  if (!release) notes.push(`The catalog has no ${os} installer for CUDA ${row.cuda}; add one with --catalog (see README, "Catalog overlays").`);
+  if (!archive) notes.push(`The catalog has no ${os} cuDNN ${row.cudnn} build for CUDA ${row.cuda}; add one with --catalog.`);
+  const andCuda = hasAndCuda(catalog, row.version, os);
+  if (andCuda) notes.push(`On Linux, pip install "tensorflow[and-cuda]==${row.version}" brings CUDA and cuDNN as Python wheels; only the driver is then needed.`);
+  return {
+    tensorflow: tf,
+    row: row.version,
+    os,
+    gpuSupported: true,
+    alternatives: [],
+    pip: pipRequirement(row, tf),
+    andCuda,
+    python: { ...pythonRange(row), listed: row.python },
+    cuda: row.cuda,
+    cudnn: row.cudnn,
+    driverMin: driver.min ?? null,
+    driverFull: driver.full ?? null,
+    computeCapabilityMin: cudaFamily(catalog, row.cuda)?.computeCapabilityMin ?? null,
+    libraries: librariesFor(catalog, os, row.cuda, row.cudnn),
+    cudaInstaller: release?.installers[os] ? { version: release.version, ...release.installers[os]! } : null,
+    cudnnArchive:
+      cudnnRelease && archive
+        ? { version: cudnnRelease.version, cuda: cudnnRelease.cuda, page: cudnnRelease.downloadPage ?? catalog.cudnn.archivePage, ...archive }
+        : null,
+    notes,
+  };
+}

@@ -1,0 +1,217 @@
+// The catalog's shape. Every asset file is parsed through these schemas at load, so a typo in the
+// data is an error with the path of the bad field, never a wrong answer later.
+import { z } from 'zod';
+
+const majorMinor = z.string().regex(/^\d+\.\d+$/, 'expected major.minor, e.g. "10.1"');
+const dotted = z.string().regex(/^\d+(\.\d+)*$/, 'expected a dotted version, e.g. "10.1.243"');
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits');
+const md5 = z.string().regex(/^[0-9a-f]{32}$/, 'expected 32 lowercase hex digits');
+const url = z.string().url();
+const source = z.string().min(3);
+
+// ---------------------------------------------------------------- TensorFlow
+export const tfRowSchema = z.object({
+  /** As the tested-configurations table writes it: "2.3.0", "1.13.1". */
+  version: dotted,
+  /** "tensorflow" or "tensorflow_gpu", as the table labels the row. */
+  label: z.enum(['tensorflow', 'tensorflow_gpu']),
+  /** Python versions as the table lists them: ["2.7", "3.3-3.7"]. */
+  python: z.array(z.string().regex(/^\d+\.\d+(-\d+\.\d+)?$/)).min(1),
+  compiler: z.string(),
+  buildTools: z.string(),
+  cudnn: z.string().regex(/^\d+(\.\d+)?$/),
+  cuda: majorMinor,
+  note: z.string().optional(),
+});
+export type TfRow = z.infer<typeof tfRowSchema>;
+
+export const tensorflowSchema = z.object({
+  sources: z.record(z.string(), source),
+  linux: z.array(tfRowSchema).min(1),
+  windows: z.array(tfRowSchema).min(1),
+  /** The last TF minor line with native-Windows GPU support. */
+  windowsNativeGpuLast: majorMinor,
+  /** The first TF release with `pip install tensorflow[and-cuda]` (Linux only). */
+  andCudaFirst: majorMinor,
+  /** What to do on native Windows past windowsNativeGpuLast. */
+  windowsAlternatives: z.array(z.object({ id: z.string(), title: z.string(), detail: z.string() })).min(1),
+});
+export type TensorflowCatalog = z.infer<typeof tensorflowSchema>;
+
+// ---------------------------------------------------------------- CUDA toolkit releases
+export const installerSchema = z
+  .object({
+    file: z.string().min(1),
+    url,
+    sha256: sha256.optional(),
+    md5: md5.optional(),
+    /** NVIDIA's md5sum.txt for this release, when the catalog has no checksum of its own. */
+    md5sumUrl: url.optional(),
+    /** The display driver bundled in the installer (from its file name). */
+    bundledDriver: z.string().optional(),
+    size: z.number().int().positive().optional(),
+    source: source.optional(),
+  })
+  .strict();
+export type Installer = z.infer<typeof installerSchema>;
+
+export const driverPairSchema = z.object({ linux: dotted.optional(), windows: dotted.optional() }).strict();
+
+export const cudaReleaseSchema = z
+  .object({
+    version: dotted,
+    label: z.string().optional(),
+    /** NVIDIA's Table 3 minimum for this exact toolkit. */
+    driverMin: driverPairSchema.optional(),
+    installers: z.object({ linux: installerSchema.optional(), windows: installerSchema.optional() }).strict(),
+    source: source.optional(),
+  })
+  .strict();
+export type CudaRelease = z.infer<typeof cudaReleaseSchema>;
+
+export const cudaFamilySchema = z.object({
+  /** Major version: every 11.x shares these facts. */
+  major: z.number().int(),
+  /** Minor-version compatibility minimum (11.1+ on 11.x, …); absent before CUDA 11. */
+  minorCompatDriverMin: driverPairSchema.optional(),
+  /** Oldest GPU architecture this toolkit line can build for and run on. */
+  computeCapabilityMin: z.string().regex(/^\d+\.\d+$/),
+  source: source,
+});
+
+export const windowsComponentSetSchema = z.object({
+  /** major.minor range this list applies to, inclusive. */
+  from: majorMinor,
+  to: majorMinor,
+  /** Sub-package names without the `_X.Y` suffix; never Display.Driver. */
+  components: z.array(z.string().regex(/^[a-z_]+$/)).min(1),
+  source: source,
+});
+
+export const cudaSchema = z.object({
+  sources: z.record(z.string(), source),
+  families: z.array(cudaFamilySchema).min(1),
+  windowsComponents: z.array(windowsComponentSetSchema).min(1),
+  releases: z.array(cudaReleaseSchema).min(1),
+});
+export type CudaCatalog = z.infer<typeof cudaSchema>;
+
+// ---------------------------------------------------------------- cuDNN releases
+export const layoutEraSchema = z.enum([
+  /** ≤ 8.2: everything under a top folder `cuda/` (Windows lib/x64, Linux lib64). */
+  'cuda-folder',
+  /** ≥ 8.3: top folder named like the archive, with bin|include|lib[/x64]. */
+  'archive-folder',
+  /** Recent 9.x Windows: DLLs under bin/x64. */
+  'archive-folder-x64',
+]);
+export type LayoutEra = z.infer<typeof layoutEraSchema>;
+
+export const archiveSchema = z
+  .object({
+    file: z.string().min(1),
+    url,
+    sha256: sha256.optional(),
+    /** true: only downloadable after logging in to NVIDIA's developer program. */
+    gated: z.boolean().default(true),
+    /** A public copy of the same file, when one is known. */
+    publicUrl: url.optional(),
+    /** The redist manifest that carries this file's sha256. */
+    manifestUrl: url.optional(),
+    layout: layoutEraSchema.optional(),
+    source: source.optional(),
+  })
+  .strict();
+export type CudnnArchive = z.infer<typeof archiveSchema>;
+
+export const cudnnReleaseSchema = z
+  .object({
+    /** Full version: "7.6.5.32" (an overlay may say "7.6.5"). */
+    version: dotted,
+    /** The CUDA this build is for: "10.1", or a major alone ("11", "12") for the archive era. */
+    cuda: z.string().regex(/^\d+(\.\d+)?$/),
+    archives: z.object({ linux: archiveSchema.optional(), windows: archiveSchema.optional() }).strict(),
+    /** The page to log in to and pick the file from. */
+    downloadPage: url.optional(),
+  })
+  .strict();
+export type CudnnRelease = z.infer<typeof cudnnReleaseSchema>;
+
+export const cudnnSchema = z.object({
+  sources: z.record(z.string(), source),
+  archivePage: url,
+  releases: z.array(cudnnReleaseSchema).min(1),
+});
+export type CudnnCatalog = z.infer<typeof cudnnSchema>;
+
+// ---------------------------------------------------------------- library names
+const soVersion = z.string().regex(/^\d+(\.\d+)?$/);
+export const libraryRowSchema = z
+  .object({
+    /** The CUDA major.minor range these sonames belong to, inclusive. */
+    from: majorMinor,
+    to: majorMinor,
+    /** Soname versions as TensorFlow writes them on Linux; Windows drops the dot. */
+    cudart: soVersion,
+    cublas: soVersion,
+    cublasLt: soVersion.optional(),
+    cufft: soVersion,
+    curand: soVersion,
+    cusolver: soVersion,
+    cusparse: soVersion,
+    source: source,
+  })
+  .strict();
+export type LibraryRow = z.infer<typeof libraryRowSchema>;
+
+export const librariesSchema = z.object({
+  sources: z.record(z.string(), source),
+  toolkits: z.array(libraryRowSchema).min(1),
+  /** cuDNN major → the extra libraries its main library loads (Linux names without lib/.so). */
+  cudnnParts: z.record(z.string(), z.array(z.string())),
+});
+export type LibrariesCatalog = z.infer<typeof librariesSchema>;
+
+// ---------------------------------------------------------------- GPUs
+export const gpuSchema = z.object({
+  sources: z.record(z.string(), source),
+  /** Name patterns (case-insensitive regex) → compute capability, for drivers without compute_cap. */
+  computeCapabilityByName: z.array(z.object({ pattern: z.string(), computeCapability: z.string().regex(/^\d+\.\d+$/), architecture: z.string() })),
+  architectures: z.array(z.object({ name: z.string(), computeCapabilities: z.array(z.string()) })).optional(),
+});
+export type GpuCatalog = z.infer<typeof gpuSchema>;
+
+export interface Catalog {
+  tensorflow: TensorflowCatalog;
+  cuda: CudaCatalog;
+  cudnn: CudnnCatalog;
+  libraries: LibrariesCatalog;
+  gpus: GpuCatalog;
+}
+
+// ---------------------------------------------------------------- overlays (DESIGN.md, a public format)
+export const overlaySchema = z
+  .object({
+    cuda: z
+      .array(
+        z.object({
+          version: dotted,
+          label: z.string().optional(),
+          driverMin: driverPairSchema.optional(),
+          installers: z.object({ linux: installerSchema.partial().optional(), windows: installerSchema.partial().optional() }).strict().optional(),
+        }),
+      )
+      .optional(),
+    cudnn: z
+      .array(
+        z.object({
+          version: dotted,
+          cuda: z.string().regex(/^\d+(\.\d+)?$/),
+          archives: z.object({ linux: archiveSchema.partial().optional(), windows: archiveSchema.partial().optional() }).strict().optional(),
+          downloadPage: url.optional(),
+        }),
+      )
+      .optional(),
+  })
+  .strict();
+export type CatalogOverlay = z.infer<typeof overlaySchema>;

@@ -1,0 +1,100 @@
+// argv → the wizard (TTY) or a headless command. Nothing else lives here.
+import pkg from '../package.json' with { type: 'json' };
+import { parseCommandArgs } from './cli/args.js';
+import { COMMANDS } from './cli/commands.js';
+import { catalogLoader, type CommandIO } from './cli/context.js';
+import { commandHelp, mainHelp } from './cli/help.js';
+import { createOutput, unicodeSafe } from './cli/output.js';
+import { CudawizError, EXIT, UsageError } from './errors.js';
+import { realHost, type Host } from './host.js';
+
+export interface MainOptions {
+  io?: CommandIO;
+  host?: Host;
+  signal?: AbortSignal;
+}
+
+function reportError(error: unknown, io: CommandIO, json: boolean): number {
+  if (error instanceof CudawizError) {
+    if (json) {
+      io.stdout.write(`${JSON.stringify({ error: { code: error.code ?? 'error', message: error.message, fix: error.fix ?? null, ...error.options.details } }, null, 2)}\n`);
+    }
+    io.stderr.write(`cudawiz: ${error.message}\n${error.fix ? `  → ${error.fix}\n` : ''}`);
+    return error.exitCode;
+  }
+  const e = error as Error;
+  io.stderr.write(`cudawiz: unexpected error: ${e?.stack ?? String(error)}\n  → Please report this at https://github.com/cudawiz/cudawiz/issues with the command you ran.\n`);
+  return EXIT.problems;
+}
+
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  const io: CommandIO = options.io ?? { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
+  const host = options.host ?? realHost();
+  const [first, ...rest] = argv;
+  const wantsJson = argv.includes('--json');
+  try {
+    if (first === '--version' || first === '-v') {
+      io.stdout.write(`${pkg.version}\n`);
+      return EXIT.ok;
+    }
+    if (first === '--help' || first === '-h' || first === 'help') {
+      io.stdout.write(`${rest[0] && COMMANDS[rest[0]] ? commandHelp(rest[0]) : mainHelp()}\n`);
+      return EXIT.ok;
+    }
+    if (first === undefined || first.startsWith('-')) {
+      const parsed = parseCommandArgs(argv, {}, host.env, Boolean(io.stdout.isTTY));
+      if (!io.stdin.isTTY || !io.stdout.isTTY) {
+        io.stderr.write(
+          'cudawiz: the wizard needs an interactive terminal.\n' +
+            '  → Headless, run the same steps with flags, e.g.:\n' +
+            '      cudawiz requirements --tf 2.10\n' +
+            '      cudawiz doctor --json\n' +
+            '      cudawiz install --tf 2.10 --cudnn-archive FILE --yes\n' +
+            '    (cudawiz --help lists every command)\n',
+        );
+        return EXIT.usage;
+      }
+      const { startWizard } = await import('./wizard.js');
+      return await startWizard({ globals: parsed.globals, host, io });
+    }
+    const entry = COMMANDS[first];
+    if (!entry) throw new UsageError(`Unknown command "${first}".`, `Commands: ${Object.keys(COMMANDS).join(', ')} (cudawiz --help)`);
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout.write(`${commandHelp(first)}\n`);
+      return EXIT.ok;
+    }
+    const parsed = parseCommandArgs(rest, entry.options, host.env, Boolean(io.stdout.isTTY));
+    const out = createOutput({
+      stdout: io.stdout,
+      stderr: io.stderr,
+      json: parsed.globals.json,
+      color: parsed.globals.color,
+      unicode: unicodeSafe(host.env),
+    });
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    if (!options.signal) process.once('SIGINT', onSigint);
+    else options.signal.addEventListener('abort', onSigint, { once: true });
+    try {
+      const mod = await entry.load();
+      return await mod.run({ ...parsed, host, io, out, catalog: catalogLoader(parsed.globals.catalog), signal: controller.signal });
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+  } catch (error) {
+    return reportError(error, io, wantsJson);
+  }
+}
+
+const isEntry = process.argv[1] !== undefined && /(?:^|[\\/])(?:cli\.(?:js|tsx|mjs)|cudawiz(?:\.exe)?)$/.test(process.argv[1]);
+if (isEntry) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      process.stderr.write(`cudawiz: ${String(error)}\n`);
+      process.exitCode = EXIT.problems;
+    },
+  );
+}

@@ -1,0 +1,116 @@
+// The command table: names, one-line summaries, usage, flags, and a lazy loader for each.
+import type { ParseArgsConfig } from 'node:util';
+import type { CommandContext } from './context.js';
+
+export interface CommandModule {
+  run(ctx: CommandContext): Promise<number>;
+}
+
+export interface CommandEntry {
+  summary: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  flags: [string, string][];
+  load(): Promise<CommandModule>;
+}
+
+export const COMMANDS: Record<string, CommandEntry> = {
+  requirements: {
+    summary: 'What a TensorFlow version needs on an OS: Python, CUDA, cuDNN, driver, library names, installers.',
+    usage: 'cudawiz requirements --tf V [--os windows|linux] [--json]',
+    options: { tf: { type: 'string' }, os: { type: 'string' } },
+    flags: [
+      ['--tf V', 'TensorFlow version (2.3, 2.3.1, 1.15.0 …)'],
+      ['--os windows|linux', 'the OS to answer for (default: this one)'],
+    ],
+    load: () => import('../commands/requirements.js'),
+  },
+  doctor: {
+    summary: 'Scan this machine and give each fact a verdict and a fix.',
+    usage: 'cudawiz doctor [--tf V] [--python PATH] [--json]',
+    options: { tf: { type: 'string' }, python: { type: 'string' } },
+    flags: [
+      ['--tf V', 'the TensorFlow version to check for (default: the pip-installed one)'],
+      ['--python PATH', 'the Python interpreter to inspect (default: python3/python on PATH)'],
+    ],
+    load: () => import('../commands/doctor.js'),
+  },
+  explain: {
+    summary: 'Read a TensorFlow log and say which CUDA/cuDNN its missing libraries mean, and what to do.',
+    usage: 'cudawiz explain [FILE|-] [--os windows|linux] [--json]',
+    options: { os: { type: 'string' } },
+    flags: [
+      ['FILE|-', 'the log file, or - (or nothing) for standard input'],
+      ['--os windows|linux', 'the OS the log came from, for the fix lines (default: guessed from the log)'],
+    ],
+    load: () => import('../commands/explain.js'),
+  },
+  download: {
+    summary: 'Fetch a verified CUDA installer or cuDNN archive (for offline machines).',
+    usage: 'cudawiz download cuda|cudnn --version V [--os windows|linux] [--dest DIR] [--connections N] [--allow-unverified] [--json]',
+    options: {
+      version: { type: 'string' },
+      os: { type: 'string' },
+      dest: { type: 'string' },
+      connections: { type: 'string' },
+      'allow-unverified': { type: 'boolean' },
+      cuda: { type: 'string' },
+    },
+    flags: [
+      ['cuda|cudnn', 'what to fetch'],
+      ['--version V', 'CUDA 10.1 or 10.1.243; cuDNN 7.6.5 (with --cuda X.Y when several builds exist)'],
+      ['--cuda X.Y', 'for cudnn: the CUDA version the build is for'],
+      ['--os windows|linux', 'the installer for that OS (default: this one)'],
+      ['--dest DIR', 'copy the verified file there (default: leave it in the cache)'],
+      ['--connections N', 'parallel connections for large files (default 4)'],
+      ['--allow-unverified', 'accept a file for which no checksum is known'],
+    ],
+    load: () => import('../commands/download.js'),
+  },
+  install: {
+    summary: 'The whole setup, headless: the same plan and runner as the wizard.',
+    usage: 'cudawiz install --tf V [--cudnn-archive FILE] [--yes] [--dry-run] [--json]',
+    options: {
+      tf: { type: 'string' },
+      os: { type: 'string' },
+      'cudnn-archive': { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      'dry-run': { type: 'boolean' },
+      'allow-unverified': { type: 'boolean' },
+      'configure-env': { type: 'string' },
+    },
+    flags: [
+      ['--tf V', 'the TensorFlow version to set up for'],
+      ['--cudnn-archive FILE', 'the cuDNN archive you downloaded after logging in to NVIDIA'],
+      ['--yes, -y', 'answer yes to every confirmation'],
+      ['--dry-run', 'print the plan and change nothing'],
+      ['--configure-env yes|no', 'make the libraries findable (ld.so.conf.d / PATH); default: ask, or no when headless without --yes'],
+    ],
+    load: () => import('../commands/install.js'),
+  },
+  repair: {
+    summary: 'Doctor, then fix: finish or roll back an interrupted copy, re-copy cuDNN, add a missing toolkit.',
+    usage: 'cudawiz repair [--tf V] [--cudnn-archive FILE] [--yes] [--dry-run] [--json]',
+    options: {
+      tf: { type: 'string' },
+      'cudnn-archive': { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      'dry-run': { type: 'boolean' },
+      python: { type: 'string' },
+    },
+    flags: [
+      ['--tf V', 'the TensorFlow version to repair for (default: the pip-installed one)'],
+      ['--cudnn-archive FILE', 'a cuDNN archive to re-import from'],
+      ['--yes, -y', 'answer yes to every confirmation'],
+      ['--dry-run', 'print the fixes and change nothing'],
+    ],
+    load: () => import('../commands/repair.js'),
+  },
+  rollback: {
+    summary: "Undo cudawiz's cuDNN copy in a toolkit from its manifest, restoring what it overwrote.",
+    usage: 'cudawiz rollback [--cuda-dir DIR] [--json]',
+    options: { 'cuda-dir': { type: 'string' }, yes: { type: 'boolean', short: 'y' } },
+    flags: [['--cuda-dir DIR', 'the toolkit directory (default: every toolkit under --cuda-root with a cudawiz manifest)']],
+    load: () => import('../commands/rollback.js'),
+  },
+};
