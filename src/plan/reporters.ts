@@ -1,0 +1,80 @@
+// Headless renderers of runner events: plain lines (one per step, occasional percentages) or JSON
+// lines (one event each, the last one the result).
+import type { Output } from '../cli/output.js';
+import type { RunnerEvent } from './events.js';
+
+export type Reporter = (event: RunnerEvent) => void;
+
+export function jsonLinesReporter(write: (line: string) => void): Reporter {
+  return (event) => write(JSON.stringify(event));
+}
+
+function formatBytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(u === 0 ? 0 : 1)} ${units[u]}`;
+}
+
+/** Percentages at most every 10 points, so a log stays readable. */
+export function plainReporter(out: Output): Reporter {
+  const titles = new Map<string, string>();
+  const lastPercent = new Map<string, number>();
+  return (event) => {
+    switch (event.type) {
+      case 'plan':
+        out.line(out.bold('Plan:'));
+        for (const s of event.steps) {
+          titles.set(s.id, s.title);
+          out.line(`  ${s.done ? out.symbol('skip') : out.symbol('info')} ${s.title}${s.done ? out.dim(`  (already done${s.reason ? `: ${s.reason}` : ''})`) : ''}`);
+        }
+        break;
+      case 'step-start':
+        break;
+      case 'progress': {
+        const { bytes, total } = event.progress;
+        if (!total) break;
+        const pct = Math.floor((bytes / total) * 10) * 10;
+        if (pct > (lastPercent.get(event.id) ?? -1) && pct < 100) {
+          lastPercent.set(event.id, pct);
+          const unit = event.progress.unit === 'files' ? `${bytes}/${total} files` : `${formatBytes(bytes)} of ${formatBytes(total)}`;
+          out.line(out.dim(`    ${titles.get(event.id)}: ${pct}% (${unit})`));
+        }
+        break;
+      }
+      case 'log':
+        break;
+      case 'needs-input': {
+        const n = event.need;
+        if (n.kind === 'cudnn-archive') {
+          out.line(`${out.symbol('warn')} ${titles.get(event.id)}: waiting for ${n.file}`);
+          out.line(`    ${n.why}`);
+          out.line(`    Log in and download it from ${n.page}`);
+          out.line(`    then run again with --cudnn-archive ${n.downloadsDir ? `${n.downloadsDir}/${n.file}` : n.file}`);
+        } else if (n.kind === 'confirm') {
+          out.line(`${out.symbol('warn')} ${n.question} — pass ${n.flag} to go ahead.`);
+        } else {
+          out.line(`${out.symbol('fail')} ${n.message}`);
+          out.line(`    → ${n.fix}`);
+        }
+        break;
+      }
+      case 'step-done':
+        out.line(`${out.symbol(event.skipped ? 'skip' : 'pass')} ${titles.get(event.id)}${event.summary ? `: ${event.summary}` : ''}`);
+        for (const e of event.evidence ?? []) out.line(out.dim(`    ${e}`));
+        break;
+      case 'step-failed':
+        out.line(`${out.symbol('fail')} ${titles.get(event.id)}: ${event.message}`);
+        if (event.fix) out.line(`    → ${event.fix}`);
+        if (event.logFile) out.line(`    log: ${event.logFile}`);
+        break;
+      case 'result':
+        out.line(event.ok ? out.paint('pass', event.message ?? 'Done.') : out.paint('fail', event.message ?? 'Stopped.'));
+        break;
+    }
+  };
+}

@@ -1,0 +1,113 @@
+// One runner for every plan: checks which steps are already done, runs the rest in order, emits
+// typed events, stops cleanly on abort, and asks (wizard) or stops with exit 3 (headless) when a
+// step needs the user.
+import { CudawizError, EXIT } from '../errors.js';
+import type { InputNeed, Progress, RunnerEvent } from './events.js';
+
+export class NeedsInput extends Error {
+  constructor(readonly need: InputNeed) {
+    super(need.kind === 'elevation' ? need.message : need.kind === 'confirm' ? need.question : `Waiting for ${need.file}`);
+    this.name = 'NeedsInput';
+  }
+}
+
+export interface StepIO {
+  signal: AbortSignal;
+  progress(p: Progress): void;
+  log(line: string): void;
+}
+
+export interface StepDone {
+  summary?: string;
+  evidence?: string[];
+}
+
+export interface Step<C> {
+  id: string;
+  title: string;
+  /** Already true on this machine? Re-runs skip finished work through this. */
+  check(ctx: C): Promise<{ done: boolean; reason?: string }>;
+  run(ctx: C, io: StepIO): Promise<StepDone | void>;
+  /** Takes the user's answer to a NeedsInput this step raised; the runner then runs the step again. */
+  accept?(ctx: C, answer: string): void;
+}
+
+export interface RunOptions {
+  signal: AbortSignal;
+  onEvent(event: RunnerEvent): void;
+  dryRun?: boolean;
+  /** Present in the wizard: resolves with the user's answer, or undefined to stop. */
+  ask?(need: InputNeed, stepId: string): Promise<string | undefined>;
+}
+
+export interface RunResult {
+  ok: boolean;
+  exitCode: number;
+  message?: string;
+}
+
+function isAbort(error: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (error as Error)?.name === 'AbortError';
+}
+
+export async function runPlan<C>(steps: Step<C>[], ctx: C, options: RunOptions): Promise<RunResult> {
+  const { signal, onEvent } = options;
+  const finish = (r: RunResult): RunResult => {
+    onEvent({ type: 'result', ...r });
+    return r;
+  };
+  const checks: { done: boolean; reason?: string }[] = [];
+  for (const step of steps) {
+    try {
+      checks.push(await step.check(ctx));
+    } catch (error) {
+      checks.push({ done: false, reason: `could not check: ${(error as Error).message}` });
+    }
+  }
+  onEvent({ type: 'plan', steps: steps.map((s, i) => ({ id: s.id, title: s.title, ...checks[i] })) });
+  if (options.dryRun) return finish({ ok: true, exitCode: EXIT.ok, message: 'dry run: nothing was changed' });
+
+  for (const [i, step] of steps.entries()) {
+    if (checks[i].done) continue;
+    if (signal.aborted) return finish({ ok: false, exitCode: EXIT.interrupted, message: 'interrupted' });
+    onEvent({ type: 'step-start', id: step.id });
+    const io: StepIO = {
+      signal,
+      progress: (progress) => onEvent({ type: 'progress', id: step.id, progress }),
+      log: (line) => onEvent({ type: 'log', id: step.id, line }),
+    };
+    for (;;) {
+      try {
+        const done = (await step.run(ctx, io)) ?? {};
+        onEvent({ type: 'step-done', id: step.id, ...done });
+        break;
+      } catch (error) {
+        if (error instanceof NeedsInput) {
+          onEvent({ type: 'needs-input', id: step.id, need: error.need });
+          const answer = options.ask && !signal.aborted ? await options.ask(error.need, step.id) : undefined;
+          if (answer !== undefined && step.accept) {
+            step.accept(ctx, answer);
+            onEvent({ type: 'step-start', id: step.id });
+            continue;
+          }
+          if (signal.aborted) return finish({ ok: false, exitCode: EXIT.interrupted, message: 'interrupted' });
+          return finish({ ok: false, exitCode: EXIT.needsUser, message: error.message });
+        }
+        if (isAbort(error, signal)) {
+          onEvent({ type: 'step-failed', id: step.id, message: 'interrupted; run the same command again to continue where it stopped' });
+          return finish({ ok: false, exitCode: EXIT.interrupted, message: 'interrupted' });
+        }
+        const e = error instanceof CudawizError ? error : undefined;
+        onEvent({
+          type: 'step-failed',
+          id: step.id,
+          message: (error as Error).message,
+          fix: e?.fix,
+          logFile: typeof e?.options.details?.logFile === 'string' ? (e.options.details.logFile as string) : undefined,
+        });
+        return finish({ ok: false, exitCode: e?.exitCode ?? EXIT.problems, message: (error as Error).message });
+      }
+    }
+  }
+  return finish({ ok: true, exitCode: EXIT.ok });
+}
