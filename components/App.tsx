@@ -1,0 +1,57 @@
+// The wizard: one active screen at a time, rendered from the controller's state. Ctrl+C asks once,
+// then stops the runner cleanly.
+import { Box, Text, useApp, useInput } from 'ink';
+import { useState, useSyncExternalStore } from 'react';
+import type { WizardController } from '../src/wizard/controller.js';
+import { ChooseTfScreen } from './ChooseTfScreen.js';
+import { DoneScreen } from './DoneScreen.js';
+import { PlanScreen } from './PlanScreen.js';
+import { RunScreen } from './RunScreen.js';
+import { ScanScreen } from './ScanScreen.js';
+import { useUi } from './UiContext.js';
+
+export function App({ controller }: { controller: WizardController }) {
+  const { t } = useUi();
+  const state = useSyncExternalStore(controller.subscribe, controller.getState);
+  const [confirmingQuit, setConfirmingQuit] = useState(false);
+  const { exit } = useApp();
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') {
+      if (confirmingQuit || state.screen === 'scan' || state.screen === 'done') {
+        controller.interrupt();
+        exit();
+      } else setConfirmingQuit(true);
+      return;
+    }
+    if (confirmingQuit) setConfirmingQuit(false);
+  });
+  return (
+    <Box flexDirection="column">
+      {/* Once steps start going into <Static> (which prints above the live area), the title would
+          land below them, so it shows only on the screens before the run. */}
+      {state.screen === 'run' || state.screen === 'done' ? null : (
+        <Text bold color="green">
+          {t.title}
+        </Text>
+      )}
+      {confirmingQuit ? <Text color="yellow">{t.confirmQuit}</Text> : null}
+      {state.screen === 'scan' ? <ScanScreen scan={state.scan} error={state.error} onChoose={(m) => controller.chooseMode(m)} /> : null}
+      {state.screen === 'choose' ? (
+        <ChooseTfScreen choices={state.choices} defaultVersion={state.defaultVersion} onPick={(v) => controller.pickTf(v)} onBack={() => controller.back()} />
+      ) : null}
+      {state.screen === 'plan' ? <PlanScreen tf={state.tf} preview={state.preview} onConfirm={() => void controller.confirm()} onBack={() => controller.back()} /> : null}
+      {state.screen === 'run' ? <RunScreen runner={state.runner} waiting={state.waiting} onAnswer={(a) => controller.answer(a)} /> : null}
+      {state.screen === 'done' ? (
+        <DoneScreen
+          runner={state.runner}
+          result={state.result}
+          pip={state.pip}
+          onQuit={() => {
+            controller.quit();
+            exit();
+          }}
+        />
+      ) : null}
+    </Box>
+  );
+}

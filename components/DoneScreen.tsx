@@ -1,0 +1,33 @@
+// Screen 6's ending: on success a short "what now"; on failure the failing step's fix.
+import { Box, Static, Text, useInput } from 'ink';
+import type { RunnerState } from '../src/plan/events.js';
+import type { RunResult } from '../src/plan/runner.js';
+import { KeyHints } from './KeyHints.js';
+import { StatusLine } from './StatusLine.js';
+import { StepView } from './StepView.js';
+import { useUi } from './UiContext.js';
+
+export function DoneScreen({ runner, result, pip, onQuit }: { runner: RunnerState; result: RunResult; pip?: string; onQuit(): void }) {
+  const { t } = useUi();
+  useInput((input, key) => {
+    if (key.return || input === 'q') onQuit();
+  });
+  return (
+    <Box flexDirection="column">
+      <Static items={runner.steps.filter((s) => s.status !== 'pending')}>{(step) => <StepView key={step.id} step={step} />}</Static>
+      {result.ok ? (
+        <Box flexDirection="column" marginTop={1}>
+          <StatusLine status="pass" text={t.done} />
+          <Text bold>{t.whatNow}:</Text>
+          {pip ? <Text>  {t.whatNowPip(pip)}</Text> : null}
+          <Text>  {t.whatNowCheck}</Text>
+        </Box>
+      ) : (
+        <Box marginTop={1}>
+          <StatusLine status={result.exitCode === 3 ? 'warn' : 'fail'} text={`${t.failedTitle}: ${result.message ?? ''}`} />
+        </Box>
+      )}
+      <KeyHints text={t.keysDone} />
+    </Box>
+  );
+}

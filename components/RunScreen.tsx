@@ -1,0 +1,28 @@
+// Screens 4–6 while the plan runs: finished steps go into <Static> (kept in scrollback, never
+// redrawn), the live area below shows only the active step.
+import { Box, Static } from 'ink';
+import type { InputNeed, RunnerState } from '../src/plan/events.js';
+import { CudnnWait } from './CudnnWait.js';
+import { KeyHints } from './KeyHints.js';
+import { StatusLine } from './StatusLine.js';
+import { StepView } from './StepView.js';
+import { useUi } from './UiContext.js';
+
+const FINISHED = new Set(['done', 'skipped', 'failed']);
+
+export function RunScreen({ runner, waiting, onAnswer }: { runner: RunnerState; waiting?: InputNeed; onAnswer(text: string): void }) {
+  const { t } = useUi();
+  const finished = runner.steps.filter((s) => FINISHED.has(s.status));
+  const active = runner.steps.find((s) => s.status === 'running' || s.status === 'waiting');
+  return (
+    <Box flexDirection="column">
+      <Static items={finished}>{(step) => <StepView key={step.id} step={step} />}</Static>
+      {active && !waiting ? <StepView step={active} /> : null}
+      {waiting?.kind === 'cudnn-archive' ? <CudnnWait need={waiting} onAnswer={onAnswer} /> : null}
+      {waiting && waiting.kind !== 'cudnn-archive' ? (
+        <StatusLine status="warn" text={waiting.kind === 'confirm' ? waiting.question : waiting.message} />
+      ) : null}
+      <KeyHints text={waiting ? t.keysInput : t.keysRun} />
+    </Box>
+  );
+}

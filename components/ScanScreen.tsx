@@ -1,0 +1,48 @@
+// Screen 1: what is on this machine, then Repair or New setup.
+import { Select, Spinner } from '@inkjs/ui';
+import { Box, Text } from 'ink';
+import type { Mode, ScanSummary } from '../src/wizard/controller.js';
+import { KeyHints } from './KeyHints.js';
+import { StatusLine } from './StatusLine.js';
+import { useUi } from './UiContext.js';
+
+export function ScanScreen({ scan, error, onChoose }: { scan?: ScanSummary; error?: string; onChoose(mode: Mode): void }) {
+  const { t } = useUi();
+  if (error) return <StatusLine status="fail" text={error} />;
+  if (!scan) return <Spinner label={t.scanning} />;
+  const labels = { gpu: t.scanGpu, driver: t.scanDriver, toolkits: t.scanToolkits, cudnn: t.scanCudnn, python: t.scanPython };
+  return (
+    <Box flexDirection="column">
+      {scan.lines.map((l) => (
+        <StatusLine key={l.label} status={l.status} label={labels[l.label]} text={l.text} />
+      ))}
+      <Box marginTop={1} flexDirection="column">
+        {scan.problems.length === 0 ? (
+          <StatusLine status="pass" text={t.noProblems} />
+        ) : (
+          <>
+            <StatusLine status="warn" text={t.problemsFound(scan.problems.length)} />
+            {scan.problems.slice(0, 4).map((p) => (
+              <Text key={p.title}>
+                {'  '}
+                {p.title}
+                {p.fix ? <Text dimColor> → {p.fix}</Text> : null}
+              </Text>
+            ))}
+          </>
+        )}
+      </Box>
+      <Box marginTop={1} flexDirection="column">
+        {scan.hasInstall ? <Text>{t.existingInstall}</Text> : null}
+        <Select
+          options={[
+            ...(scan.hasInstall ? [{ label: t.repair, value: 'repair' }] : []),
+            { label: t.newSetup, value: 'setup' },
+          ]}
+          onChange={(v) => onChoose(v as Mode)}
+        />
+      </Box>
+      <KeyHints text={t.keysSelect} />
+    </Box>
+  );
+}

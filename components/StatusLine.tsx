@@ -1,0 +1,14 @@
+import { Text } from 'ink';
+import type { Status } from '../src/cli/output.js';
+import { STATUS_COLOR, statusSymbol } from './symbols.js';
+import { useUi } from './UiContext.js';
+
+export function StatusLine({ status, label, text }: { status: Status; label?: string; text: string }) {
+  const { unicode } = useUi();
+  return (
+    <Text>
+      <Text color={STATUS_COLOR[status]}>{statusSymbol(status, unicode)}</Text> {label ? <Text bold>{label}: </Text> : null}
+      {text}
+    </Text>
+  );
+}

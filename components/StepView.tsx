@@ -1,0 +1,46 @@
+// One step of a running plan: its status line, progress, and the last lines of its child's output.
+import { Spinner } from '@inkjs/ui';
+import { Box, Text } from 'ink';
+import type { StepState } from '../src/plan/events.js';
+import { ProgressLine } from './ProgressLine.js';
+import { StatusLine } from './StatusLine.js';
+
+export function StepView({ step }: { step: StepState }) {
+  if (step.status === 'running') {
+    return (
+      <Box flexDirection="column">
+        <Spinner label={step.title} />
+        {step.progress ? (
+          <Box marginLeft={2}>
+            <ProgressLine progress={step.progress} />
+          </Box>
+        ) : null}
+        {step.log.map((line, i) => (
+          <Text key={i} dimColor wrap="truncate-end">
+            {'  '}
+            {line}
+          </Text>
+        ))}
+      </Box>
+    );
+  }
+  const status = step.status === 'done' ? 'pass' : step.status === 'failed' ? 'fail' : step.status === 'waiting' ? 'warn' : 'skip';
+  return (
+    <Box flexDirection="column">
+      <StatusLine status={status} text={`${step.title}${step.summary ? `: ${step.summary}` : ''}${step.status === 'skipped' && step.reason ? ` (${step.reason})` : ''}`} />
+      {step.evidence?.map((e, i) => (
+        <Text key={i} dimColor>
+          {'    '}
+          {e}
+        </Text>
+      ))}
+      {step.error ? (
+        <Box flexDirection="column" marginLeft={2}>
+          <Text color="red">{step.error.message}</Text>
+          {step.error.fix ? <Text>→ {step.error.fix}</Text> : null}
+          {step.error.logFile ? <Text dimColor>log: {step.error.logFile}</Text> : null}
+        </Box>
+      ) : null}
+    </Box>
+  );
+}
