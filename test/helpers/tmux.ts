@@ -1,0 +1,48 @@
+// The built CLI in a real terminal: tmux gives it a pseudo-terminal of a fixed size; we type with
+// send-keys and read the screen with capture-pane, polling until the expected text is there.
+import { execa } from 'execa';
+
+export interface Terminal {
+  name: string;
+  screen(): Promise<string>;
+  waitFor(expected: string | RegExp, timeoutMs?: number): Promise<string>;
+  keys(...keys: string[]): Promise<void>;
+  type(text: string): Promise<void>;
+  /** The exit code, once the program has ended (remain-on-exit keeps the pane). */
+  exitCode(timeoutMs?: number): Promise<number>;
+  kill(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function openTerminal(command: string[], options: { env?: Record<string, string>; cwd?: string; width?: number; height?: number } = {}): Promise<Terminal> {
+  const name = `cudawiz-test-${process.pid}-${++counter}`;
+  const socket = ['-L', name];
+  const envArgs = Object.entries(options.env ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  const quoted = command.map((c) => `'${c.replace(/'/g, `'\\''`)}'`).join(' ');
+  await execa('tmux', [...socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), ...envArgs, ...(options.cwd ? ['-c', options.cwd] : []), `${quoted}; echo "[exit $?]"; sleep 3600`]);
+  const screen = async () => (await execa('tmux', [...socket, 'capture-pane', '-p', '-t', name], { reject: false })).stdout;
+  const waitFor = async (expected: string | RegExp, timeoutMs = 15_000) => {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    while (Date.now() < deadline) {
+      last = await screen();
+      if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return last;
+      // capture-pane has no change notification; each poll is a real round-trip to the tmux server.
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`The terminal never showed ${String(expected)}. Screen:\n${last}`);
+  };
+  return {
+    name,
+    screen,
+    waitFor,
+    keys: async (...keys) => void (await execa('tmux', [...socket, 'send-keys', '-t', name, ...keys])),
+    type: async (text) => void (await execa('tmux', [...socket, 'send-keys', '-t', name, '-l', text])),
+    exitCode: async (timeoutMs) => {
+      const s = await waitFor(/\[exit (\d+)\]/, timeoutMs);
+      return Number(/\[exit (\d+)\]/.exec(s)![1]);
+    },
+    kill: async () => void (await execa('tmux', [...socket, 'kill-server'], { reject: false })),
+  };
+}
