@@ -49,6 +49,7 @@ export const runCommand: CommandRunner = async (file, args, options = {}) => {
   }
 };
 
+/** The real machine. Children see the host's env unless a call passes its own. */
 export function realHost(env: Env = process.env): Host {
-  return { os: hostOs(), env, home: os.homedir(), run: runCommand };
+  return { os: hostOs(), env, home: os.homedir(), run: (file, args, options = {}) => runCommand(file, args, { ...options, env: options.env ?? env }) };
 }

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { realHost } from '../../src/host.js';
+import { importTensorflow } from '../../src/verify/tensorflow.js';
+import { parseNvccRelease } from '../../src/verify/nvcc.js';
+import { repoRoot } from '../helpers/cli.js';
+
+const fixture = (name: string) => path.join(repoRoot, 'test/fixtures/python', name);
+
+describe('importing TensorFlow in a fresh Python', () => {
+  it('returns the log of a TF 2.3 that cannot find cudart64_101.dll, and no GPUs', async () => {
+    const host = realHost({ ...process.env, PYTHONPATH: fixture('tf-no-gpu') });
+    const r = await importTensorflow(host, 'python3');
+    expect(r).toMatchObject({ ran: true, imported: true, version: '2.3.0', gpus: [] });
+    expect(r.log).toContain("Could not load dynamic library 'cudart64_101.dll'");
+    expect(r.build.cudnn_version).toBe('64_7');
+  });
+
+  it('lists the GPU a working TF 2.10 sees', async () => {
+    const r = await importTensorflow(realHost({ ...process.env, PYTHONPATH: fixture('tf-gpu') }), 'python3');
+    expect(r.gpus).toEqual(['/physical_device:GPU:0']);
+  });
+
+  it('says TensorFlow is not importable when it is not installed', async () => {
+    const r = await importTensorflow(realHost({ ...process.env, PYTHONPATH: '' }), 'python3');
+    expect(r).toMatchObject({ ran: true, imported: false });
+    expect(r.error).toMatch(/ModuleNotFoundError|No module named/);
+  });
+
+  it('reports a Python that cannot be started', async () => {
+    const r = await importTensorflow(realHost(), '/nonexistent/python3');
+    expect(r).toMatchObject({ ran: false, imported: false });
+  });
+});
+
+describe('nvcc --version', () => {
+  it("reads the release from this machine's real nvcc text", () => {
+    const text = 'nvcc: NVIDIA (R) Cuda compiler driver\nCopyright (c) 2005-2025 NVIDIA Corporation\nBuilt on Wed_Aug_20_01:58:59_PM_PDT_2025\nCuda compilation tools, release 13.0, V13.0.88\nBuild cuda_13.0.r13.0/compiler.36424714_0';
+    expect(parseNvccRelease(text)).toBe('13.0');
+    expect(parseNvccRelease('garbage')).toBeUndefined();
+  });
+});
