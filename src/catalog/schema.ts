@@ -118,13 +118,13 @@ export const layoutEraSchema = z.enum([
 ]);
 export type LayoutEra = z.infer<typeof layoutEraSchema>;
 
-export const archiveSchema = z
+const archiveFields = z
   .object({
     file: z.string().min(1),
     url,
     sha256: sha256.optional(),
     /** true: only downloadable after logging in to NVIDIA's developer program (false: `url` is public). */
-    gated: z.boolean().default(true),
+    gated: z.boolean(),
     /** A public copy of the same file, when one is known. */
     publicUrl: url.optional(),
     /** The redist manifest that carries this file's sha256 (public redist builds carry no sha256 of their own). */
@@ -133,6 +133,8 @@ export const archiveSchema = z
     source: source.optional(),
   })
   .strict();
+/** A built-in archive is login-gated unless it says otherwise; an overlay's partial entry gets no default (it would flip a public one). */
+export const archiveSchema = archiveFields.extend({ gated: archiveFields.shape.gated.default(true) }).strict();
 export type CudnnArchive = z.infer<typeof archiveSchema>;
 
 export const cudnnReleaseSchema = z
@@ -205,22 +207,29 @@ export const overlaySchema = z
   .object({
     cuda: z
       .array(
-        z.object({
-          version: dotted,
-          label: z.string().optional(),
-          driverMin: driverPairSchema.optional(),
-          installers: z.object({ linux: installerSchema.partial().optional(), windows: installerSchema.partial().optional() }).strict().optional(),
-        }),
+        // strict: a misspelt key is an error with its path, never silently dropped.
+        z
+          .object({
+            version: dotted,
+            label: z.string().optional(),
+            driverMin: driverPairSchema.optional(),
+            installers: z.object({ linux: installerSchema.partial().optional(), windows: installerSchema.partial().optional() }).strict().optional(),
+            note: z.string().optional(),
+            source: source.optional(),
+          })
+          .strict(),
       )
       .optional(),
     cudnn: z
       .array(
-        z.object({
-          version: dotted,
-          cuda: z.string().regex(/^\d+(\.\d+)?$/),
-          archives: z.object({ linux: archiveSchema.partial().optional(), windows: archiveSchema.partial().optional() }).strict().optional(),
-          downloadPage: url.optional(),
-        }),
+        z
+          .object({
+            version: dotted,
+            cuda: z.string().regex(/^\d+(\.\d+)?$/),
+            archives: z.object({ linux: archiveFields.partial().optional(), windows: archiveFields.partial().optional() }).strict().optional(),
+            downloadPage: url.optional(),
+          })
+          .strict(),
       )
       .optional(),
   })
