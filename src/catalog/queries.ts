@@ -253,6 +253,9 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
         notes: [
           `TensorFlow ${catalog.tensorflow.windowsNativeGpuLast} was the last release with GPU support on native Windows.`,
           `Under WSL2, TensorFlow ${majorMinor(linux.row.version)} needs CUDA ${linux.row.cuda} and cuDNN ${linux.row.cudnn} (see: cudawiz requirements --tf ${tf} --os linux).`,
+          ...(catalog.tensorflow.removedRows ?? [])
+            .filter((r) => r.os === os && majorMinor(r.version) === majorMinor(linux.row.version))
+            .map((r) => `TensorFlow's Windows table once listed ${r.version} (CUDA ${r.cuda}, cuDNN ${r.cudnn}) and then removed it: ${r.note}`),
         ],
       };
     }

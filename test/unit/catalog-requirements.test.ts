@@ -91,6 +91,9 @@ describe('requirements for every row of both tables', () => {
       expect(r.notes.join('\n')).toContain('2.10 was the last release with GPU support on native Windows');
       expect(r.notes.join('\n')).toContain(`Under WSL2, TensorFlow ${majorMinor(row.version)} needs CUDA ${row.cuda}`);
     }
+    // Someone who saw the short-lived Windows 2.11 row is told it was withdrawn.
+    expect(requirementsFor(catalog, '2.11', 'windows').notes.join('\n')).toMatch(/once listed 2\.11\.0 .* removed it/);
+    expect(requirementsFor(catalog, '2.12', 'windows').notes.join('\n')).not.toContain('once listed');
   });
 });
 
