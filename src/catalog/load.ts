@@ -21,17 +21,23 @@ import {
   type CatalogOverlay,
 } from './schema.js';
 
-export function formatIssues(where: string, error: z.ZodError): string {
+/** A field's path as a reader writes it: `cuda[0].installers.linux.sha256`. */
+export function fieldPath(path: readonly PropertyKey[], prefix = ''): string {
+  const out = path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), prefix);
+  return out || '(root)';
+}
+
+export function formatIssues(where: string, error: z.ZodError, prefix = ''): string {
   return error.issues
     .slice(0, 5)
-    .map((i) => `${where}: ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .map((i) => `${where}: ${fieldPath(i.path, prefix)}: ${i.message}`)
     .join('\n');
 }
 
-function parse<T>(where: string, schema: z.ZodType<T>, data: unknown): T {
+function parse<T>(where: string, schema: z.ZodType<T>, data: unknown, prefix = ''): T {
   const r = schema.safeParse(data);
   if (!r.success) {
-    throw new CudawizError(`The catalog is invalid:\n${formatIssues(where, r.error)}`, {
+    throw new CudawizError(`The catalog is invalid:\n${formatIssues(where, r.error, prefix)}`, {
       code: 'catalog-invalid',
       fix: 'Fix the field named above (or remove the overlay) and run again.',
       exitCode: EXIT.usage,
@@ -67,7 +73,7 @@ export function applyOverlay(catalog: Catalog, overlay: CatalogOverlay, where = 
   (overlay.cuda ?? []).forEach((entry, i) => {
     const at = cudaReleases.findIndex((r) => r.version === entry.version);
     const merged = deepMerge(at >= 0 ? cudaReleases[at] : { installers: {} }, entry);
-    const valid = parse(`${where}: cuda[${i}]`, cudaReleaseSchema, merged);
+    const valid = parse(where, cudaReleaseSchema, merged, `cuda[${i}]`);
     if (at >= 0) cudaReleases[at] = valid;
     else cudaReleases.push(valid);
   });
@@ -75,7 +81,7 @@ export function applyOverlay(catalog: Catalog, overlay: CatalogOverlay, where = 
   (overlay.cudnn ?? []).forEach((entry, i) => {
     const at = cudnnReleases.findIndex((r) => r.version === entry.version && r.cuda === entry.cuda);
     const merged = deepMerge(at >= 0 ? cudnnReleases[at] : { archives: {} }, entry);
-    const valid = parse(`${where}: cudnn[${i}]`, cudnnReleaseSchema, merged);
+    const valid = parse(where, cudnnReleaseSchema, merged, `cudnn[${i}]`);
     if (at >= 0) cudnnReleases[at] = valid;
     else cudnnReleases.push(valid);
   });

@@ -99,17 +99,22 @@ export function driverMinFor(catalog: Catalog, release: CudaRelease, os: OsName)
   return { min: candidates[0], full };
 }
 
-function cudnnCudaMatches(release: CudnnRelease, cuda: string): 'exact' | 'family' | undefined {
+function cudnnCudaMatches(release: CudnnRelease, cuda: string): 'exact' | 'family' | 'family-newer' | undefined {
   if (release.cuda === cuda || release.cuda === majorMinor(cuda)) return 'exact';
   const relParts = parseDotted(release.cuda) ?? [];
-  // Archive-era builds say only the major ("cuda11"); 11.x builds serve every 11.x by minor compatibility.
-  if (relParts.length === 1 || major(cuda) >= 11) return major(release.cuda) === major(cuda) ? 'family' : undefined;
+  if (major(release.cuda) !== major(cuda)) return undefined;
+  // Archive-era builds say only the major ("cuda11"): they serve every minor of it.
+  if (relParts.length === 1) return 'family';
+  // 11.x+ builds serve other minors by minor-version compatibility; one built for a newer minor
+  // than the toolkit is only a last resort.
+  if (major(cuda) >= 11) return compareDotted(release.cuda, majorMinor(cuda)) < 0 ? 'family' : 'family-newer';
   return undefined;
 }
 
 /**
  * The cuDNN build to install for a TF row: same major as TF's, minor not older, built for that CUDA.
- * Prefers the exact tested minor, then the closest newer one; within a minor, the newest patch.
+ * Prefers the exact tested minor, then the closest newer one; then a build for that exact CUDA, then
+ * one for its major; within that, the newest patch (which may be a public, ungated build).
  */
 export function findCudnnRelease(catalog: Catalog, cudnn: string, cuda: string, os: OsName): CudnnRelease | undefined {
   const want = parseDotted(cudnn) ?? [];
@@ -119,10 +124,11 @@ export function findCudnnRelease(catalog: Catalog, cudnn: string, cuda: string, 
     if (want.length > 1 && (v[1] ?? 0) < (want[1] ?? 0)) return false;
     return Boolean(r.archives[os]) && Boolean(cudnnCudaMatches(r, cuda));
   });
+  const fit = { exact: 0, family: 1, 'family-newer': 2 } as const;
   const rank = (r: CudnnRelease) => {
     const v = parseDotted(r.version) ?? [];
     const minorDistance = want.length > 1 ? (v[1] ?? 0) - (want[1] ?? 0) : 0;
-    return [minorDistance, cudnnCudaMatches(r, cuda) === 'exact' ? 0 : 1];
+    return [minorDistance, fit[cudnnCudaMatches(r, cuda) ?? 'family-newer']];
   };
   return candidates.sort((a, b) => {
     const [ma, ea] = rank(a);
@@ -156,6 +162,12 @@ export function librariesFor(catalog: Catalog, os: OsName, cuda: string, cudnn: 
   out.push({ name: 'cudnn', file: libraryFileName(os, 'cudnn', cudnnMajor), from: 'cudnn', version: cudnnMajor });
   out.push({ name: 'cuda', file: driverLibraryFileName(os), from: 'driver', version: '' });
   return out;
+}
+
+/** The sub-libraries cuDNN 8/9's main library loads at run time (cudnn_ops_infer64_8.dll, libcudnn_ops.so.9 …). */
+export function cudnnPartFiles(catalog: Catalog, os: OsName, cudnn: string): string[] {
+  const cudnnMajor = String(major(cudnn));
+  return (catalog.libraries.cudnnParts[cudnnMajor] ?? []).map((name) => libraryFileName(os, name, cudnnMajor));
 }
 
 /** Which CUDA major.minor a library file name stands for, e.g. cudart64_101.dll → 10.1 (for `explain`). */
@@ -219,7 +231,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
   const match = findTfRow(catalog, tf, os);
   const notes: string[] = [];
   if (!match) {
-    if (os === 'windows' && findTfRow(catalog, tf, 'linux')) {
+    if (os === 'windows' && !isWindowsNativeGpuSupported(catalog, tf) && findTfRow(catalog, tf, 'linux')) {
       const linux = findTfRow(catalog, tf, 'linux')!;
       return {
         tensorflow: tf,
@@ -241,6 +253,9 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
         notes: [
           `TensorFlow ${catalog.tensorflow.windowsNativeGpuLast} was the last release with GPU support on native Windows.`,
           `Under WSL2, TensorFlow ${majorMinor(linux.row.version)} needs CUDA ${linux.row.cuda} and cuDNN ${linux.row.cudnn} (see: cudawiz requirements --tf ${tf} --os linux).`,
+          ...(catalog.tensorflow.removedRows ?? [])
+            .filter((r) => r.os === os && majorMinor(r.version) === majorMinor(linux.row.version))
+            .map((r) => `TensorFlow's Windows table once listed ${r.version} (CUDA ${r.cuda}, cuDNN ${r.cudnn}) and then removed it: ${r.note}`),
         ],
       };
     }
@@ -252,8 +267,13 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
   const driver = release ? driverMinFor(catalog, release, os) : {};
   const cudnnRelease = findCudnnRelease(catalog, row.cudnn, row.cuda, os);
   const archive = cudnnRelease?.archives[os];
-  if (!release) notes.push(`The catalog has no ${os} installer for CUDA ${row.cuda}; add one with --catalog (see README, "Catalog overlays").`);
+  if (!release) {
+    const oldest = [...catalog.cuda.releases].sort((a, b) => compareDotted(a.version, b.version))[0]?.version;
+    const older = oldest && compareDotted(row.cuda, majorMinor(oldest)) < 0 ? ` (older than any release it ships, which start at ${oldest})` : '';
+    notes.push(`The catalog has no ${os} installer for CUDA ${row.cuda}${older}; add one with --catalog (see README, "Catalog overlays").`);
+  }
   if (!archive) notes.push(`The catalog has no ${os} cuDNN ${row.cudnn} build for CUDA ${row.cuda}; add one with --catalog.`);
+  else if (!archive.sha256 && archive.manifestUrl) notes.push(`cuDNN ${cudnnRelease!.version} carries no sha256 of its own here; its manifest ${archive.manifestUrl} lists it.`);
   const andCuda = hasAndCuda(catalog, row.version, os);
   if (andCuda) notes.push(`On Linux, pip install "tensorflow[and-cuda]==${row.version}" brings CUDA and cuDNN as Python wheels; only the driver is then needed.`);
   return {

@@ -35,13 +35,21 @@ export const tensorflowSchema = z.object({
   andCudaFirst: majorMinor,
   /** What to do on native Windows past windowsNativeGpuLast. */
   windowsAlternatives: z.array(z.object({ id: z.string(), title: z.string(), detail: z.string() })).min(1),
+  /** Rows the docs once published and later deleted (kept for the record; never answered). */
+  removedRows: z.array(tfRowSchema.extend({ os: z.enum(['linux', 'windows']), note: z.string() })).optional(),
 });
 export type TensorflowCatalog = z.infer<typeof tensorflowSchema>;
 
 // ---------------------------------------------------------------- CUDA toolkit releases
 export const installerSchema = z
   .object({
+    /**
+     * The name the download is saved under. For ≤ 10.0 NVIDIA's links end in `-exe`, `-run` or
+     * nothing (`cuda_9.0.176_win10-exe`, `cuda_10.0.130_410.48_linux`): `file` then carries the real
+     * extension (`cuda_9.0.176_win10.exe`, `cuda_10.0.130_410.48_linux.run`) and `url` stays the link.
+     */
     file: z.string().min(1),
+    /** The real link; it ends in `file`, or in `file` without its extension (± `-exe`/`-run`). */
     url,
     sha256: sha256.optional(),
     md5: md5.optional(),
@@ -61,9 +69,12 @@ export const cudaReleaseSchema = z
   .object({
     version: dotted,
     label: z.string().optional(),
-    /** NVIDIA's Table 3 minimum for this exact toolkit. */
+    /** NVIDIA's Table 3 minimum for this exact toolkit; an OS is absent where Table 3 has none. */
     driverMin: driverPairSchema.optional(),
+    /** An OS is absent where no local installer is known for it. */
     installers: z.object({ linux: installerSchema.optional(), windows: installerSchema.optional() }).strict(),
+    /** Where sources disagree or a fact is unknown, said in words. */
+    note: z.string().optional(),
     source: source.optional(),
   })
   .strict();
@@ -107,21 +118,23 @@ export const layoutEraSchema = z.enum([
 ]);
 export type LayoutEra = z.infer<typeof layoutEraSchema>;
 
-export const archiveSchema = z
+const archiveFields = z
   .object({
     file: z.string().min(1),
     url,
     sha256: sha256.optional(),
-    /** true: only downloadable after logging in to NVIDIA's developer program. */
-    gated: z.boolean().default(true),
+    /** true: only downloadable after logging in to NVIDIA's developer program (false: `url` is public). */
+    gated: z.boolean(),
     /** A public copy of the same file, when one is known. */
     publicUrl: url.optional(),
-    /** The redist manifest that carries this file's sha256. */
+    /** The redist manifest that carries this file's sha256 (public redist builds carry no sha256 of their own). */
     manifestUrl: url.optional(),
     layout: layoutEraSchema.optional(),
     source: source.optional(),
   })
   .strict();
+/** A built-in archive is login-gated unless it says otherwise; an overlay's partial entry gets no default (it would flip a public one). */
+export const archiveSchema = archiveFields.extend({ gated: archiveFields.shape.gated.default(true) }).strict();
 export type CudnnArchive = z.infer<typeof archiveSchema>;
 
 export const cudnnReleaseSchema = z
@@ -194,22 +207,29 @@ export const overlaySchema = z
   .object({
     cuda: z
       .array(
-        z.object({
-          version: dotted,
-          label: z.string().optional(),
-          driverMin: driverPairSchema.optional(),
-          installers: z.object({ linux: installerSchema.partial().optional(), windows: installerSchema.partial().optional() }).strict().optional(),
-        }),
+        // strict: a misspelt key is an error with its path, never silently dropped.
+        z
+          .object({
+            version: dotted,
+            label: z.string().optional(),
+            driverMin: driverPairSchema.optional(),
+            installers: z.object({ linux: installerSchema.partial().optional(), windows: installerSchema.partial().optional() }).strict().optional(),
+            note: z.string().optional(),
+            source: source.optional(),
+          })
+          .strict(),
       )
       .optional(),
     cudnn: z
       .array(
-        z.object({
-          version: dotted,
-          cuda: z.string().regex(/^\d+(\.\d+)?$/),
-          archives: z.object({ linux: archiveSchema.partial().optional(), windows: archiveSchema.partial().optional() }).strict().optional(),
-          downloadPage: url.optional(),
-        }),
+        z
+          .object({
+            version: dotted,
+            cuda: z.string().regex(/^\d+(\.\d+)?$/),
+            archives: z.object({ linux: archiveFields.partial().optional(), windows: archiveFields.partial().optional() }).strict().optional(),
+            downloadPage: url.optional(),
+          })
+          .strict(),
       )
       .optional(),
   })
