@@ -5,35 +5,27 @@ import { describe, expect, it } from 'vitest';
 import {
   applyEnvChanges,
   describeEnvChange,
-  envPlaces,
-  listToolkitLibraries,
-  planEnvChanges,
+  describeEnvPlan,
+  prepareEnvPlan,
   readEnvJournal,
-  readLinuxEnvState,
   rollbackEnvChanges,
-  type EnvPlanInput,
 } from '../../src/env/index.js';
 import { linuxMachine, makeLinuxToolkit, tfLibraryFiles, type LinuxMachine } from './env-fixtures.js';
 
 const TF23 = tfLibraryFiles('2.3', 'linux');
 
 async function planFor(m: LinuxMachine, toolkitDir: string, options: { elevated: boolean; others?: { version: string; dir: string }[]; rcLine?: boolean }) {
-  const places = envPlaces({ host: m.host, root: m.root });
-  const toolkits = await listToolkitLibraries('linux', [{ version: '10.1', dir: toolkitDir }, ...(options.others ?? [])], TF23);
-  const input: EnvPlanInput = {
-    os: 'linux',
+  return prepareEnvPlan({
+    host: m.host,
     tf: '2.3',
     cuda: '10.1',
     toolkitDir,
     requiredFiles: TF23,
-    toolkits,
+    toolkits: options.others ?? [],
     elevated: options.elevated,
-    env: m.host.env,
-    places,
-    linux: await readLinuxEnvState(m.host, places, '10.1'),
     rcLine: options.rcLine,
-  };
-  return { plan: planEnvChanges(input), places };
+    root: m.root,
+  });
 }
 
 describe('Linux: a toolkit installed into /usr/local as root', () => {
@@ -50,6 +42,13 @@ describe('Linux: a toolkit installed into /usr/local as root', () => {
     expect(describeEnvChange(plan.changes[0])[0]).toBe(`Create ${conf} — tell the loader where CUDA 10.1 for TensorFlow 2.3 keeps its libraries:`);
     expect(describeEnvChange(plan.changes[1])).toEqual(['Run: ldconfig — rebuild the loader cache so the new folders count']);
     expect(await m.calls()).toEqual([]); // planning changes nothing
+    expect(describeEnvPlan(plan).slice(0, 5)).toEqual([
+      `1. Create ${conf} — tell the loader where CUDA 10.1 for TensorFlow 2.3 keeps its libraries:`,
+      '       # Written by cudawiz: CUDA 10.1 for TensorFlow 2.3. `cudawiz rollback` removes it.',
+      `       ${cuda}/lib64`,
+      `       ${cuda}/extras/CUPTI/lib64`,
+      '2. Run: ldconfig — rebuild the loader cache so the new folders count',
+    ]);
 
     const result = await applyEnvChanges(plan.changes, { host: m.host, journalFile: places.journalFile });
     expect(result.ok).toBe(true);
