@@ -2,6 +2,6 @@
 export { applyEnvChanges, rollbackEnvChanges } from './apply.js';
 export { readEnvJournal } from './journal.js';
 export { describeEnvChange, envConsent, envPlaces, listToolkitLibraries, planEnvChanges, readLinuxEnvState, readWindowsEnvState, type EnvConsent } from './plan.js';
-export { describeEnvPlan, prepareEnvPlan, type PrepareEnvOptions } from './prepare.js';
+export { describeEnvPlan, envLinesToRunYourself, prepareEnvPlan, type PrepareEnvOptions } from './prepare.js';
 export { parseRegQueryPath, readPersistedPath } from './windows-path.js';
 export type * from './types.js';

@@ -145,11 +145,15 @@ function planUserScript(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan
   plan.changes.push({ kind: 'rc-line', target: rc.file, before: rcBefore, after: withLineAppended(rcBefore, line), line, why: `load the env script in every new ${rc.shell}` });
 }
 
+/** The shell line that writes an ld.so.conf.d file as root. */
+export function sudoWriteConfLine(conf: string, dirs: string[]): string {
+  return `printf '%s\\n' ${dirs.map((d) => singleQuoted(d, 'posix')).join(' ')} | sudo tee ${singleQuoted(conf, 'posix')}`;
+}
+
 function planManual(input: EnvPlanInput, plan: EnvPlan): void {
-  const dirs = libraryDirs(input.toolkitDir);
   const conf = p.join(input.places.ldSoConfDir, ldSoConfFileName(input.cuda));
   plan.notes.push(`${input.toolkitDir} is a system folder and cudawiz is not running as root; run these lines (or run cudawiz with sudo):`);
-  plan.manual.push(`printf '%s\\n' ${dirs.map((d) => singleQuoted(d, 'posix')).join(' ')} | sudo tee ${singleQuoted(conf, 'posix')}`, 'sudo ldconfig');
+  plan.manual.push(sudoWriteConfLine(conf, libraryDirs(input.toolkitDir)), 'sudo ldconfig');
 }
 
 export function planLinuxEnv(input: EnvPlanInput, plan: EnvPlan): void {

@@ -1,6 +1,7 @@
 // One call for the plan runner and the wizard: read this machine's facts, then plan.
 import type { Host } from '../host.js';
 import { listToolkitLibraries, envPlaces, planEnvChanges, readLinuxEnvState, readWindowsEnvState, describeEnvChange } from './plan.js';
+import { confDirs, sudoWriteConfLine } from './linux-plan.js';
 import type { EnvPlan, EnvPlaces } from './types.js';
 
 export interface PrepareEnvOptions {
@@ -51,4 +52,17 @@ export function describeEnvPlan(plan: EnvPlan): string[] {
   for (const n of plan.notes) lines.push(`Note: ${n}`);
   if (plan.manual.length > 0) lines.push('To do it yourself:', ...plan.manual.map((m) => `  ${m}`));
   return lines;
+}
+
+/** The exact lines that would make the same changes by hand, for a user who said no (--configure-env no). */
+export function envLinesToRunYourself(plan: EnvPlan): string[] {
+  const out = [...plan.manual];
+  for (const c of plan.changes) {
+    if (c.kind === 'ld-so-conf') out.push(sudoWriteConfLine(c.target, confDirs(c.after ?? '')));
+    else if (c.kind === 'ldconfig') out.push('sudo ldconfig');
+    else if (c.kind === 'env-script') out.push("# add to your shell's startup file:", ...(c.after ?? '').split('\n').filter((l) => l && !l.startsWith('#')));
+    else if (c.kind === 'windows-path') out.push(`# in ${c.target === 'Machine' ? 'an elevated' : 'a'} PowerShell:`, c.command?.script ?? '');
+    // rc-line: the startup-file lines above replace the line that would source the script.
+  }
+  return out;
 }

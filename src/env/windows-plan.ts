@@ -29,8 +29,16 @@ function entries(state: WindowsEnvState, env: EnvPlanInput['env']): PathEntry[] 
 export const RESTART_NOTICE =
   'Close and reopen every terminal (cmd, PowerShell, Windows Terminal tabs) and IDE (VS Code, PyCharm, Spyder), and restart the Jupyter server itself: a restarted kernel keeps the old PATH of the server that started it.';
 
-function samePathList(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((d, i) => d === b[i]);
+/**
+ * What this process's PATH lacks or orders differently from the saved one. Folders a shell adds for
+ * itself (conda activate, a venv) are not differences: only the saved folders are compared.
+ */
+function staleInProcess(processDirs: string[], persisted: PathEntry[]): { missing: string[]; reordered: boolean } {
+  const have = new Set(processDirs);
+  const missing = [...new Set(persisted.filter((e) => !have.has(e.dir)).map((e) => e.raw))];
+  const saved = [...new Set(persisted.map((e) => e.dir))].filter((d) => have.has(d));
+  const seen = [...new Set(processDirs.filter((d) => saved.includes(d)))];
+  return { missing, reordered: seen.some((d, i) => d !== saved[i]) };
 }
 
 export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
@@ -52,8 +60,10 @@ export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
   }
   const persistedDirs = list.map((e) => e.dir);
   const processDirs = splitPathList('windows', state.processPath).map(norm);
-  if (!samePathList(processDirs, persistedDirs)) {
-    plan.notes.push(`This window's PATH differs from the saved one (programs started before the last PATH change keep their old copy). ${RESTART_NOTICE}`);
+  const stale = staleInProcess(processDirs, list);
+  if (stale.missing.length > 0 || stale.reordered) {
+    const what = stale.missing.length > 0 ? `it lacks ${stale.missing.slice(0, 3).join(', ')}${stale.missing.length > 3 ? ` and ${stale.missing.length - 3} more` : ''}` : 'its folders are in another order';
+    plan.notes.push(`This window's PATH differs from the saved one (${what}): programs started before the last PATH change keep their old copy. ${RESTART_NOTICE}`);
   }
 
   // Which folder each required DLL loads from now, in the order new processes will search.

@@ -6,6 +6,7 @@ import {
   applyEnvChanges,
   describeEnvChange,
   describeEnvPlan,
+  envLinesToRunYourself,
   prepareEnvPlan,
   readEnvJournal,
   rollbackEnvChanges,
@@ -179,6 +180,12 @@ describe('Linux: a toolkit under the home directory', () => {
     const { plan, places } = await planFor(m, cuda, { elevated: false, rcLine: false });
     const script = path.join(places.configDir, 'env-cuda-10.1.sh');
     expect(plan.changes.map((c) => c.kind)).toEqual(['env-script']);
+    // With --configure-env no, these are the lines to add by hand.
+    expect(envLinesToRunYourself(plan).slice(-3)).toEqual([
+      "# add to your shell's startup file:",
+      `export PATH="${cuda}/bin\${PATH:+:\${PATH}}"`,
+      `export LD_LIBRARY_PATH="${cuda}/lib64:${cuda}/extras/CUPTI/lib64\${LD_LIBRARY_PATH:+:\${LD_LIBRARY_PATH}}"`,
+    ]);
     expect(plan.manual).toEqual([`# add to ${path.join(m.home, '.zshrc')}:`, `[ -f '${script}' ] && . '${script}'  # cudawiz`]);
   });
 

@@ -127,11 +127,12 @@ describe('Windows: 11.0 bin ahead of 11.2 on the machine PATH', () => {
     expect(plan.changes).toEqual([]);
     expect(plan.notes).toContain(`Every DLL TensorFlow needs resolves first from ${V112}\\bin.`);
     const notice = plan.notes.find((n) => n.startsWith("This window's PATH differs from the saved one"));
+    expect(notice).toContain(`it lacks ${V112}\\bin, ${V112}\\extras\\CUPTI\\lib64`);
     expect(notice).toContain('restart the Jupyter server itself');
     expect(notice).toContain('VS Code');
 
-    // The same PATH in this window as saved: no restart notice.
-    const same = await windowsMachine({ processPath: EXPANDED(`${fixed};${USER}`), env: { SystemRoot: 'C:\\Windows' } });
+    // The saved PATH in this window, plus a folder `conda activate` put in front: no restart notice.
+    const same = await windowsMachine({ processPath: EXPANDED(`C:\\Users\\ada\\miniconda3\\envs\\tf\\Library\\bin;${fixed};${USER}`), env: { SystemRoot: 'C:\\Windows' } });
     await same.setPersisted('HKLM', fixed);
     await same.setPersisted('HKCU', USER);
     expect((await planFor(same, true)).plan.notes.some((n) => n.includes('differs from the saved one'))).toBe(false);
