@@ -30,7 +30,8 @@ interface Conflict {
 /** Other toolkits that provide a file TF needs from the chosen one (libcublas.so.10 from 10.1 and 10.2). */
 function conflicts(input: EnvPlanInput): Conflict[] {
   const mine = input.toolkits.find((t) => t.dir === input.toolkitDir);
-  const needed = new Set(mine ? mine.files : input.requiredFiles);
+  // Before the toolkit is installed (a dry run) it holds nothing yet: count every file TF needs.
+  const needed = new Set(mine?.files.length ? mine.files : input.requiredFiles);
   return input.toolkits
     .filter((t) => t.dir !== input.toolkitDir)
     .map((other) => ({ other, files: other.files.filter((f) => needed.has(f)) }))
