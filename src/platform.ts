@@ -147,3 +147,86 @@ export function defaultDownloadsDir(os: OsName, env: Env, home: string): string 
 export function pythonCommands(os: OsName): string[] {
   return os === 'windows' ? ['python', 'py'] : ['python3', 'python'];
 }
+
+// ---------------------------------------------------------------- making libraries findable (src/env)
+
+/** Linux: one file per toolkit here, read by ldconfig through `include /etc/ld.so.conf.d/*.conf`. */
+export const LINUX_LD_SO_CONF_DIR = '/etc/ld.so.conf.d';
+
+/**
+ * The conf file cudawiz writes for a toolkit. Files are included in sorted name order and an earlier
+ * directory wins for a soname both provide, so `first` picks a name that sorts ahead of the others.
+ */
+export function ldSoConfFileName(majorMinor: string, first = false): string {
+  return `${first ? '00-' : ''}cudawiz-cuda-${majorMinor}.conf`;
+}
+
+export type ShellSyntax = 'posix' | 'fish';
+export interface ShellRc {
+  shell: 'bash' | 'zsh' | 'fish';
+  /** The startup file an interactive shell reads. */
+  file: string;
+  syntax: ShellSyntax;
+}
+
+/** The rc file of a login shell named by $SHELL; undefined for shells cudawiz does not write to. */
+export function shellRcFile(shellPath: string | undefined, home: string, env: Env): ShellRc | undefined {
+  const name = path.posix.basename(shellPath ?? '');
+  if (name === 'bash') return { shell: 'bash', file: path.posix.join(home, '.bashrc'), syntax: 'posix' };
+  if (name === 'zsh') return { shell: 'zsh', file: path.posix.join(env.ZDOTDIR ?? home, '.zshrc'), syntax: 'posix' };
+  if (name === 'fish') {
+    const config = env.XDG_CONFIG_HOME ?? path.posix.join(home, '.config');
+    return { shell: 'fish', file: path.posix.join(config, 'fish', 'config.fish'), syntax: 'fish' };
+  }
+  return undefined;
+}
+
+export type WindowsEnvScope = 'Machine' | 'User';
+
+/** Where Windows persists environment variables: machine-wide and per user. */
+export const WINDOWS_ENV_KEYS: Record<WindowsEnvScope, { hive: 'HKLM' | 'HKCU'; dotnetHive: 'LocalMachine' | 'CurrentUser'; subkey: string }> = {
+  Machine: { hive: 'HKLM', dotnetHive: 'LocalMachine', subkey: 'SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment' },
+  User: { hive: 'HKCU', dotnetHive: 'CurrentUser', subkey: 'Environment' },
+};
+
+/**
+ * The longest value an environment variable may hold: "The maximum size of a user-defined environment
+ * variable is 32,767 characters" (learn.microsoft.com, SetEnvironmentVariable). setx stops at 1024.
+ */
+export const WINDOWS_ENV_VALUE_MAX = 32_767;
+export const WINDOWS_ENV_VALUE_MAX_SOURCE = 'https://learn.microsoft.com/windows/win32/api/processenv/nf-processenv-setenvironmentvariablew';
+
+/** `reg query` for the persisted Path of a scope; its output keeps REG_EXPAND_SZ values unexpanded. */
+export function regQueryPathCommand(scope: WindowsEnvScope): { file: string; args: string[] } {
+  const key = WINDOWS_ENV_KEYS[scope];
+  return { file: 'reg.exe', args: ['query', `${key.hive}\\${key.subkey}`, '/v', 'Path'] };
+}
+
+/** A PowerShell literal: single quotes (PowerShell also treats ‘ ’ ‚ ‛ as quotes) are doubled. */
+export function powershellQuote(value: string): string {
+  return `'${value.replace(/['\u2018\u2019\u201A\u201B]/g, (q) => q + q)}'`;
+}
+
+/** Runs a script in Windows PowerShell; -EncodedCommand (UTF-16LE base64) so no character of it needs escaping. */
+export function powershellCommand(script: string): { file: string; args: string[] } {
+  return {
+    file: 'powershell.exe',
+    args: ['-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', Buffer.from(script, 'utf16le').toString('base64')],
+  };
+}
+
+/**
+ * Writes a persisted Path keeping its registry kind: [Environment]::SetEnvironmentVariable alone
+ * writes REG_SZ and expands %SystemRoot% (dotnet/runtime#1442), so the value goes through the
+ * registry API and SetEnvironmentVariable only broadcasts WM_SETTINGCHANGE to new processes.
+ */
+export function setPersistedPathScript(scope: WindowsEnvScope, value: string, kind: 'REG_SZ' | 'REG_EXPAND_SZ'): string {
+  const key = WINDOWS_ENV_KEYS[scope];
+  const valueKind = kind === 'REG_SZ' ? 'String' : 'ExpandString';
+  return [
+    `$k = [Microsoft.Win32.Registry]::${key.dotnetHive}.OpenSubKey(${powershellQuote(key.subkey)}, $true)`,
+    `$k.SetValue('Path', ${powershellQuote(value)}, [Microsoft.Win32.RegistryValueKind]::${valueKind})`,
+    '$k.Close()',
+    `[Environment]::SetEnvironmentVariable('CUDAWIZ_PATH_CHANGED', $null, 'User')`,
+  ].join('; ');
+}

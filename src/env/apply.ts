@@ -1,0 +1,186 @@
+// The one place that writes to the environment: applies planned changes, journalling each one
+// before and after, and undoes exactly what the journal says cudawiz did.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Host } from '../host.js';
+import { elevationHint, powershellCommand, setPersistedPathScript, type WindowsEnvScope } from '../platform.js';
+import { readEnvJournal, writeEnvJournal } from './journal.js';
+import { hasLine, withLineAppended, withLineRemoved } from './text-lines.js';
+import type { EnvApplyOptions, EnvApplyResult, EnvChange, EnvJournal, EnvJournalEntry, EnvRollbackResult } from './types.js';
+import { readPersistedPath } from './windows-path.js';
+
+async function readText(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+async function writeText(file: string, content: string | null): Promise<void> {
+  if (content === null) {
+    await rm(file, { force: true });
+    return;
+  }
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+}
+
+function commandLine(c: { file: string; args: readonly string[] }): string {
+  return [c.file, ...c.args].join(' ');
+}
+
+/** `ldconfig -p` lines naming one of TF's libraries: proof of what the loader will now find. */
+async function ldconfigLines(host: Host, libraries: string[]): Promise<string[]> {
+  const r = await host.run('ldconfig', ['-p'], { env: host.env });
+  if (r.exitCode !== 0) return [];
+  return r.stdout.split('\n').filter((l) => libraries.some((lib) => l.trim().startsWith(`${lib} `)));
+}
+
+async function setPersistedPath(host: Host, scope: WindowsEnvScope, value: string, kind: EnvChange['valueKind']): Promise<string | undefined> {
+  const cmd = powershellCommand(setPersistedPathScript(scope, value, kind ?? 'REG_EXPAND_SZ'));
+  const r = await host.run(cmd.file, cmd.args, { env: host.env });
+  if (r.exitCode !== 0) return r.failure ?? (r.stderr.trim() || `PowerShell exited ${r.exitCode}`);
+  const check = await readPersistedPath(host, scope);
+  if (check.path?.value !== value) return `the ${scope} PATH reads back differently after the write`;
+  return undefined;
+}
+
+type Step = { outcome: 'done'; before: string | null; after: string | null } | { outcome: 'skipped'; reason: string } | { outcome: 'failed'; message: string; fix?: string };
+
+async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: EnvJournal, result: EnvApplyResult): Promise<Step> {
+  const { host, journalFile } = options;
+  const record = async (entry: EnvJournalEntry) => {
+    journal.entries.push(entry);
+    await writeEnvJournal(journalFile, journal);
+    return entry;
+  };
+  if (change.kind === 'ld-so-conf' || change.kind === 'env-script' || change.kind === 'rc-line') {
+    const current = await readText(change.target);
+    if (change.kind === 'rc-line' ? hasLine(current, change.line ?? '') : current === change.after) return { outcome: 'skipped', reason: 'already there' };
+    const after = change.kind === 'rc-line' ? withLineAppended(current, change.line ?? '') : change.after;
+    const entry = await record({ at: new Date().toISOString(), state: 'pending', change: { ...change, before: current, after } });
+    try {
+      await writeText(change.target, after);
+    } catch (error) {
+      return { outcome: 'failed', message: `Could not write ${change.target}: ${(error as Error).message}`, fix: elevationHint(host.os, 'cudawiz install --configure-env yes') };
+    }
+    entry.state = 'applied';
+    return { outcome: 'done', before: current, after };
+  }
+  if (change.kind === 'ldconfig') {
+    const cmd = change.command ?? { file: 'ldconfig', args: [] };
+    const entry = await record({ at: new Date().toISOString(), state: 'pending', change });
+    const r = await host.run(cmd.file, cmd.args, { env: host.env });
+    if (r.exitCode !== 0) return { outcome: 'failed', message: `${commandLine(cmd)} failed: ${r.failure ?? (r.stderr.trim() || `exit ${r.exitCode}`)}`, fix: elevationHint('linux', commandLine(cmd)) };
+    entry.state = 'applied';
+    result.ldconfigLines.push(...(await ldconfigLines(host, change.libraries ?? [])));
+    return { outcome: 'done', before: null, after: null };
+  }
+  const scope = change.target as WindowsEnvScope;
+  const now = await readPersistedPath(host, scope);
+  if (now.error) return { outcome: 'failed', message: now.error };
+  if (now.path?.value === change.after) return { outcome: 'skipped', reason: 'already there' };
+  if (now.path?.value !== change.before) {
+    return { outcome: 'failed', message: `The ${scope} PATH changed since the plan was made; nothing was written.`, fix: 'Run cudawiz again to plan from the current PATH.' };
+  }
+  const entry = await record({ at: new Date().toISOString(), state: 'pending', change: { ...change, valueKind: now.path.kind } });
+  const error = await setPersistedPath(host, scope, change.after ?? '', now.path.kind);
+  if (error) return { outcome: 'failed', message: `Could not set the ${scope} PATH: ${error}`, fix: elevationHint('windows', 'cudawiz install --configure-env yes') };
+  entry.state = 'applied';
+  return { outcome: 'done', before: change.before, after: change.after };
+}
+
+/** Applies the changes in order, stopping at the first failure; every write is in the journal first. */
+export async function applyEnvChanges(changes: readonly EnvChange[], options: EnvApplyOptions): Promise<EnvApplyResult> {
+  const result: EnvApplyResult = { ok: true, applied: [], skipped: [], ldconfigLines: [] };
+  let journal: EnvJournal;
+  try {
+    journal = await readEnvJournal(options.journalFile);
+  } catch (error) {
+    const change = changes[0];
+    if (change) result.failed = { change, message: (error as Error).message, fix: `Move ${options.journalFile} aside and run again.` };
+    return { ...result, ok: changes.length === 0 };
+  }
+  for (const change of changes) {
+    options.onChange?.({ change, state: 'start' });
+    const step = await applyOne(change, options, journal, result);
+    if (step.outcome === 'failed') {
+      await writeEnvJournal(options.journalFile, journal);
+      options.onChange?.({ change, state: 'failed', detail: step.message });
+      return { ...result, ok: false, failed: { change, message: step.message, fix: step.fix } };
+    }
+    if (step.outcome === 'skipped') {
+      result.skipped.push({ change, reason: step.reason });
+      options.onChange?.({ change, state: 'skipped', detail: step.reason });
+      continue;
+    }
+    await writeEnvJournal(options.journalFile, journal);
+    result.applied.push({ ...change, before: step.before, after: step.after });
+    options.onChange?.({ change, state: 'done' });
+  }
+  return result;
+}
+
+type Undo = { outcome: 'undone' } | { outcome: 'kept'; reason: string; fix?: string } | { outcome: 'failed'; message: string };
+
+async function undoOne(host: Host, change: EnvChange): Promise<Undo> {
+  if (change.kind === 'ld-so-conf' || change.kind === 'env-script' || change.kind === 'rc-line') {
+    const current = await readText(change.target);
+    if (current === null || current === change.before) return { outcome: 'undone' };
+    let next: string | null;
+    if (change.kind === 'rc-line') next = withLineRemoved(current, { before: change.before, after: change.after, line: change.line ?? '' });
+    else if (current === change.after) next = change.before;
+    else return { outcome: 'kept', reason: `${change.target} was edited after cudawiz wrote it`, fix: `Check it and remove it yourself if you no longer need it: ${change.target}` };
+    try {
+      if (next !== current) await writeText(change.target, next);
+    } catch (error) {
+      return { outcome: 'failed', message: `Could not restore ${change.target}: ${(error as Error).message}` };
+    }
+    return { outcome: 'undone' };
+  }
+  if (change.kind === 'windows-path') {
+    const scope = change.target as WindowsEnvScope;
+    const now = await readPersistedPath(host, scope);
+    if (now.error) return { outcome: 'failed', message: now.error };
+    if (now.path?.value === change.before) return { outcome: 'undone' };
+    if (now.path?.value !== change.after) {
+      return { outcome: 'kept', reason: `the ${scope} PATH was changed after cudawiz set it`, fix: `The value before cudawiz is kept in the journal; set it yourself if you want it back: ${change.before}` };
+    }
+    const error = await setPersistedPath(host, scope, change.before ?? '', change.valueKind);
+    return error ? { outcome: 'failed', message: `Could not restore the ${scope} PATH: ${error}` } : { outcome: 'undone' };
+  }
+  return { outcome: 'undone' };
+}
+
+/** Undoes every journalled change, newest first, then rebuilds the loader cache if a conf file went. */
+export async function rollbackEnvChanges(journalFile: string, options: { host: Host }): Promise<EnvRollbackResult> {
+  const result: EnvRollbackResult = { ok: true, undone: [], kept: [], failed: [] };
+  const journal = await readEnvJournal(journalFile);
+  const left: EnvJournalEntry[] = [];
+  let rebuildCache: EnvChange | undefined;
+  for (const entry of [...journal.entries].reverse()) {
+    const { change } = entry;
+    if (change.kind === 'ldconfig') {
+      rebuildCache = change;
+      result.undone.push(change);
+      continue;
+    }
+    const undo = await undoOne(options.host, change);
+    if (undo.outcome === 'undone') result.undone.push(change);
+    else if (undo.outcome === 'kept') {
+      result.kept.push({ change, reason: undo.reason, fix: undo.fix });
+      left.unshift(entry);
+    } else {
+      result.failed.push({ change, message: undo.message });
+      left.unshift(entry);
+    }
+  }
+  if (rebuildCache?.command) {
+    const r = await options.host.run(rebuildCache.command.file, rebuildCache.command.args, { env: options.host.env });
+    if (r.exitCode !== 0) result.failed.push({ change: rebuildCache, message: `${commandLine(rebuildCache.command)} failed: ${r.failure ?? r.stderr.trim()}` });
+  }
+  await writeEnvJournal(journalFile, { format: 1, entries: left });
+  result.ok = result.failed.length === 0;
+  return result;
+}

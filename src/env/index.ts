@@ -1,0 +1,7 @@
+// Making TF's libraries findable: the loader path on Linux, PATH on Windows.
+export { applyEnvChanges, rollbackEnvChanges } from './apply.js';
+export { readEnvJournal } from './journal.js';
+export { describeEnvChange, envConsent, envPlaces, listToolkitLibraries, planEnvChanges, readLinuxEnvState, readWindowsEnvState, type EnvConsent } from './plan.js';
+export { describeEnvPlan, envLinesToRunYourself, prepareEnvPlan, type PrepareEnvOptions } from './prepare.js';
+export { parseRegQueryPath, readPersistedPath } from './windows-path.js';
+export type * from './types.js';

@@ -1,0 +1,167 @@
+// Linux: which writes make TF's libraries findable — an ld.so.conf.d file + ldconfig for a system
+// toolkit installed as root, an env script (+ one rc line) for a toolkit under the user's home.
+import path from 'node:path';
+import { ldSoConfFileName, shellRcFile, splitPathList, toolkitSubdirs } from '../platform.js';
+import { shDoubleQuoted, singleQuoted } from './shell-quote.js';
+import { hasLine, withLineAppended } from './text-lines.js';
+import type { EnvChange, EnvPlan, EnvPlanInput, LinuxEnvState, ToolkitLibraries } from './types.js';
+
+const p = path.posix;
+
+function libraryDirs(toolkitDir: string): string[] {
+  const sub = toolkitSubdirs('linux');
+  return [p.join(toolkitDir, sub.lib), p.join(toolkitDir, sub.cupti)];
+}
+
+/** Directories an ld.so.conf.d file lists (comments and `include` lines skipped). */
+export function confDirs(content: string): string[] {
+  return content
+    .split('\n')
+    .map((l) => l.replace(/#.*/, '').trim())
+    .filter((l) => l !== '' && !l.startsWith('include '))
+    .map((l) => l.replace(/\/+$/, ''));
+}
+
+interface Conflict {
+  other: ToolkitLibraries;
+  files: string[];
+}
+
+/** Other toolkits that provide a file TF needs from the chosen one (libcublas.so.10 from 10.1 and 10.2). */
+function conflicts(input: EnvPlanInput): Conflict[] {
+  const mine = input.toolkits.find((t) => t.dir === input.toolkitDir);
+  // Before the toolkit is installed (a dry run) it holds nothing yet: count every file TF needs.
+  const needed = new Set(mine?.files.length ? mine.files : input.requiredFiles);
+  return input.toolkits
+    .filter((t) => t.dir !== input.toolkitDir)
+    .map((other) => ({ other, files: other.files.filter((f) => needed.has(f)) }))
+    .filter((c) => c.files.length > 0);
+}
+
+function forWhat(input: EnvPlanInput): string {
+  return input.tf ? `CUDA ${input.cuda} for TensorFlow ${input.tf}` : `CUDA ${input.cuda}`;
+}
+
+function conflictNote(input: EnvPlanInput, c: Conflict, where: string): string {
+  return `CUDA ${c.other.version} (${c.other.dir}) also provides ${c.files.join(', ')}; ${where} puts CUDA ${input.cuda} first, because ${input.tf ? `TensorFlow ${input.tf}` : 'the chosen TensorFlow'} needs CUDA ${input.cuda}'s copies.`;
+}
+
+function planSystemConf(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan): void {
+  const dirs = libraryDirs(input.toolkitDir);
+  const found = conflicts(input);
+  // conf files that give a conflicting toolkit's libraries to the loader
+  const rivals = state.ldSoConf.filter((f) => found.some((c) => confDirs(f.content).some((d) => libraryDirs(c.other.dir).includes(d))));
+  const ours = [ldSoConfFileName(input.cuda), ldSoConfFileName(input.cuda, true)].find((name) => rivals.every((r) => name < r.name));
+  if (!ours) {
+    plan.refusals.push({
+      reason: `${rivals.map((r) => r.name).join(', ')} in ${input.places.ldSoConfDir} sorts ahead of any name cudawiz can give and lists another CUDA's libraries, so ldconfig would prefer them.`,
+      fix: `Remove or rename ${rivals.map((r) => p.join(input.places.ldSoConfDir, r.name)).join(', ')}, then run this again.`,
+    });
+    return;
+  }
+  for (const c of found) plan.notes.push(conflictNote(input, c, rivals.length ? `naming the file ${ours} (sorted ahead of ${rivals.map((r) => r.name).join(', ')})` : 'the ld.so.conf.d file'));
+  const otherCudawizName = [ldSoConfFileName(input.cuda), ldSoConfFileName(input.cuda, true)].find((n) => n !== ours)!;
+  const existing = state.ldSoConf.find((f) => f.name === ours);
+  const listedElsewhere = state.ldSoConf.some((f) => f.name !== otherCudawizName && dirs.every((d) => confDirs(f.content).includes(d)) && rivals.every((r) => f.name < r.name));
+  const content = `# Written by cudawiz: ${forWhat(input)}. \`cudawiz rollback\` removes it.\n${dirs.join('\n')}\n`;
+  if (listedElsewhere && !existing) {
+    plan.notes.push(`${input.places.ldSoConfDir} already lists ${dirs.join(' and ')}; nothing to write.`);
+    return;
+  }
+  if (existing?.content === content) {
+    plan.notes.push(`${p.join(input.places.ldSoConfDir, ours)} is already in place.`);
+    return;
+  }
+  plan.changes.push({
+    kind: 'ld-so-conf',
+    target: p.join(input.places.ldSoConfDir, ours),
+    before: existing?.content ?? null,
+    after: content,
+    why: `tell the loader where ${forWhat(input)} keeps its libraries`,
+  });
+  plan.changes.push({
+    kind: 'ldconfig',
+    target: 'ld.so.cache',
+    before: null,
+    after: null,
+    command: { file: 'ldconfig', args: [] },
+    why: 'rebuild the loader cache so the new folders count',
+    libraries: input.requiredFiles,
+  });
+  const ldPath = splitPathList('linux', state.ldLibraryPath);
+  for (const c of found) {
+    const shadow = ldPath.find((d) => libraryDirs(c.other.dir).includes(d.replace(/\/+$/, '')));
+    if (shadow) plan.notes.push(`LD_LIBRARY_PATH lists ${shadow} (CUDA ${c.other.version}); it is searched before ld.so.conf.d, so remove it from your shell's startup file.`);
+  }
+}
+
+function envScriptContent(input: EnvPlanInput, syntax: 'posix' | 'fish'): string {
+  const [lib, cupti] = libraryDirs(input.toolkitDir);
+  const bin = p.join(input.toolkitDir, toolkitSubdirs('linux').bin);
+  const head = `# Written by cudawiz: ${forWhat(input)}. \`cudawiz rollback\` removes it.\n`;
+  if (syntax === 'fish') {
+    const q = (s: string) => singleQuoted(s, 'fish');
+    return `${head}set -gx PATH ${q(bin)} $PATH\nset -gx LD_LIBRARY_PATH ${q(lib)} ${q(cupti)} $LD_LIBRARY_PATH\n`;
+  }
+  const d = shDoubleQuoted;
+  return `${head}export PATH="${d(bin)}\${PATH:+:\${PATH}}"\nexport LD_LIBRARY_PATH="${d(lib)}:${d(cupti)}\${LD_LIBRARY_PATH:+:\${LD_LIBRARY_PATH}}"\n`;
+}
+
+/** The line an rc file gets: source the script only if it is still there. */
+export function rcSourceLine(script: string, syntax: 'posix' | 'fish'): string {
+  const q = singleQuoted(script, syntax);
+  return syntax === 'fish' ? `test -f ${q}; and source ${q}  # cudawiz` : `[ -f ${q} ] && . ${q}  # cudawiz`;
+}
+
+/** The env script's path for a toolkit, per shell syntax. */
+export function envScriptFile(configDir: string, cuda: string, syntax: 'posix' | 'fish'): string {
+  return p.join(configDir, `env-cuda-${cuda}.${syntax === 'fish' ? 'fish' : 'sh'}`);
+}
+
+function planUserScript(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan): void {
+  const rc = shellRcFile(state.shell, input.places.home, input.env);
+  const syntax = rc?.syntax ?? 'posix';
+  const script = envScriptFile(input.places.configDir, input.cuda, syntax);
+  const content = envScriptContent(input, syntax);
+  const before = state.files[script] ?? null;
+  if (before !== content) {
+    plan.changes.push({ kind: 'env-script', target: script, before, after: content, why: `set PATH and LD_LIBRARY_PATH for ${forWhat(input)}` });
+  }
+  for (const c of conflicts(input)) plan.notes.push(conflictNote(input, c, 'the env script'));
+  if (!rc) {
+    plan.notes.push(`cudawiz writes startup lines for bash, zsh and fish only; your shell (${state.shell ?? 'unknown'}) is not one of them.`);
+    plan.manual.push(...content.split('\n').filter((l) => l && !l.startsWith('#')));
+    return;
+  }
+  const line = rcSourceLine(script, rc.syntax);
+  const rcBefore = state.files[rc.file] ?? null;
+  if (hasLine(rcBefore, line)) {
+    plan.notes.push(`${rc.file} already sources ${script}.`);
+    return;
+  }
+  if (input.rcLine === false) {
+    plan.manual.push(`# add to ${rc.file}:`, line);
+    return;
+  }
+  plan.changes.push({ kind: 'rc-line', target: rc.file, before: rcBefore, after: withLineAppended(rcBefore, line), line, why: `load the env script in every new ${rc.shell}` });
+}
+
+/** The shell line that writes an ld.so.conf.d file as root. */
+export function sudoWriteConfLine(conf: string, dirs: string[]): string {
+  return `printf '%s\\n' ${dirs.map((d) => singleQuoted(d, 'posix')).join(' ')} | sudo tee ${singleQuoted(conf, 'posix')}`;
+}
+
+function planManual(input: EnvPlanInput, plan: EnvPlan): void {
+  const conf = p.join(input.places.ldSoConfDir, ldSoConfFileName(input.cuda));
+  plan.notes.push(`${input.toolkitDir} is a system folder and cudawiz is not running as root; run these lines (or run cudawiz with sudo):`);
+  plan.manual.push(sudoWriteConfLine(conf, libraryDirs(input.toolkitDir)), 'sudo ldconfig');
+}
+
+export function planLinuxEnv(input: EnvPlanInput, plan: EnvPlan): void {
+  const state: LinuxEnvState = input.linux ?? { ldSoConf: [], files: {} };
+  const home = input.places.home.replace(/\/+$/, '');
+  const underHome = input.toolkitDir === home || input.toolkitDir.startsWith(`${home}/`);
+  if (underHome) planUserScript(input, state, plan);
+  else if (input.elevated) planSystemConf(input, state, plan);
+  else planManual(input, plan);
+}

@@ -1,0 +1,142 @@
+// The environment changes cudawiz makes, as data: planned, shown, applied, journalled, undone.
+import type { Host } from '../host.js';
+import type { OsName, WindowsEnvScope } from '../platform.js';
+
+export type EnvChangeKind = 'ld-so-conf' | 'ldconfig' | 'env-script' | 'rc-line' | 'windows-path';
+
+export interface EnvCommand {
+  file: string;
+  args: string[];
+  /** What the command does in readable form (the PowerShell script behind -EncodedCommand). */
+  script?: string;
+}
+
+export interface EnvChange {
+  kind: EnvChangeKind;
+  /** A file path; 'Machine' or 'User' for windows-path; 'ld.so.cache' for ldconfig. */
+  target: string;
+  /** The file's content or the persisted value before the change; null when it did not exist. */
+  before: string | null;
+  /** ... and after it; null for ldconfig. */
+  after: string | null;
+  command?: EnvCommand;
+  /** One line saying why, for the user. */
+  why: string;
+  /** rc-line: the line cudawiz adds. */
+  line?: string;
+  /** windows-path: the registry kind to write the value with (kept from the old value). */
+  valueKind?: 'REG_SZ' | 'REG_EXPAND_SZ';
+  /** ldconfig: the library files whose `ldconfig -p` lines are shown afterwards. */
+  libraries?: string[];
+}
+
+/** A change cudawiz will not make, with what the user can do instead. */
+export interface EnvRefusal {
+  reason: string;
+  fix: string;
+}
+
+export interface EnvPlan {
+  os: OsName;
+  changes: EnvChange[];
+  /** Facts the user should know: conflicts resolved, restarts needed, CUDA_PATH. */
+  notes: string[];
+  /** Lines for the user to run or add themselves, when cudawiz does not write them. */
+  manual: string[];
+  refusals: EnvRefusal[];
+}
+
+/** Every place cudawiz writes to, derived once so tests can point all of them into a temp dir. */
+export interface EnvPlaces {
+  ldSoConfDir: string;
+  /** cudawiz's config dir: env scripts and the journal. */
+  configDir: string;
+  journalFile: string;
+  home: string;
+}
+
+/** A toolkit on the machine and which of TF's library files its library folder holds. */
+export interface ToolkitLibraries {
+  version: string;
+  dir: string;
+  files: string[];
+}
+
+export interface PersistedPath {
+  value: string;
+  kind: 'REG_SZ' | 'REG_EXPAND_SZ';
+}
+
+export interface LinuxEnvState {
+  /** Files in ld.so.conf.d (name → content). */
+  ldSoConf: { name: string; content: string }[];
+  /** The current content of each file cudawiz may write (env scripts, rc files); null when absent. */
+  files: Record<string, string | null>;
+  ldLibraryPath?: string;
+  shell?: string;
+}
+
+export interface WindowsEnvState {
+  processPath: string;
+  /** undefined: could not be read (the reason is in `unreadable`). */
+  persisted: Partial<Record<WindowsEnvScope, PersistedPath>>;
+  unreadable: string[];
+  cudaPath?: string;
+}
+
+export interface EnvPlanInput {
+  os: OsName;
+  /** The TensorFlow version the libraries are for (for the messages). */
+  tf?: string;
+  /** The CUDA major.minor TF needs. */
+  cuda: string;
+  toolkitDir: string;
+  /** TF's library file names that a toolkit or cuDNN provides (not the driver's). */
+  requiredFiles: string[];
+  /** Every toolkit on the machine (the chosen one included) with the required files it holds. */
+  toolkits: ToolkitLibraries[];
+  /** root on Linux, an elevated (admin) process on Windows. */
+  elevated: boolean;
+  /** Environment variables, for %VAR% expansion and CUDA_PATH. */
+  env: Readonly<Record<string, string | undefined>>;
+  places: EnvPlaces;
+  linux?: LinuxEnvState;
+  windows?: WindowsEnvState;
+  /** Linux home installs: add the `source` line to the shell's rc file (default true). */
+  rcLine?: boolean;
+}
+
+export interface EnvApplyOptions {
+  host: Host;
+  /** The journal file every applied change is recorded in, before and after it happens. */
+  journalFile: string;
+  onChange?: (event: { change: EnvChange; state: 'start' | 'done' | 'skipped' | 'failed'; detail?: string }) => void;
+}
+
+export interface EnvApplyResult {
+  ok: boolean;
+  applied: EnvChange[];
+  skipped: { change: EnvChange; reason: string }[];
+  failed?: { change: EnvChange; message: string; fix?: string };
+  /** `ldconfig -p` lines for TF's libraries after ldconfig ran. */
+  ldconfigLines: string[];
+}
+
+export interface EnvJournalEntry {
+  at: string;
+  state: 'pending' | 'applied';
+  change: EnvChange;
+}
+
+export interface EnvJournal {
+  format: 1;
+  entries: EnvJournalEntry[];
+}
+
+export interface EnvRollbackResult {
+  ok: boolean;
+  undone: EnvChange[];
+  /** Changes left alone because the target changed since cudawiz wrote it. */
+  kept: { change: EnvChange; reason: string; fix?: string }[];
+  failed: { change: EnvChange; message: string }[];
+}

@@ -1,0 +1,35 @@
+// The persisted Windows PATH: read raw through `reg query` (REG_EXPAND_SZ stays unexpanded) and
+// written back with the same registry kind through PowerShell.
+import type { Host } from '../host.js';
+import { powershellCommand, regQueryPathCommand, setPersistedPathScript, type WindowsEnvScope } from '../platform.js';
+import type { EnvChange, PersistedPath } from './types.js';
+
+/** `    Path    REG_EXPAND_SZ    %SystemRoot%\system32;…` → the raw value and its kind. */
+export function parseRegQueryPath(stdout: string): PersistedPath | undefined {
+  for (const line of stdout.split(/\r?\n/)) {
+    const m = /^\s+Path\s+(REG_EXPAND_SZ|REG_SZ)(?:\s{4}(.*))?$/i.exec(line);
+    if (m) return { kind: m[1].toUpperCase() as PersistedPath['kind'], value: (m[2] ?? '').trimEnd() };
+  }
+  return undefined;
+}
+
+/**
+ * The saved Path of one scope. A scope without a Path value (common for User) is an empty one;
+ * `error` says why it could not be read at all.
+ */
+export async function readPersistedPath(host: Host, scope: WindowsEnvScope): Promise<{ path?: PersistedPath; error?: string }> {
+  const cmd = regQueryPathCommand(scope);
+  const r = await host.run(cmd.file, cmd.args, { env: host.env });
+  if (r.exitCode === 0) {
+    const parsed = parseRegQueryPath(r.stdout);
+    return parsed ? { path: parsed } : { error: `${cmd.file} ${cmd.args.join(' ')} printed no Path value` };
+  }
+  // reg.exe exits 1 with "unable to find the specified registry key or value" when Path is not set.
+  if (r.exitCode === 1 && /unable to find/i.test(r.stderr + r.stdout)) return { path: { value: '', kind: 'REG_EXPAND_SZ' } };
+  return { error: `${cmd.file} ${cmd.args.join(' ')} failed: ${r.failure ?? (r.stderr.trim() || `exit ${r.exitCode}`)}` };
+}
+
+export function persistedPathChange(scope: WindowsEnvScope, old: PersistedPath, value: string, why: string): EnvChange {
+  const script = setPersistedPathScript(scope, value, old.kind);
+  return { kind: 'windows-path', target: scope, before: old.value, after: value, valueKind: old.kind, command: { ...powershellCommand(script), script }, why };
+}

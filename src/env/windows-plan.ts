@@ -1,0 +1,111 @@
+// Windows: TF finds its DLLs through PATH, so the right toolkit's bin (and CUPTI) must come before
+// every other folder holding a DLL of the same name; the persisted PATH is what new processes get.
+import path from 'node:path';
+import { elevationHint, envGet, splitPathList, toolkitSubdirs, WINDOWS_ENV_VALUE_MAX, WINDOWS_ENV_VALUE_MAX_SOURCE, type WindowsEnvScope } from '../platform.js';
+import { persistedPathChange } from './windows-path.js';
+import type { EnvPlan, EnvPlanInput, WindowsEnvState } from './types.js';
+
+const w = path.win32;
+
+interface PathEntry {
+  raw: string;
+  dir: string;
+  scope: WindowsEnvScope;
+}
+
+/** %VAR% expanded from the environment, case folded, no trailing backslash: how Windows compares folders. */
+export function normalizeWindowsDir(raw: string, env: EnvPlanInput['env']): string {
+  const expanded = raw.replace(/%([^%]+)%/g, (m, name: string) => envGet('windows', env, name) ?? m);
+  return w.normalize(expanded).replace(/\\+$/, '').toLowerCase();
+}
+
+function entries(state: WindowsEnvState, env: EnvPlanInput['env']): PathEntry[] {
+  // Windows builds a new process's PATH as the machine Path followed by the user Path.
+  return (['Machine', 'User'] as const).flatMap((scope) =>
+    splitPathList('windows', state.persisted[scope]?.value).map((raw) => ({ raw, dir: normalizeWindowsDir(raw, env), scope })),
+  );
+}
+
+export const RESTART_NOTICE =
+  'Close and reopen every terminal (cmd, PowerShell, Windows Terminal tabs) and IDE (VS Code, PyCharm, Spyder), and restart the Jupyter server itself: a restarted kernel keeps the old PATH of the server that started it.';
+
+/**
+ * What this process's PATH lacks or orders differently from the saved one. Folders a shell adds for
+ * itself (conda activate, a venv) are not differences: only the saved folders are compared.
+ */
+function staleInProcess(processDirs: string[], persisted: PathEntry[]): { missing: string[]; reordered: boolean } {
+  const have = new Set(processDirs);
+  const missing = [...new Set(persisted.filter((e) => !have.has(e.dir)).map((e) => e.raw))];
+  const saved = [...new Set(persisted.map((e) => e.dir))].filter((d) => have.has(d));
+  const seen = [...new Set(processDirs.filter((d) => saved.includes(d)))];
+  return { missing, reordered: seen.some((d, i) => d !== saved[i]) };
+}
+
+export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
+  const state = input.windows ?? { processPath: '', persisted: {}, unreadable: [] };
+  const norm = (raw: string) => normalizeWindowsDir(raw, input.env);
+  const sub = toolkitSubdirs('windows');
+  const bin = w.join(input.toolkitDir, sub.bin);
+  const cupti = w.join(input.toolkitDir, sub.cupti);
+  const mine = [norm(bin), norm(cupti)];
+  const list = entries(state, input.env);
+
+  const cudaPath = envGet('windows', input.env, 'CUDA_PATH');
+  if (cudaPath && norm(cudaPath) !== norm(input.toolkitDir)) {
+    plan.notes.push(`CUDA_PATH points at ${cudaPath}. TensorFlow does not read CUDA_PATH (it finds its DLLs through PATH), so it can stay as it is.`);
+  }
+  if (state.unreadable.length > 0) {
+    plan.refusals.push({ reason: `Could not read the saved PATH: ${state.unreadable.join('; ')}`, fix: 'Run cudawiz from a normal PowerShell or cmd window (reg.exe must be available), then try again.' });
+    return;
+  }
+  const persistedDirs = list.map((e) => e.dir);
+  const processDirs = splitPathList('windows', state.processPath).map(norm);
+  const stale = staleInProcess(processDirs, list);
+  if (stale.missing.length > 0 || stale.reordered) {
+    const what = stale.missing.length > 0 ? `it lacks ${stale.missing.slice(0, 3).join(', ')}${stale.missing.length > 3 ? ` and ${stale.missing.length - 3} more` : ''}` : 'its folders are in another order';
+    plan.notes.push(`This window's PATH differs from the saved one (${what}): programs started before the last PATH change keep their old copy. ${RESTART_NOTICE}`);
+  }
+
+  // Which folder each required DLL loads from now, in the order new processes will search.
+  const providers = (file: string) => new Set(input.toolkits.filter((t) => t.files.some((f) => f.toLowerCase() === file.toLowerCase())).map((t) => norm(w.join(t.dir, sub.bin))));
+  const shadowing: { file: string; by: PathEntry }[] = [];
+  for (const file of input.requiredFiles) {
+    const from = providers(file);
+    const first = list.find((e) => from.has(e.dir));
+    if (first && first.dir !== mine[0]) shadowing.push({ file, by: first });
+  }
+  const missing = [bin, cupti].filter((d) => !persistedDirs.includes(norm(d)));
+  if (shadowing.length === 0 && missing.length === 0) {
+    plan.notes.push(`Every DLL TensorFlow needs resolves first from ${bin}.`);
+    return;
+  }
+
+  // The user Path comes after the machine one, so a shadowing machine entry can only be beaten there.
+  const rivalsInMachine = list.some((e) => e.scope === 'Machine' && !mine.includes(e.dir) && input.requiredFiles.some((f) => providers(f).has(e.dir)));
+  const scope: WindowsEnvScope = input.elevated || rivalsInMachine ? 'Machine' : 'User';
+  for (const s of shadowing) {
+    plan.notes.push(`${s.file} now loads from ${s.by.raw} (${s.by.scope} PATH) first; moving ${bin} ahead of it, because ${input.tf ? `TensorFlow ${input.tf}` : 'the chosen TensorFlow'} needs CUDA ${input.cuda}'s copy.`);
+  }
+  if (scope === 'Machine' && !input.elevated) {
+    plan.refusals.push({
+      reason: `Another CUDA's folder in the machine-wide PATH comes first (${shadowing.map((s) => s.by.raw).join(', ') || 'it holds DLLs of the same names'}); only an administrator can reorder it.`,
+      fix: elevationHint('windows', `cudawiz install --tf ${input.tf ?? '<version>'} --configure-env yes`),
+    });
+    return;
+  }
+  const old = state.persisted[scope] ?? { value: '', kind: 'REG_EXPAND_SZ' as const };
+  const own = list.filter((e) => e.scope === scope);
+  // Keep the user's own spelling of our folders (e.g. %CUDA_PATH_V10_1%\bin) when they are already listed.
+  const spelled = (dir: string) => own.find((e) => e.dir === norm(dir))?.raw ?? dir;
+  const rest = own.filter((e) => !mine.includes(e.dir)).map((e) => e.raw);
+  const value = [spelled(bin), spelled(cupti), ...rest].join(';');
+  if (value.length > WINDOWS_ENV_VALUE_MAX) {
+    plan.refusals.push({
+      reason: `The new ${scope} PATH would be ${value.length} characters; Windows allows at most ${WINDOWS_ENV_VALUE_MAX} (${WINDOWS_ENV_VALUE_MAX_SOURCE}).`,
+      fix: `Remove folders you no longer need from the ${scope} PATH (System Properties → Environment Variables), then run this again.`,
+    });
+    return;
+  }
+  plan.changes.push(persistedPathChange(scope, old, value, `put ${bin} and its CUPTI folder first in the ${scope} PATH`));
+  plan.notes.push(`After the PATH change: ${RESTART_NOTICE}`);
+}
