@@ -37,7 +37,7 @@ const STATUS: Record<FindingSeverity, Status> = { error: 'fail', warning: 'warn'
 export function renderExplanation(e: Explanation, source: string, out: Output): void {
   if (recognisedNothing(e)) {
     out.line(`${out.symbol('warn')} Nothing recognised in ${source}: no missing CUDA/cuDNN library, version mismatch or driver message.`);
-    out.line('  Capture the whole output of the failing run (python your_script.py 2>&1 > tf.log) and explain that file.');
+    out.line('  Capture the whole output of the failing run (python your_script.py > tf.log 2>&1) and explain that file.');
     return;
   }
   const asks = [e.cuda ? `CUDA ${e.cuda}${/^\d+$/.test(e.cuda) ? '.x' : ''}` : null, e.cudnn ? `cuDNN ${e.cudnn}` : null].filter(Boolean);
@@ -48,9 +48,11 @@ export function renderExplanation(e: Explanation, source: string, out: Output): 
     out.line(`${out.symbol('pass')} No problem in this log: TensorFlow opened its GPU libraries.`);
     return;
   }
+  let previousFix = '';
   for (const f of e.findings) {
     out.line(`${out.symbol(STATUS[f.severity])} ${f.meaning}`);
-    out.line(`    ${out.dim('fix:')} ${f.fix}`);
+    out.line(`    ${out.dim('fix:')} ${f.fix === previousFix ? 'the same as above' : f.fix}`);
+    previousFix = f.fix;
   }
 }
 
