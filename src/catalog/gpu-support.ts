@@ -51,7 +51,7 @@ function ptxFor(build: TfBuild, cc: string): string | undefined {
 }
 
 /** The newest TF line with machine code for this GPU (on native Windows, no newer than its last GPU line). */
-function newestNativeTf(catalog: Catalog, cc: string, os?: OsName): { tf: string; verified: boolean } | undefined {
+export function newestNativeTf(catalog: Catalog, cc: string, os?: OsName): { tf: string; verified: boolean } | undefined {
   const last = os === 'windows' ? catalog.tensorflow.windowsNativeGpuLast : undefined;
   const builds = [...(catalog.gpus.tensorflowBuilds ?? [])].sort((a, b) => compareDotted(b.to, a.to));
   for (const b of builds) {

@@ -1,5 +1,6 @@
 // A TensorFlow log → what it means: which CUDA/cuDNN its missing libraries stand for, and one fix per
 // problem. Pure: the log's text and the catalog in, plain data out (the command reads files and prints).
+import { newestNativeTf } from '../catalog/gpu-support.js';
 import { findCudnnRelease, newestTfForCuda, toolkitsShippingLibrary } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { defaultCudaRoot, librarySearchVar, toolkitDir, toolkitLibraryDir, type OsName } from '../platform.js';
@@ -389,12 +390,16 @@ function otherFinding(ctx: FixContext, hit: RawHit, gpus: LoggedGpu[]): ExplainF
     case 'kernel-image': {
       const gpu = gpus[0];
       const which = gpu ? `${gpu.name} (compute capability ${gpu.computeCapability})` : 'this GPU';
+      const native = gpu ? newestNativeTf(ctx.catalog, gpu.computeCapability, ctx.os) : undefined;
+      const use = native
+        ? `Use TensorFlow ${native.tf}, the newest line with machine code for compute capability ${gpu!.computeCapability} (cudawiz requirements --tf ${native.tf})`
+        : 'Use a TensorFlow release built for this GPU (cudawiz requirements shows which TF runs it natively)';
       return {
         id: 'no-code-for-gpu',
         severity: 'error',
         line,
         meaning: `This TensorFlow build has no machine code or compatible PTX for ${which}: the GPU is newer or older than the architectures the wheel was compiled for.`,
-        fix: 'Use a TensorFlow release built for this GPU (cudawiz requirements shows which TF runs it natively), or build TensorFlow from source with TF_CUDA_COMPUTE_CAPABILITIES set to it.',
+        fix: `${use}, or build TensorFlow from source with TF_CUDA_COMPUTE_CAPABILITIES set to it.`,
       };
     }
     default:

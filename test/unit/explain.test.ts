@@ -117,6 +117,14 @@ describe('explainLog: real TensorFlow logs', () => {
     expect(e.findings[0].meaning).toContain('no machine code or compatible PTX');
   });
 
+  it('names the GPU and the newest TF with machine code for it when the log shows both (GTX 960M, 5.0, on TF 2.3)', () => {
+    const e = explain('linux-tf23-gtx960m-kernel-image.log');
+    expect(e).toMatchObject({ os: 'linux', cuda: '10.1' });
+    expect(e.findings).toHaveLength(1);
+    expect(e.findings[0].meaning).toContain('GeForce GTX 960M (compute capability 5.0)');
+    expect(e.findings[0].fix).toMatch(/^Use TensorFlow 2\.1[67], the newest line with machine code for compute capability 5\.0/);
+  });
+
   it('finds nothing wrong in a log where TensorFlow opened every library', () => {
     const e = explain('linux-tf24-healthy.log');
     expect(e.findings).toEqual([]);

@@ -97,6 +97,12 @@ describe('gpuSupport', () => {
     expect(r.suggestion).toBeUndefined(); // no TF line carries Blackwell machine code
   });
 
+  it('a GTX 960M (5.0) cannot run TF 2.3: 5.2 machine code does not run on 5.0 (tensorflow#41132 shows the failure)', () => {
+    const r = gpuSupport(catalog, { computeCapability: computeCapabilityFromName(catalog, 'GeForce GTX 960M')!.computeCapability }, { tf: '2.3' });
+    expect(r.verdict).toBe('unsupported');
+    expect(r.reason).toContain('no machine code for the 5.x architectures');
+  });
+
   it('an A100 (8.0) on TF 2.18 is native; an RTX 3090 (8.6) on TF 2.4 runs its sm_80 code natively too', () => {
     expect(gpuSupport(catalog, { computeCapability: '8.0' }, { tf: '2.18' }).verdict).toBe('native');
     expect(gpuSupport(catalog, { computeCapability: '8.6' }, { tf: '2.4' }).verdict).toBe('native');
