@@ -1,7 +1,7 @@
 // A TensorFlow log → what it means: which CUDA/cuDNN its missing libraries stand for, and one fix per
 // problem. Pure: the log's text and the catalog in, plain data out (the command reads files and prints).
 import { newestNativeTf } from '../catalog/gpu-support.js';
-import { findCudnnRelease, newestTfForCuda, toolkitsShippingLibrary } from '../catalog/queries.js';
+import { driverMinFor, findCudaRelease, findCudnnRelease, newestTfForCuda, toolkitsShippingLibrary } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { defaultCudaRoot, librarySearchVar, toolkitDir, toolkitLibraryDir, type OsName } from '../platform.js';
 import { major, majorMinor } from '../version.js';
@@ -221,7 +221,6 @@ interface FixContext {
   catalog: Catalog;
   os: OsName;
   cudaVersions: string[];
-  cudnn: string | null;
 }
 
 /** The CUDA to install for the log's files: the one TF's table pairs with them, else the newest that ships them. */
@@ -368,13 +367,16 @@ function otherFinding(ctx: FixContext, hit: RawHit, gpus: LoggedGpu[]): ExplainF
       };
     }
     case 'driver-too-old': {
-      const cuda = ctx.cudaVersions.length === 1 ? ` ${ctx.cudaVersions[0]}` : '';
+      const { cuda } = targetCuda(ctx);
+      const release = cuda ? findCudaRelease(ctx.catalog, cuda) : undefined;
+      const min = release ? driverMinFor(ctx.catalog, release, ctx.os).min : undefined;
+      const target = min ? ` to ${min} or newer (CUDA ${cuda}'s minimum on ${ctx.os === 'windows' ? 'Windows' : 'Linux'})` : cuda ? ` to one that supports CUDA ${cuda}` : '';
       return {
         id: 'driver-too-old',
         severity: 'error',
         line,
-        meaning: `The NVIDIA driver is older than the CUDA${cuda} runtime TensorFlow loaded (nvidia-smi's "CUDA Version" is the newest it supports).`,
-        fix: `Update the NVIDIA driver to one that supports CUDA${cuda || ' of your TensorFlow'} (cudawiz requirements --tf YOUR_TF shows the minimum); the toolkit can stay.`,
+        meaning: `The NVIDIA driver is older than the CUDA${cuda ? ` ${cuda}` : ''} runtime TensorFlow loaded (nvidia-smi's "CUDA Version" is the newest it supports).`,
+        fix: `Update the NVIDIA driver${target}${min ? '' : ' (cudawiz requirements --tf YOUR_TF shows the minimum)'}; the toolkit can stay.`,
       };
     }
     case 'no-driver':
@@ -432,7 +434,7 @@ export function explainLog(catalog: Catalog, text: string, options: { os?: OsNam
   const cudnn =
     mismatch?.kind.type === 'cudnn-mismatch' ? majorMinor(mismatch.kind.compiled) : (cudnnMajors[0] ?? (zlib ? '8' : null));
 
-  const ctx: FixContext = { catalog, os, cudaVersions, cudnn };
+  const ctx: FixContext = { catalog, os, cudaVersions };
   const findings: ExplainFinding[] = [];
   const seen = new Set<string>();
   const namedLibraries = hits.some((h) => h.kind.type === 'library');

@@ -110,6 +110,13 @@ describe('explainLog: real TensorFlow logs', () => {
     expect(e.findings[0].fix).toContain('Update the NVIDIA driver');
   });
 
+  it("names CUDA 10.1's driver minimum when the log shows which runtime TF opened", () => {
+    const opened = log('linux-tf23-kernel-image-invalid.log').split('\n')[1]; // "Successfully opened … libcudart.so.10.1"
+    const e = explainLog(catalog, `${opened}\n${log('linux-driver-insufficient.log')}`);
+    expect(e.cuda).toBe('10.1');
+    expect(e.findings[0].fix).toMatch(/^Update the NVIDIA driver to 418\.[\d.]+ or newer \(CUDA 10\.1's minimum on Linux\)/);
+  });
+
   it('explains "device kernel image is invalid" as a wheel without code for this GPU', () => {
     const e = explain('linux-tf23-kernel-image-invalid.log');
     expect(e.os).toBe('linux');
