@@ -77,7 +77,8 @@ function classifyLibrary(file: string): LibraryKind {
   if (/^(msvcp|vcruntime)140/.test(lower)) return { kind: 'msvc' };
   const parts = splitLibraryName(file);
   if (!parts) return { kind: 'other' };
-  if (parts.base.startsWith('cudnn')) return { kind: 'cudnn', major: String(major(parts.version || '0')) };
+  // TF 1.0 loaded an unversioned libcudnn.so: the major is then unknown.
+  if (parts.base.startsWith('cudnn')) return { kind: 'cudnn', major: parts.version ? String(major(parts.version)) : '' };
   if (parts.base.startsWith('nvinfer')) return { kind: 'tensorrt', major: String(major(parts.version || '0')) };
   if (parts.base === 'cupti') {
     // TF asks for cupti64_<maj><min> / libcupti.so.<maj>.<min> (§2a); 12+ only the major.
@@ -97,6 +98,8 @@ function osOfLibrary(file: string): OsName | undefined {
 // ------------------------------------------------------------------ the lines we recognise
 // TF 1.14 wrote "Could not dlopen library"; later releases "Could not load dynamic library".
 const DSO_FAILED = /Could not (?:load dynamic|dlopen) library '([^']+)'(?:;\s*dlerror:\s*([^;\r\n]*))?/;
+// TF 1.x: "Couldn't open CUDA library libcudnn.so. LD_LIBRARY_PATH: …" (Windows: "… nvcuda.dll").
+const TF1_FAILED = /Couldn't open CUDA library ([\w.+-]+?)\.?(?:\s|$)/;
 const LIB_FAILED = /Could not load library ([\w.+-]+?)\.?\s+Error(?: code (\d+)|:\s*([^\r\n]*))/;
 const MAKE_SURE = /Please make sure ([\w.+-]+) is in your library path/;
 const SO_NOT_FOUND = /(?:^|[\s:'"(])(lib[\w+-]+\.so(?:\.\d+)*): cannot open shared object file/;
@@ -161,6 +164,8 @@ function scan(text: string): { hits: RawHit[]; gpus: LoggedGpu[]; healthy: numbe
     if ((m = DSO_FAILED.exec(line))) {
       const dependency = /([\w.+-]+\.(?:so(?:\.\d+)*|dll))/.exec(m[2] ?? '')?.[1];
       hits.push({ line, kind: { type: 'library', file: m[1], dependency: dependency && dependency !== m[1] ? dependency : undefined } });
+    } else if ((m = TF1_FAILED.exec(line))) {
+      hits.push({ line, kind: { type: 'library', file: m[1] } });
     } else if (LOCATE_ZLIB.test(line)) {
       hits.push({ line, kind: { type: 'zlib' } });
     } else if ((m = LIB_FAILED.exec(line))) {
@@ -299,14 +304,18 @@ function libraryFinding(ctx: FixContext, hit: RawHit & { kind: { type: 'library'
         meaning: `${file} is CUDA ${kind.cuda}'s CUPTI profiler library; TensorFlow needs it only for profiling.`,
         fix: `Nothing to do unless you profile; then put CUDA ${kind.cuda}'s extras/CUPTI/lib64 folder on ${librarySearchVar(ctx.os)}.`,
       };
-    case 'cudnn':
+    case 'cudnn': {
+      const which = kind.major ? `cuDNN ${kind.major}` : 'cuDNN';
       return {
         id: 'missing-cudnn',
         severity: 'error',
         ...base,
-        meaning: `TensorFlow could not load ${file}, a cuDNN ${kind.major} library (cuDNN is a separate download from the CUDA toolkit).`,
-        fix: `${cudnnInstallWords(ctx, kind.major)} — it must be cuDNN ${kind.major}.x; a different major does not satisfy this file name.`,
+        meaning: `TensorFlow could not load ${file}, a ${which} library (cuDNN is a separate download from the CUDA toolkit).`,
+        fix: kind.major
+          ? `${cudnnInstallWords(ctx, kind.major)} — it must be cuDNN ${kind.major}.x; a different major does not satisfy this file name.`
+          : `Install the cuDNN your TensorFlow was built with (cudawiz requirements --tf YOUR_TF) and put its library folder on ${librarySearchVar(ctx.os)}.`,
       };
+    }
     case 'driver':
       return { id: 'missing-driver', severity: 'error', ...base, meaning: `${file} belongs to the NVIDIA display driver, which TensorFlow could not load.`, fix: driverFix(ctx.os) };
     case 'tensorrt':
@@ -427,7 +436,7 @@ export function explainLog(catalog: Catalog, text: string, options: { os?: OsNam
 
   const cudnnMajors = libraryFiles.flatMap((f) => {
     const k = classifyLibrary(f);
-    return k.kind === 'cudnn' ? [k.major] : [];
+    return k.kind === 'cudnn' && k.major ? [k.major] : [];
   });
   const mismatch = hits.find((h) => h.kind.type === 'cudnn-mismatch');
   const zlib = hits.some((h) => h.kind.type === 'zlib');

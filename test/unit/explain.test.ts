@@ -132,6 +132,17 @@ describe('explainLog: real TensorFlow logs', () => {
     expect(e.findings[0].fix).toMatch(/^Use TensorFlow 2\.1[67], the newest line with machine code for compute capability 5\.0/);
   });
 
+  it('reads TF 1.x "Couldn\'t open CUDA library" lines, including an unversioned libcudnn.so', () => {
+    const e = explain('tf1-couldnt-open.log');
+    expect(e.findings.map((f) => [f.id, f.library])).toEqual([
+      ['missing-cudnn', 'libcudnn.so'],
+      ['missing-cupti', 'libcupti.so.8.0'],
+    ]);
+    expect(e.cudnn).toBeNull();
+    expect(e.findings[0].fix).toContain('cudawiz requirements --tf YOUR_TF');
+    expect(e.findings[1].meaning).toContain("CUDA 8.0's CUPTI profiler library");
+  });
+
   it('finds nothing wrong in a log where TensorFlow opened every library', () => {
     const e = explain('linux-tf24-healthy.log');
     expect(e.findings).toEqual([]);
