@@ -396,7 +396,7 @@ function otherFinding(ctx: FixContext, hit: RawHit, gpus: LoggedGpu[]): ExplainF
         severity: 'error',
         line,
         meaning: 'TensorFlow skipped the GPU because some CUDA/cuDNN libraries did not load; the log does not name them here.',
-        fix: 'Run again with TF_CPP_MIN_LOG_LEVEL=0 so TensorFlow names each missing file, then explain that log.',
+        fix: 'Run cudawiz doctor, which checks each library TensorFlow loads, or run again with TF_CPP_MIN_LOG_LEVEL=0 so TensorFlow names the missing files, and explain that log.',
       };
     case 'kernel-image': {
       const gpu = gpus[0];

@@ -143,6 +143,12 @@ describe('explainLog: real TensorFlow logs', () => {
     expect(e.findings[1].meaning).toContain("CUDA 8.0's CUPTI profiler library");
   });
 
+  it('turns a bare "Cannot dlopen some GPU libraries" into a way to find out which', () => {
+    const e = explain('linux-cannot-dlopen-unnamed.log');
+    expect(e.findings.map((f) => f.id)).toEqual(['some-libraries-missing']);
+    expect(e.findings[0].fix).toContain('cudawiz doctor');
+  });
+
   it('finds nothing wrong in a log where TensorFlow opened every library', () => {
     const e = explain('linux-tf24-healthy.log');
     expect(e.findings).toEqual([]);
