@@ -137,6 +137,8 @@ export function findCudnnRelease(catalog: Catalog, cudnn: string, cuda: string, 
   })[0];
 }
 
+const TOOLKIT_LIBRARY_NAMES = ['cudart', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusolver', 'cusparse'] as const;
+
 export interface RequiredLibrary {
   /** cudart, cublas, …, cudnn, or cuda (the driver's). */
   name: string;
@@ -153,7 +155,7 @@ export function librariesFor(catalog: Catalog, os: OsName, cuda: string, cudnn: 
   const row = catalog.libraries.toolkits.find((t) => compareDotted(mm, t.from) >= 0 && compareDotted(mm, t.to) <= 0);
   const out: RequiredLibrary[] = [];
   if (row) {
-    for (const name of ['cudart', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusolver', 'cusparse'] as const) {
+    for (const name of TOOLKIT_LIBRARY_NAMES) {
       const v = row[name];
       if (v) out.push({ name, file: libraryFileName(os, name, v), from: 'toolkit', version: v });
     }
@@ -170,18 +172,37 @@ export function cudnnPartFiles(catalog: Catalog, os: OsName, cudnn: string): str
   return (catalog.libraries.cudnnParts[cudnnMajor] ?? []).map((name) => libraryFileName(os, name, cudnnMajor));
 }
 
+/** The library-name rows whose toolkit ships that file (cusolver64_10.dll → the 10.1, 10.2 and 11.0 rows). */
+function toolkitRowsForLibrary(catalog: Catalog, os: OsName, file: string) {
+  return catalog.libraries.toolkits.filter((row) =>
+    TOOLKIT_LIBRARY_NAMES.some((name) => {
+      const v = row[name];
+      return v !== undefined && libraryFileName(os, name, v).toLowerCase() === file.toLowerCase();
+    }),
+  );
+}
+
 /** Which CUDA major.minor a library file name stands for, e.g. cudart64_101.dll → 10.1 (for `explain`). */
 export function cudaVersionsForLibrary(catalog: Catalog, os: OsName, file: string): string[] {
-  const out: string[] = [];
-  for (const row of catalog.libraries.toolkits) {
-    for (const name of ['cudart', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusolver', 'cusparse'] as const) {
-      const v = row[name];
-      if (v && libraryFileName(os, name, v).toLowerCase() === file.toLowerCase()) {
-        out.push(row.from === row.to ? row.from : `${row.from}–${row.to}`);
-      }
-    }
-  }
+  const out = toolkitRowsForLibrary(catalog, os, file).map((row) => (row.from === row.to ? row.from : `${row.from}–${row.to}`));
   return [...new Set(out)];
+}
+
+/** Every CUDA major.minor whose toolkit ships that file, ranges spelled out: cudart64_110.dll → 11.0 … 11.8. */
+export function toolkitsShippingLibrary(catalog: Catalog, os: OsName, file: string): string[] {
+  const out: string[] = [];
+  for (const row of toolkitRowsForLibrary(catalog, os, file)) {
+    const from = parseDotted(row.from) ?? [];
+    const to = parseDotted(row.to) ?? [];
+    // A row never spans majors (11.1–11.8, 12.0–12.9).
+    for (let minor = from[1] ?? 0; minor <= (to[1] ?? 0); minor++) out.push(`${from[0]}.${minor}`);
+  }
+  return [...new Set(out)].sort(compareDotted);
+}
+
+/** The newest TF row on that OS built for one of these CUDA versions: what `cudawiz install --tf` to suggest. */
+export function newestTfForCuda(catalog: Catalog, os: OsName, cudaVersions: readonly string[]): TfRow | undefined {
+  return catalog.tensorflow[os].filter((r) => cudaVersions.includes(r.cuda)).sort((a, b) => compareDotted(b.version, a.version))[0];
 }
 
 export interface InstallerChoice extends Installer {

@@ -186,11 +186,31 @@ export const librariesSchema = z.object({
 export type LibrariesCatalog = z.infer<typeof librariesSchema>;
 
 // ---------------------------------------------------------------- GPUs
+const computeCapability = z.string().regex(/^\d+\.\d+$/, 'expected a compute capability, e.g. "8.6"');
 export const gpuSchema = z.object({
   sources: z.record(z.string(), source),
-  /** Name patterns (case-insensitive regex) → compute capability, for drivers without compute_cap. */
-  computeCapabilityByName: z.array(z.object({ pattern: z.string(), computeCapability: z.string().regex(/^\d+\.\d+$/), architecture: z.string() })),
+  /** Name patterns (case-insensitive regex) → compute capability, for drivers without compute_cap. First match wins. */
+  computeCapabilityByName: z.array(
+    z.object({ pattern: z.string(), computeCapability, architecture: z.string(), examples: z.array(z.string()).optional() }),
+  ),
   architectures: z.array(z.object({ name: z.string(), computeCapabilities: z.array(z.string()) })).optional(),
+  /** Per CUDA major.minor range: the newest compute capability its nvcc builds machine code (SASS) for. */
+  cudaSass: z
+    .array(z.object({ from: majorMinor, to: majorMinor, maxComputeCapability: computeCapability, verified: z.boolean(), source: z.string() }))
+    .optional(),
+  /** Per TF major.minor range: the architectures its official wheels carry machine code (sass) and PTX for. */
+  tensorflowBuilds: z
+    .array(
+      z.object({
+        from: majorMinor,
+        to: majorMinor,
+        sass: z.array(computeCapability).min(1),
+        ptx: z.array(computeCapability),
+        verified: z.boolean(),
+        source: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type GpuCatalog = z.infer<typeof gpuSchema>;
 

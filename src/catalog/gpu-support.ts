@@ -1,0 +1,120 @@
+// Will this GPU run that TensorFlow? From the catalog alone: the machine code (SASS) and PTX each TF
+// line's wheels carry, the oldest GPU each CUDA line supports, and the newest it compiles for.
+import type { OsName } from '../platform.js';
+import { compareDotted, majorMinor, parseDotted } from '../version.js';
+import { cudaFamily, findTfRow } from './queries.js';
+import type { Catalog, GpuCatalog } from './schema.js';
+
+export type GpuVerdict = 'native' | 'ptx-jit' | 'unsupported' | 'unknown';
+
+export interface GpuSupport {
+  verdict: GpuVerdict;
+  reason: string;
+  /** The newest TF line whose wheels carry machine code for this GPU, when this one is not native. */
+  suggestion?: string;
+  /** false when the architecture list of this TF line is inferred rather than read from its build. */
+  verified: boolean;
+}
+
+type TfBuild = NonNullable<GpuCatalog['tensorflowBuilds']>[number];
+
+const inRange = (v: string, from: string, to: string) => compareDotted(v, from) >= 0 && compareDotted(v, to) <= 0;
+const ccMajor = (cc: string) => (parseDotted(cc) ?? [0])[0];
+
+/** Which compute capability a GPU name means ("NVIDIA GeForce RTX 2060" → 7.5); first matching pattern wins. */
+export function computeCapabilityFromName(catalog: Catalog, name: string): { computeCapability: string; architecture: string } | undefined {
+  for (const row of catalog.gpus.computeCapabilityByName) {
+    if (new RegExp(row.pattern, 'i').test(name.trim())) return { computeCapability: row.computeCapability, architecture: row.architecture };
+  }
+  return undefined;
+}
+
+export function tensorflowBuildFor(catalog: Catalog, tf: string): TfBuild | undefined {
+  const mm = majorMinor(tf);
+  return catalog.gpus.tensorflowBuilds?.find((b) => inRange(mm, b.from, b.to));
+}
+
+/** The newest compute capability CUDA `cuda` builds machine code for (10.1 → 7.5), when known. */
+export function cudaMaxComputeCapability(catalog: Catalog, cuda: string): string | undefined {
+  const mm = majorMinor(cuda);
+  return catalog.gpus.cudaSass?.find((r) => inRange(mm, r.from, r.to))?.maxComputeCapability;
+}
+
+/** A cubin runs on the same major with an equal or higher minor (NVIDIA's compatibility guides). */
+function sassFor(build: TfBuild, cc: string): string | undefined {
+  return build.sass.filter((s) => ccMajor(s) === ccMajor(cc) && compareDotted(s, cc) <= 0).sort(compareDotted).pop();
+}
+
+/** PTX of an architecture at or below the GPU's is JIT-compiled by the driver. */
+function ptxFor(build: TfBuild, cc: string): string | undefined {
+  return build.ptx.filter((p) => compareDotted(p, cc) <= 0).sort(compareDotted).pop();
+}
+
+/** The newest TF line with machine code for this GPU (on native Windows, no newer than its last GPU line). */
+export function newestNativeTf(catalog: Catalog, cc: string, os?: OsName): { tf: string; verified: boolean } | undefined {
+  const last = os === 'windows' ? catalog.tensorflow.windowsNativeGpuLast : undefined;
+  const builds = [...(catalog.gpus.tensorflowBuilds ?? [])].sort((a, b) => compareDotted(b.to, a.to));
+  for (const b of builds) {
+    if (!sassFor(b, cc)) continue;
+    const to = last && compareDotted(b.to, last) > 0 ? last : b.to;
+    if (compareDotted(to, b.from) < 0) continue;
+    return { tf: to, verified: b.verified };
+  }
+  return undefined;
+}
+
+function tfCuda(catalog: Catalog, tf: string, os?: OsName): string | undefined {
+  for (const o of os ? [os] : (['linux', 'windows'] as const)) {
+    const row = findTfRow(catalog, tf, o)?.row;
+    if (row) return row.cuda;
+  }
+  return undefined;
+}
+
+export function gpuSupport(
+  catalog: Catalog,
+  gpu: { computeCapability: string },
+  target: { tf: string; cuda?: string; os?: OsName },
+): GpuSupport {
+  const cc = gpu.computeCapability;
+  if (!/^\d+\.\d+$/.test(cc)) return { verdict: 'unknown', reason: `"${cc}" is not a compute capability (expected e.g. 8.6).`, verified: false };
+  const tf = majorMinor(target.tf);
+  const cuda = target.cuda ?? tfCuda(catalog, target.tf, target.os);
+  const native = newestNativeTf(catalog, cc, target.os);
+  const suggest = (verdict: GpuVerdict) =>
+    verdict === 'native' || !native || native.tf === tf
+      ? {}
+      : { suggestion: `TensorFlow ${native.tf} has machine code for compute capability ${cc}${native.verified ? '' : ' (its architecture list is inferred)'}.` };
+
+  const min = cuda ? cudaFamily(catalog, cuda)?.computeCapabilityMin : undefined;
+  if (min && compareDotted(cc, min) < 0) {
+    return { verdict: 'unsupported', reason: `CUDA ${cuda} needs compute capability ${min} or newer; this GPU is ${cc}.`, verified: true, ...suggest('unsupported') };
+  }
+  const build = tensorflowBuildFor(catalog, tf);
+  if (!build) return { verdict: 'unknown', reason: `The catalog does not know which GPU architectures TensorFlow ${tf}'s wheels were built for.`, verified: false, ...suggest('unknown') };
+  const inferred = build.verified ? '' : ` (TensorFlow ${tf}'s architecture list is inferred, not read from its build)`;
+
+  const sass = sassFor(build, cc);
+  if (sass) {
+    return { verdict: 'native', reason: `TensorFlow ${tf} carries machine code for compute capability ${sass}, which runs on ${cc}${inferred}.`, verified: build.verified };
+  }
+  const ptx = ptxFor(build, cc);
+  if (ptx) {
+    const max = cuda ? cudaMaxComputeCapability(catalog, cuda) : undefined;
+    const older = max && compareDotted(cc, max) > 0 ? ` CUDA ${cuda} predates this GPU (it compiles for up to ${max}), so its own libraries also rely on JIT and some operations may fail.` : '';
+    return {
+      verdict: 'ptx-jit',
+      reason:
+        `TensorFlow ${tf} has no machine code for compute capability ${cc}; the driver compiles its compute ${ptx} PTX at first start, which can take many minutes ` +
+        `(a larger cache keeps the result: CUDA_CACHE_MAXSIZE=2147483648)${inferred}.${older}`,
+      verified: build.verified,
+      ...suggest('ptx-jit'),
+    };
+  }
+  const oldest = [...build.sass].sort(compareDotted)[0];
+  const why =
+    compareDotted(cc, oldest) < 0
+      ? `its oldest machine code is for ${oldest} and its PTX (${build.ptx.join(', ') || 'none'}) is for newer GPUs`
+      : `it has no machine code for the ${ccMajor(cc)}.x architectures and no PTX at or below ${cc}`;
+  return { verdict: 'unsupported', reason: `TensorFlow ${tf} will not run on compute capability ${cc}: ${why}${inferred}.`, verified: build.verified, ...suggest('unsupported') };
+}
