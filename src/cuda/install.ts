@@ -1,7 +1,7 @@
 // Runs NVIDIA's CUDA installer silently: skips a toolkit that is already there, keeps the child's
 // output in a log file, watches for a hang, stops the whole process tree on Ctrl+C, and checks the
 // result by the files TensorFlow loads. Never prints; reports through onLog / onPhase.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -111,13 +111,28 @@ function defaultInstallerLogs(os: OsName, tmpDir: string, logDir: string): strin
   return os === 'windows' ? windowsInstallerLogFiles(logDir) : [LINUX_CUDA_INSTALLER_LOG, path.join(tmpDir, 'cuda-installer.log')];
 }
 
-function groupAlive(pid: number): boolean {
+/** Is any process of that group still running? Zombies left for a reaper do not count. */
+function groupAlive(pgid: number): boolean {
   try {
-    process.kill(-pid, 0);
-    return true;
+    process.kill(-pgid, 0);
   } catch {
     return false;
   }
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return true;
+  }
+  return entries.some((pid) => {
+    try {
+      // Fields after "(comm)": state, ppid, pgrp.
+      const [state, , pgrp] = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+      return Number(pgrp) === pgid && state !== 'Z';
+    } catch {
+      return false;
+    }
+  });
 }
 
 async function until(check: () => boolean, ms: number): Promise<void> {
@@ -227,7 +242,11 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
     if (stopReason) return;
     stopReason = why;
     phase('stopping');
-    stopping = killTree(os, child, runner);
+    // A descendant that left the tree could hold the pipes open; stop reading so the wait ends.
+    stopping = killTree(os, child, runner).then(() => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    });
   };
   const onAbort = () => stop('interrupted');
   options.signal?.addEventListener('abort', onAbort, { once: true });
