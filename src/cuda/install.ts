@@ -221,6 +221,8 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
     windowsHide: true,
     // pytorch/builder writes -log:"<dir>" with the quotes; Windows must receive it as written.
     windowsVerbatimArguments: os === 'windows',
+    // Verbatim also stops Node quoting argv[0]; quote it so a path with spaces stays one word.
+    argv0: os === 'windows' ? `"${command.file}"` : undefined,
     cleanup: true,
   });
   phase('installing');

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../src/catalog/load.js';
 import { installerCommand, linuxInstallerArgs, windowsInstallerArgs } from '../../src/cuda/args.js';
 import { explainInstallerExit } from '../../src/cuda/exit-codes.js';
+import { scratchDirWithRoom, scratchSpaceNeeded } from '../../src/cuda/scratch.js';
 import { defaultCudaRoot, toolkitDir } from '../../src/platform.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const catalog = builtinCatalog();
 
@@ -92,5 +94,15 @@ describe('what the installer exit means', () => {
       kind: 'failed',
       id: 'installation-failed',
     });
+  });
+});
+
+describe('a scratch dir for the runfile to unpack into', () => {
+  it('takes a candidate not made yet when its disk has room, and none when no disk is big enough', async () => {
+    const base = await tempDir();
+    const notYet = path.join(base, 'cudawiz-scratch');
+    expect(scratchSpaceNeeded(2_600_000_000)).toBe(7_800_000_000);
+    expect(await scratchDirWithRoom('linux', [notYet], 1024)).toMatchObject({ dir: notYet });
+    expect(await scratchDirWithRoom('linux', [notYet], Number.MAX_SAFE_INTEGER)).toBeUndefined();
   });
 });
