@@ -40,7 +40,7 @@ export interface InstallToolkitOptions {
   onPhase?: (phase: ToolkitPhase) => void;
   /** The whole install; default 60 minutes. */
   timeoutMs?: number;
-  /** No output and no growth in the toolkit dir for this long = hung; default 10 minutes. */
+  /** No output and no growth in the toolkit, scratch or log dir for this long = hung; default 10 minutes. */
   hangMs?: number;
   /** Runs side commands (taskkill on Windows). */
   runner?: CommandRunner;
@@ -198,6 +198,12 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
       fix: 'Add a windowsComponents entry for this version to the catalog.',
     });
   }
+  if (!(await stat(options.installerFile).then((st) => st.isFile(), () => false))) {
+    throw new CudawizError(`The CUDA installer ${options.installerFile} is not there.`, {
+      code: 'installer-missing',
+      fix: `Download it again: cudawiz download cuda --version ${version}`,
+    });
+  }
   if (options.signal?.aborted) throw interrupted(before);
 
   await mkdir(options.logDir, { recursive: true });
@@ -207,6 +213,17 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
 
   const logFile = path.join(options.logDir, `cuda-${version}-installer.log`);
   const log = createWriteStream(logFile, { flags: 'w' });
+  await new Promise<void>((resolve, reject) => {
+    log.once('open', () => resolve());
+    log.once('error', reject);
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new CudawizError(`Cannot write the installer's log ${logFile}: ${error.code ?? error.message}.`, {
+      code: 'log-unwritable',
+      fix: 'Pass a writable --log directory, or free space on its disk.',
+    });
+  });
+  // A later write error (disk full) must not crash the install; the tail is still kept in memory.
+  log.on('error', () => undefined);
   const command = installerCommand({ ...options, version, toolkitDir: dir });
   log.write(`$ ${command.file} ${command.args.join(' ')}\n`);
   const started = Date.now();
@@ -252,15 +269,19 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
   };
   const onAbort = () => stop('interrupted');
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) stop('interrupted');
   const hangMs = options.hangMs ?? 10 * 60_000;
   const totalTimer = setTimeout(() => stop('timeout'), options.timeoutMs ?? 60 * 60_000);
+  // Busy but silent: the runfile unpacks into --tmpdir first, the Windows installer logs verbosely to -log.
+  const watched = os === 'linux' ? [dir, options.tmpDir] : [dir, options.logDir];
   let lastSize = -1;
   let watching = false;
   const watchdog = setInterval(
     () => {
       if (watching) return;
       watching = true;
-      void treeSize(dir)
+      void Promise.all(watched.map(treeSize))
+        .then((sizes) => sizes.reduce((a, b) => a + b, 0))
         .then((size) => {
           if (size !== lastSize) {
             if (lastSize !== -1) lastActivity = Date.now();
@@ -286,6 +307,13 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
   if (stopReason) throw stopped(stopReason, after, logFile, tail.text(), stopReason === 'timeout' ? (options.timeoutMs ?? 0) : hangMs);
 
   const code = typeof exit.exitCode === 'number' ? exit.exitCode : undefined;
+  if (code === undefined && !exit.signal) {
+    throw new CudawizError(`The CUDA installer could not be started: ${exit.code ?? exit.shortMessage}.`, {
+      code: 'installer-not-started',
+      fix: `Check that ${options.installerFile} exists and is the complete download${os === 'linux' ? ', and that `sh` is on PATH' : ''}.`,
+      details: { logFile },
+    });
+  }
   const own = await installerLogTail(options.installerLogs ?? defaultInstallerLogs(os, options.tmpDir, options.logDir), started);
   const outcome = explainInstallerExit(os, { code, signal: exit.signal ?? undefined }, `${tail.text()}\n${own?.tail ?? ''}`);
   if (outcome.kind === 'failed') throw failed(outcome, after, logFile, tail.text(), own);

@@ -138,6 +138,16 @@ describe('installing the CUDA toolkit', () => {
     expect(e.fix).toContain(`${path.join(m.root, 'cuda-10.1')} is partial: it holds bin, include, lib64 but lacks nvcc and libcudart.so.10.1`);
   });
 
+  it('stops before anything when the downloaded runfile is missing', async () => {
+    const m = await machine();
+    const missing = path.join(m.dir, 'downloads', 'cuda_10.1.243_418.87.00_linux.run.part');
+    const e = await failure(installToolkit({ ...m.options, installerFile: missing }));
+    expect(e.code).toBe('installer-missing');
+    expect(e.message).toContain(missing);
+    await expect(stat(m.root)).rejects.toThrow(/ENOENT/);
+    await expect(stat(path.join(m.dir, 'logs'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('says an unsupported gcc stopped it, and installs when the user allows --override', async () => {
     const m = await machine('10.1.243', { CUDA_FIXTURE_FAIL: 'gcc' });
     expect((await failure(installToolkit(m.options))).code).toBe('installer-unsupported-compiler');
