@@ -171,7 +171,7 @@ export function processTreeKill(os: OsName, pid: number): CommandSpec | undefine
 
 /** The Linux runfile's own log (it says "See log at /var/log/cuda-installer.log"). */
 export const LINUX_CUDA_INSTALLER_LOG = '/var/log/cuda-installer.log';
-/** Written by the 10.1+ runfile whatever --tmpdir says; a leftover one makes it segfault (easybuilders/easybuild-easyblocks#1835). */
+/** Written by the 10.1+ runfile whatever --tmpdir says (a user's main log); another user's leftover one makes it segfault (easybuilders/easybuild-easyblocks#1835, conda-forge/cudatoolkit-dev-feedstock#44). */
 export const LINUX_CUDA_INSTALLER_TMP_LOG = '/tmp/cuda-installer.log';
 
 /** The logs the Windows installer writes under its `-log:<dir>` (pytorch/builder cuda_install.bat). */

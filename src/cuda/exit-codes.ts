@@ -57,7 +57,7 @@ function linuxOutcome(code: number | undefined, signal: string | undefined, logT
       id: 'segfault',
       meaning: `The installer crashed (segmentation fault). CUDA 10.1+ runfiles do this when ${LINUX_CUDA_INSTALLER_TMP_LOG} is left over from an earlier run, typically owned by another user.`,
       fix: `Remove ${LINUX_CUDA_INSTALLER_TMP_LOG} (sudo rm ${LINUX_CUDA_INSTALLER_TMP_LOG}) and run again.`,
-      source: 'easybuilders/easybuild-easyblocks#1835; Spack cuda/package.py',
+      source: 'easybuilders/easybuild-easyblocks#1835; conda-forge/cudatoolkit-dev-feedstock#44; Spack cuda/package.py',
     };
   if (/Failed to verify gcc version/i.test(logTail))
     return {

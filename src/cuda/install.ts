@@ -108,7 +108,10 @@ async function installerLogTail(files: string[], since: number): Promise<{ file:
 }
 
 function defaultInstallerLogs(os: OsName, tmpDir: string, logDir: string): string[] {
-  return os === 'windows' ? windowsInstallerLogFiles(logDir) : [LINUX_CUDA_INSTALLER_LOG, path.join(tmpDir, 'cuda-installer.log')];
+  // Root's runfile logs to /var/log, a user's to /tmp ("Logfile is /tmp/cuda-installer.log", lipzh5/ResearchProgress#19).
+  return os === 'windows'
+    ? windowsInstallerLogFiles(logDir)
+    : [LINUX_CUDA_INSTALLER_LOG, LINUX_CUDA_INSTALLER_TMP_LOG, path.join(tmpDir, 'cuda-installer.log')];
 }
 
 /** Is any process of that group still running? Zombies left for a reaper do not count. */

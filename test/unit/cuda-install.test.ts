@@ -128,6 +128,14 @@ describe('installing the CUDA toolkit', () => {
     await expect(stat(path.join(m.dir, 'logs'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('on Windows, refuses a CUDA version without a component list (it would install the display driver), before running anything', async () => {
+    const m = await machine();
+    const e = await failure(installToolkit({ ...m.options, os: 'windows', release: { version: '9.0.176', installers: {} } }));
+    expect(e.code).toBe('no-windows-components');
+    expect(e.message).toContain('display driver');
+    await expect(stat(path.join(m.dir, 'logs'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('a failed install says "Installation failed", shows the tail of the installer\'s own log, and what it left behind', async () => {
     const m = await machine('10.1.243', { CUDA_FIXTURE_FAIL: 'exit:1' });
     const e = await failure(installToolkit(m.options));
