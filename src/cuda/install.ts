@@ -7,7 +7,7 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { Catalog, CudaRelease } from '../catalog/schema.js';
 import { CudawizError, EXIT } from '../errors.js';
-import { runCommand, type CommandRunner } from '../host.js';
+import { runCommand, type CommandRunner, type Host } from '../host.js';
 import {
   LINUX_CUDA_INSTALLER_LOG,
   LINUX_CUDA_INSTALLER_TMP_LOG,
@@ -19,6 +19,7 @@ import {
 } from '../platform.js';
 import { atLeast, majorMinor } from '../version.js';
 import { hasWindowsComponents, installerCommand, INSTALLPATH_FIRST } from './args.js';
+import { requireInstallPermission } from './elevation.js';
 import { explainInstallerExit, type InstallerOutcome } from './exit-codes.js';
 import { describeToolkitState, toolkitState, treeSize, type ToolkitState } from './toolkit-state.js';
 
@@ -51,6 +52,8 @@ export interface InstallToolkitOptions {
   /** Linux 10.1+: the leftover log that crashes the runfile; default /tmp/cuda-installer.log. */
   leftoverLogFile?: string;
   overrideCompilerCheck?: boolean;
+  /** When given, the rights to write the toolkit dir are checked before anything changes; `command` is how the user ran us. */
+  permission?: { host: Host; command: string };
 }
 
 export interface InstallToolkitResult {
@@ -207,6 +210,7 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
       fix: `Download it again: cudawiz download cuda --version ${version}`,
     });
   }
+  if (options.permission) await requireInstallPermission(options.permission.host, dir, options.permission.command);
   if (options.signal?.aborted) throw interrupted(before);
 
   await mkdir(options.logDir, { recursive: true });

@@ -7,6 +7,7 @@ import type { Catalog } from '../catalog/schema.js';
 import { executableName, pathFor, toolkitLibraryDir, toolkitSubdirs, type OsName } from '../platform.js';
 
 export interface ToolkitState {
+  os: OsName;
   dir: string;
   state: 'absent' | 'partial' | 'complete';
   /** The proof files looked for, as absolute paths. */
@@ -35,10 +36,10 @@ export async function toolkitState(os: OsName, catalog: Catalog, dir: string, ve
     (e) => e.sort(),
     () => undefined,
   );
-  if (entries === undefined) return { dir, state: 'absent', expected, missing: expected, entries: [] };
+  if (entries === undefined) return { os, dir, state: 'absent', expected, missing: expected, entries: [] };
   const present = await Promise.all(expected.map(isFile));
   const missing = expected.filter((_, i) => !present[i]);
-  return { dir, state: missing.length === 0 ? 'complete' : 'partial', expected, missing, entries };
+  return { os, dir, state: missing.length === 0 ? 'complete' : 'partial', expected, missing, entries };
 }
 
 /** One line for a person: "absent", or what a partial tree holds and lacks. */
@@ -46,7 +47,7 @@ export function describeToolkitState(s: ToolkitState): string {
   if (s.state === 'absent') return `${s.dir} does not exist: nothing was installed.`;
   if (s.state === 'complete') return `${s.dir} holds nvcc and the CUDA runtime.`;
   const holds = s.entries.length ? `holds ${s.entries.slice(0, 8).join(', ')}${s.entries.length > 8 ? ', …' : ''}` : 'is empty';
-  return `${s.dir} is partial: it ${holds} but lacks ${s.missing.map((m) => pathFor(m.includes('\\') ? 'windows' : 'linux').basename(m)).join(' and ')}.`;
+  return `${s.dir} is partial: it ${holds} but lacks ${s.missing.map((m) => pathFor(s.os).basename(m)).join(' and ')}.`;
 }
 
 /** Files and bytes under a dir: the hang watchdog's sign that a quiet installer is still copying. */

@@ -4,7 +4,7 @@ import { builtinCatalog } from '../../src/catalog/load.js';
 import { installerCommand, linuxInstallerArgs, windowsInstallerArgs } from '../../src/cuda/args.js';
 import { explainInstallerExit } from '../../src/cuda/exit-codes.js';
 import { scratchDirWithRoom, scratchSpaceNeeded } from '../../src/cuda/scratch.js';
-import { defaultCudaRoot, toolkitDir } from '../../src/platform.js';
+import { defaultCudaRoot, processTreeKill, toolkitDir } from '../../src/platform.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const catalog = builtinCatalog();
@@ -104,5 +104,12 @@ describe('a scratch dir for the runfile to unpack into', () => {
     expect(scratchSpaceNeeded(2_600_000_000)).toBe(7_800_000_000);
     expect(await scratchDirWithRoom('linux', [notYet], 1024)).toMatchObject({ dir: notYet });
     expect(await scratchDirWithRoom('linux', [notYet], Number.MAX_SAFE_INTEGER)).toBeUndefined();
+  });
+});
+
+describe('stopping the installer', () => {
+  it('on Windows kills the whole tree with taskkill; on Linux signals the process group instead', () => {
+    expect(processTreeKill('windows', 4242)).toEqual({ file: 'taskkill', args: ['/PID', '4242', '/T', '/F'] });
+    expect(processTreeKill('linux', 4242)).toBeUndefined();
   });
 });

@@ -1,36 +1,17 @@
-// Running as root, no directory is unwritable, so the probes run as `nobody` through setpriv: the
-// same commands, a real unprivileged process. Not root (a developer's laptop), they run as the user
-// against a directory made read-only.
-import { chmod, chown, mkdir } from 'node:fs/promises';
+// "Not elevated" for real: see test/fixtures/cuda-installer/unprivileged.ts for how a root test
+// run gets a normal user's view (setpriv to nobody) and a non-root one a read-only dir.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkInstallPermission, requireInstallPermission } from '../../src/cuda/elevation.js';
 import { CudawizError } from '../../src/errors.js';
-import { realHost, runCommand, type CommandRunner, type Host } from '../../src/host.js';
+import { realHost, type Host } from '../../src/host.js';
 import { toolkitDir } from '../../src/platform.js';
-import { tempDir } from '../helpers/tmp.js';
-
-const NOBODY = 65534;
-const asRoot = process.getuid?.() === 0;
-
-const unprivileged: CommandRunner = asRoot
-  ? (file, args, options) => runCommand('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', file, ...args], options)
-  : runCommand;
-
-/** A system-like root: exists, readable by everyone, writable only by its owner (root, or nobody-not-us). */
-async function systemRoot(): Promise<string> {
-  const base = await tempDir('cudawiz-elev-');
-  await chmod(base, 0o755);
-  const root = path.join(base, 'usr-local');
-  await mkdir(root, { mode: 0o755 });
-  if (!asRoot) await chmod(root, 0o555);
-  return root;
-}
+import { systemOwnedDir, unprivilegedRunner, userOwnedDir } from '../fixtures/cuda-installer/unprivileged.js';
 
 describe('may this user install the toolkit there?', () => {
   it('refuses a root-owned /usr/local-like dir for a normal user, before writing anything, and says to use sudo or --cuda-root', async () => {
-    const root = await systemRoot();
-    const host: Host = { ...realHost(), os: 'linux', run: unprivileged };
+    const root = await systemOwnedDir();
+    const host: Host = { ...realHost(), os: 'linux', run: unprivilegedRunner };
     const target = toolkitDir('linux', root, '10.1');
     const check = await checkInstallPermission(host, target);
     expect(check).toMatchObject({ ok: false, target, probed: root, elevated: false, writable: false });
@@ -44,12 +25,8 @@ describe('may this user install the toolkit there?', () => {
   });
 
   it('accepts a --cuda-root the user owns, even when the toolkit dir does not exist yet', async () => {
-    const base = await tempDir('cudawiz-elev-');
-    await chmod(base, 0o755);
-    const home = path.join(base, 'home-cuda');
-    await mkdir(home);
-    if (asRoot) await chown(home, NOBODY, NOBODY);
-    const host: Host = { ...realHost(), os: 'linux', run: unprivileged };
+    const home = await userOwnedDir();
+    const host: Host = { ...realHost(), os: 'linux', run: unprivilegedRunner };
     const check = await checkInstallPermission(host, path.join(home, 'cuda-10.1'));
     expect(check).toMatchObject({ ok: true, probed: home, elevated: false, writable: true });
   });

@@ -1,7 +1,7 @@
 // The toolkit install, run for real: a fixture runfile (test/fixtures/cuda-installer) that takes
 // the real flags and lays out a toolkit, installed into a temp --cuda-root.
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -10,6 +10,8 @@ import { builtinCatalog } from '../../src/catalog/load.js';
 import type { CudaRelease } from '../../src/catalog/schema.js';
 import { installToolkit, type InstallToolkitOptions, type ToolkitPhase } from '../../src/cuda/install.js';
 import { CudawizError } from '../../src/errors.js';
+import { realHost, type Host } from '../../src/host.js';
+import { systemOwnedDir, unprivilegedRunner } from '../fixtures/cuda-installer/unprivileged.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const catalog = builtinCatalog();
@@ -133,6 +135,20 @@ describe('installing the CUDA toolkit', () => {
     const e = await failure(installToolkit({ ...m.options, os: 'windows', release: { version: '9.0.176', installers: {} } }));
     expect(e.code).toBe('no-windows-components');
     expect(e.message).toContain('display driver');
+    await expect(stat(path.join(m.dir, 'logs'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('as a normal user aiming at a root-owned root, stops before anything changes and says to use sudo', async () => {
+    const m = await machine();
+    const root = await systemOwnedDir();
+    await writeFile(m.tmpLog, 'leftover\n');
+    const host: Host = { ...realHost(), os: 'linux', run: unprivilegedRunner };
+    const e = await failure(installToolkit({ ...m.options, root, permission: { host, command: 'cudawiz install --tf 2.3' } }));
+    expect(e.code).toBe('needs-elevation');
+    expect(e.exitCode).toBe(3);
+    expect(e.fix).toContain('sudo cudawiz install --tf 2.3');
+    expect(await readdir(root)).toEqual([]);
+    expect(await readFile(m.tmpLog, 'utf8')).toBe('leftover\n');
     await expect(stat(path.join(m.dir, 'logs'))).rejects.toThrow(/ENOENT/);
   });
 
