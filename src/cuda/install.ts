@@ -347,8 +347,8 @@ function interrupted(state: ToolkitState, logFile?: string): CudawizError {
 }
 
 function stopped(why: 'timeout' | 'hang', state: ToolkitState, logFile: string, tail: string, ms: number): CudawizError {
-  const minutes = Math.round((ms / 60_000) * 10) / 10;
-  const what = why === 'timeout' ? `did not finish within ${minutes} min` : `printed nothing and wrote nothing for ${minutes} min`;
+  const span = ms >= 60_000 ? `${Math.round((ms / 60_000) * 10) / 10} min` : `${Math.round(ms / 100) / 10} s`;
+  const what = why === 'timeout' ? `did not finish within ${span}` : `printed nothing and wrote nothing for ${span}`;
   return new CudawizError(`The CUDA installer ${what}, so it was stopped. ${describeToolkitState(state)}`, {
     code: why === 'timeout' ? 'installer-timeout' : 'installer-hung',
     fix: `Its last output is in ${logFile}${tail ? `:\n${tail}` : '.'}\nRun again; if it stops at the same place, run the installer by hand to see what it waits for.`,

@@ -200,7 +200,7 @@ describe('installing the CUDA toolkit', () => {
     const m = await machine('10.1.243', { CUDA_FIXTURE_FAIL: 'hang' }, { hangMs: 400 });
     const e = await failure(installToolkit(m.options));
     expect(e.code).toBe('installer-hung');
-    expect(e.message).toContain('printed nothing and wrote nothing');
+    expect(e.message).toContain('printed nothing and wrote nothing for 0.4 s, so it was stopped');
     expect(e.message).toContain('is partial');
     expect(m.phases).toContain('stopping');
   });
