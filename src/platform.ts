@@ -137,17 +137,6 @@ export function elevationHint(os: OsName, command: string): string {
     : `Run it with sudo: sudo ${command}   (or pass --cuda-root DIR under your home)`;
 }
 
-export function defaultDownloadsDir(os: OsName, env: Env, home: string): string {
-  const p = pathFor(os);
-  if (os === 'windows') return p.join(envGet(os, env, 'USERPROFILE') ?? home, 'Downloads');
-  return env.XDG_DOWNLOAD_DIR ?? p.join(home, 'Downloads');
-}
-
-/** Python's name on PATH: Windows installs `python.exe` (and the `py` launcher), Linux `python3`. */
-export function pythonCommands(os: OsName): string[] {
-  return os === 'windows' ? ['python', 'py'] : ['python3', 'python'];
-}
-
 /** A command as data: what to run, so Windows commands can be asserted on Linux. */
 export interface CommandSpec {
   file: string;
@@ -177,4 +166,15 @@ export const LINUX_CUDA_INSTALLER_TMP_LOG = '/tmp/cuda-installer.log';
 /** The logs the Windows installer writes under its `-log:<dir>` (pytorch/builder cuda_install.bat). */
 export function windowsInstallerLogFiles(logDir: string): string[] {
   return ['LOG.setup.exe.log', 'LOG.RunDll32.exe.log'].map((f) => path.win32.join(logDir, f));
+}
+
+export function defaultDownloadsDir(os: OsName, env: Env, home: string): string {
+  const p = pathFor(os);
+  if (os === 'windows') return p.join(envGet(os, env, 'USERPROFILE') ?? home, 'Downloads');
+  return env.XDG_DOWNLOAD_DIR ?? p.join(home, 'Downloads');
+}
+
+/** Python's name on PATH: Windows installs `python.exe` (and the `py` launcher), Linux `python3`. */
+export function pythonCommands(os: OsName): string[] {
+  return os === 'windows' ? ['python', 'py'] : ['python3', 'python'];
 }
