@@ -70,8 +70,8 @@ describe('the CUDA installer command line', () => {
     expect(cmd.args.join(' ')).not.toMatch(/Display\.Driver/i);
   });
 
-  it('gives a Windows version without a component list no components (the installer step refuses it)', () => {
-    expect(windowsInstallerArgs({ catalog, version: '9.0.176', logDir: 'C:\\l' })).toEqual(['-s', '-n', '-loglevel:6', '-log:"C:\\l"']);
+  it('gives a release added by an overlay, with no component list, no components (the installer step refuses it)', () => {
+    expect(windowsInstallerArgs({ catalog, version: '99.0.1', logDir: 'C:\\l' })).toEqual(['-s', '-n', '-loglevel:6', '-log:"C:\\l"']);
   });
 });
 

@@ -130,9 +130,9 @@ describe('installing the CUDA toolkit', () => {
     await expect(stat(path.join(m.dir, 'logs'))).rejects.toThrow(/ENOENT/);
   });
 
-  it('on Windows, refuses a CUDA version without a component list (it would install the display driver), before running anything', async () => {
+  it('on Windows, refuses a release an overlay added without a component list (it would install the display driver), before running anything', async () => {
     const m = await machine();
-    const e = await failure(installToolkit({ ...m.options, os: 'windows', release: { version: '9.0.176', installers: {} } }));
+    const e = await failure(installToolkit({ ...m.options, os: 'windows', release: { version: '99.0.1', installers: {} } }));
     expect(e.code).toBe('no-windows-components');
     expect(e.message).toContain('display driver');
     await expect(stat(path.join(m.dir, 'logs'))).rejects.toThrow(/ENOENT/);
