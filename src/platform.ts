@@ -137,6 +137,37 @@ export function elevationHint(os: OsName, command: string): string {
     : `Run it with sudo: sudo ${command}   (or pass --cuda-root DIR under your home)`;
 }
 
+/** A command as data: what to run, so Windows commands can be asserted on Linux. */
+export interface CommandSpec {
+  file: string;
+  args: string[];
+}
+
+/** How to ask whether this process may write system dirs: `net session` exits 0 only elevated; `id -u` prints 0 for root. */
+export function elevationProbe(os: OsName): CommandSpec {
+  return os === 'windows' ? { file: 'net', args: ['session'] } : { file: 'id', args: ['-u'] };
+}
+
+/** Linux asks the kernel (access(2), which also sees read-only mounts); on Windows elevation decides (the installer writes Program Files). */
+export function writableProbe(os: OsName, dir: string): CommandSpec | undefined {
+  return os === 'linux' ? { file: 'test', args: ['-w', dir] } : undefined;
+}
+
+/** Windows: kill a process and all its children; Linux signals the process group instead. */
+export function processTreeKill(os: OsName, pid: number): CommandSpec | undefined {
+  return os === 'windows' ? { file: 'taskkill', args: ['/PID', String(pid), '/T', '/F'] } : undefined;
+}
+
+/** The Linux runfile's own log (it says "See log at /var/log/cuda-installer.log"). */
+export const LINUX_CUDA_INSTALLER_LOG = '/var/log/cuda-installer.log';
+/** Written by the 10.1+ runfile whatever --tmpdir says (a user's main log); another user's leftover one makes it segfault (easybuilders/easybuild-easyblocks#1835, conda-forge/cudatoolkit-dev-feedstock#44). */
+export const LINUX_CUDA_INSTALLER_TMP_LOG = '/tmp/cuda-installer.log';
+
+/** The logs the Windows installer writes under its `-log:<dir>` (pytorch/builder cuda_install.bat). */
+export function windowsInstallerLogFiles(logDir: string): string[] {
+  return ['LOG.setup.exe.log', 'LOG.RunDll32.exe.log'].map((f) => path.win32.join(logDir, f));
+}
+
 export function defaultDownloadsDir(os: OsName, env: Env, home: string): string {
   const p = pathFor(os);
   if (os === 'windows') return p.join(envGet(os, env, 'USERPROFILE') ?? home, 'Downloads');

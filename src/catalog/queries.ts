@@ -88,6 +88,16 @@ export function windowsComponents(catalog: Catalog, cudaVersion: string): string
   return set ? set.components.map((c) => `${c}_${mm}`) : [];
 }
 
+/** The CUDA runtime library a toolkit ships (cudart64_101.dll, libcudart.so.10.1): proof the toolkit is there. */
+export function cudartFileFor(catalog: Catalog, os: OsName, cuda: string): string {
+  const mm = majorMinor(cuda);
+  const row = catalog.libraries.toolkits.find((t) => compareDotted(mm, t.from) >= 0 && compareDotted(mm, t.to) <= 0);
+  if (row) return libraryFileName(os, 'cudart', row.cudart);
+  // Outside the table, NVIDIA's rule (domain.md §2b): major.minor up to 10.2, "11.0" for every 11.x, the major from 12.
+  const m = major(cuda);
+  return libraryFileName(os, 'cudart', m >= 12 ? String(m) : m === 11 ? '11.0' : mm);
+}
+
 /**
  * The lowest driver that runs this toolkit: NVIDIA's Table 3 value for the release, lowered to the
  * family's minor-version-compatibility minimum where one exists (CUDA 11+), as TF's docs do.

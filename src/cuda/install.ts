@@ -1,0 +1,366 @@
+// Runs NVIDIA's CUDA installer silently: skips a toolkit that is already there, keeps the child's
+// output in a log file, watches for a hang, stops the whole process tree on Ctrl+C, and checks the
+// result by the files TensorFlow loads. Never prints; reports through onLog / onPhase.
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import type { Catalog, CudaRelease } from '../catalog/schema.js';
+import { CudawizError, EXIT } from '../errors.js';
+import { runCommand, type CommandRunner, type Host } from '../host.js';
+import {
+  LINUX_CUDA_INSTALLER_LOG,
+  LINUX_CUDA_INSTALLER_TMP_LOG,
+  processTreeKill,
+  toolkitDir as toolkitDirFor,
+  windowsInstallerLogFiles,
+  type Env,
+  type OsName,
+} from '../platform.js';
+import { atLeast, majorMinor } from '../version.js';
+import { hasWindowsComponents, installerCommand, INSTALLPATH_FIRST } from './args.js';
+import { requireInstallPermission } from './elevation.js';
+import { explainInstallerExit, type InstallerOutcome } from './exit-codes.js';
+import { describeToolkitState, toolkitState, treeSize, type ToolkitState } from './toolkit-state.js';
+
+export type ToolkitPhase = 'checking' | 'skipped' | 'starting' | 'installing' | 'verifying' | 'stopping' | 'done';
+
+export interface InstallToolkitOptions {
+  os: OsName;
+  catalog: Catalog;
+  installerFile: string;
+  release: CudaRelease;
+  /** Where toolkits live (--cuda-root); the toolkit goes to its cuda-X.Y / vX.Y. */
+  root: string;
+  /** Linux --tmpdir: on a disk with room for the unpacked installer. */
+  tmpDir: string;
+  /** Where our copy of the installer's output goes (and Windows' -log dir). */
+  logDir: string;
+  signal?: AbortSignal;
+  onLog?: (line: string) => void;
+  onPhase?: (phase: ToolkitPhase) => void;
+  /** The whole install; default 60 minutes. */
+  timeoutMs?: number;
+  /** No output and no growth in the toolkit, scratch or log dir for this long = hung; default 10 minutes. */
+  hangMs?: number;
+  /** Runs side commands (taskkill on Windows). */
+  runner?: CommandRunner;
+  /** Extra environment for the installer (tests point the fixture at temp paths). */
+  env?: Env;
+  /** The installer's own logs, to show their tail on failure; default per OS. */
+  installerLogs?: string[];
+  /** Linux 10.1+: the leftover log that crashes the runfile; default /tmp/cuda-installer.log. */
+  leftoverLogFile?: string;
+  overrideCompilerCheck?: boolean;
+  /** When given, the rights to write the toolkit dir are checked before anything changes; `command` is how the user ran us. */
+  permission?: { host: Host; command: string };
+}
+
+export interface InstallToolkitResult {
+  toolkitDir: string;
+  /** Our log of the installer's output; absent when skipped. */
+  logFile?: string;
+  skipped?: 'already-installed';
+  /** A note for the user on an exit that still installed (telemetry missing, reboot asked). */
+  warning?: string;
+  /** Where a leftover installer log was moved so the runfile would not crash. */
+  movedAside?: string;
+}
+
+const TAIL_LINES = 20;
+const KILL_GRACE_MS = 3_000;
+
+class LineTail {
+  private lines: string[] = [];
+  private partial = '';
+  constructor(private readonly onLine?: (line: string) => void) {}
+  push(chunk: string): void {
+    const parts = (this.partial + chunk).split(/\r?\n|\r/);
+    this.partial = parts.pop() ?? '';
+    for (const line of parts) this.add(line);
+  }
+  end(): void {
+    if (this.partial) this.add(this.partial);
+    this.partial = '';
+  }
+  private add(line: string): void {
+    if (!line.trim()) return;
+    this.lines.push(line);
+    if (this.lines.length > TAIL_LINES) this.lines.shift();
+    this.onLine?.(line);
+  }
+  text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+async function tailOfFile(file: string, lines = TAIL_LINES): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split(/\r?\n/).filter((l) => l.trim()).slice(-lines).join('\n');
+}
+
+/** The newest of the installer's own logs written since `since`, with its tail. */
+async function installerLogTail(files: string[], since: number): Promise<{ file: string; tail: string } | undefined> {
+  const fresh: Array<{ file: string; mtime: number }> = [];
+  for (const file of files) {
+    const s = await stat(file).catch(() => undefined);
+    if (s?.isFile() && s.mtimeMs >= since - 1000) fresh.push({ file, mtime: s.mtimeMs });
+  }
+  const newest = fresh.sort((a, b) => b.mtime - a.mtime)[0];
+  return newest ? { file: newest.file, tail: await tailOfFile(newest.file) } : undefined;
+}
+
+function defaultInstallerLogs(os: OsName, tmpDir: string, logDir: string): string[] {
+  // Root's runfile logs to /var/log, a user's to /tmp ("Logfile is /tmp/cuda-installer.log", lipzh5/ResearchProgress#19).
+  return os === 'windows'
+    ? windowsInstallerLogFiles(logDir)
+    : [LINUX_CUDA_INSTALLER_LOG, LINUX_CUDA_INSTALLER_TMP_LOG, path.join(tmpDir, 'cuda-installer.log')];
+}
+
+/** Is any process of that group still running? Zombies left for a reaper do not count. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return true;
+  }
+  return entries.some((pid) => {
+    try {
+      // Fields after "(comm)": state, ppid, pgrp.
+      const [state, , pgrp] = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+      return Number(pgrp) === pgid && state !== 'Z';
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function until(check: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (check() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+}
+
+/** Linux: the runfile is started as a process-group leader, so the group holds its whole tree. */
+async function killTree(os: OsName, child: ResultPromise, runner: CommandRunner): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  const taskkill = processTreeKill(os, pid);
+  if (taskkill) {
+    await runner(taskkill.file, taskkill.args, { timeoutMs: 15_000 });
+    return;
+  }
+  const signalGroup = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      // the group is gone already
+    }
+  };
+  signalGroup('SIGTERM');
+  await until(() => child.exitCode === null && groupAlive(pid), KILL_GRACE_MS);
+  signalGroup('SIGKILL');
+  await until(() => groupAlive(pid), KILL_GRACE_MS);
+}
+
+/** 10.1+ runfiles crash on a leftover /tmp/cuda-installer.log: move it aside (kept, renamed) before starting. */
+async function moveLeftoverLog(file: string): Promise<string | undefined> {
+  const s = await stat(file).catch(() => undefined);
+  if (!s) return undefined;
+  const aside = `${file}.${new Date().toISOString().replace(/[:.]/g, '-')}.old`;
+  try {
+    await rename(file, aside);
+    return aside;
+  } catch (error) {
+    throw new CudawizError(`${file} is left over from an earlier CUDA install, and CUDA 10.1+ installers crash when it exists; it cannot be moved: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, {
+      code: 'leftover-installer-log',
+      fix: `Remove it (sudo rm ${file}) and run again.`,
+    });
+  }
+}
+
+export async function installToolkit(options: InstallToolkitOptions): Promise<InstallToolkitResult> {
+  const { os, catalog, release } = options;
+  const version = release.version;
+  const mm = majorMinor(version);
+  const dir = toolkitDirFor(os, options.root, mm);
+  const phase = (p: ToolkitPhase) => options.onPhase?.(p);
+  const runner = options.runner ?? runCommand;
+
+  phase('checking');
+  const before = await toolkitState(os, catalog, dir, version);
+  if (before.state === 'complete') {
+    phase('skipped');
+    return { toolkitDir: dir, skipped: 'already-installed' };
+  }
+  if (os === 'windows' && !hasWindowsComponents(catalog, version)) {
+    throw new CudawizError(`The catalog has no Windows component list for CUDA ${mm}; without one the installer would also install the display driver.`, {
+      code: 'no-windows-components',
+      fix: 'Add a windowsComponents entry for this version to the catalog.',
+    });
+  }
+  if (!(await stat(options.installerFile).then((st) => st.isFile(), () => false))) {
+    throw new CudawizError(`The CUDA installer ${options.installerFile} is not there.`, {
+      code: 'installer-missing',
+      fix: `Download it again: cudawiz download cuda --version ${version}`,
+    });
+  }
+  if (options.permission) await requireInstallPermission(options.permission.host, dir, options.permission.command);
+  if (options.signal?.aborted) throw interrupted(before);
+
+  await mkdir(options.logDir, { recursive: true });
+  if (os === 'linux') await mkdir(options.tmpDir, { recursive: true });
+  const movedAside = os === 'linux' && atLeast(version, INSTALLPATH_FIRST) ? await moveLeftoverLog(options.leftoverLogFile ?? LINUX_CUDA_INSTALLER_TMP_LOG) : undefined;
+  if (movedAside) options.onLog?.(`Moved a leftover installer log aside to ${movedAside} (it makes CUDA 10.1+ installers crash).`);
+
+  const logFile = path.join(options.logDir, `cuda-${version}-installer.log`);
+  const log = createWriteStream(logFile, { flags: 'w' });
+  await new Promise<void>((resolve, reject) => {
+    log.once('open', () => resolve());
+    log.once('error', reject);
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new CudawizError(`Cannot write the installer's log ${logFile}: ${error.code ?? error.message}.`, {
+      code: 'log-unwritable',
+      fix: 'Pass a writable --log directory, or free space on its disk.',
+    });
+  });
+  // A later write error (disk full) must not crash the install; the tail is still kept in memory.
+  log.on('error', () => undefined);
+  const command = installerCommand({ ...options, version, toolkitDir: dir });
+  log.write(`$ ${command.file} ${command.args.join(' ')}\n`);
+  const started = Date.now();
+
+  phase('starting');
+  const child = execa(command.file, command.args, {
+    env: options.env as Record<string, string> | undefined,
+    stdin: 'ignore',
+    buffer: false,
+    reject: false,
+    detached: os === 'linux',
+    windowsHide: true,
+    // pytorch/builder writes -log:"<dir>" with the quotes; Windows must receive it as written.
+    windowsVerbatimArguments: os === 'windows',
+    // Verbatim also stops Node quoting argv[0]; quote it so a path with spaces stays one word.
+    argv0: os === 'windows' ? `"${command.file}"` : undefined,
+    cleanup: true,
+  });
+  phase('installing');
+
+  let lastActivity = Date.now();
+  const tail = new LineTail(options.onLog);
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.on('data', (chunk: Buffer) => {
+      lastActivity = Date.now();
+      log.write(chunk);
+      tail.push(chunk.toString('utf8'));
+    });
+  }
+
+  // Whichever comes first: the installer exits, the user interrupts, the clock runs out, or it hangs.
+  let stopReason: 'interrupted' | 'timeout' | 'hang' | undefined;
+  let stopping: Promise<void> | undefined;
+  const stop = (why: 'interrupted' | 'timeout' | 'hang') => {
+    if (stopReason) return;
+    stopReason = why;
+    phase('stopping');
+    // A descendant that left the tree could hold the pipes open; stop reading so the wait ends.
+    stopping = killTree(os, child, runner).then(() => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    });
+  };
+  const onAbort = () => stop('interrupted');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) stop('interrupted');
+  const hangMs = options.hangMs ?? 10 * 60_000;
+  const totalTimer = setTimeout(() => stop('timeout'), options.timeoutMs ?? 60 * 60_000);
+  // Busy but silent: the runfile unpacks into --tmpdir first, the Windows installer logs verbosely to -log.
+  const watched = os === 'linux' ? [dir, options.tmpDir] : [dir, options.logDir];
+  let lastSize = -1;
+  let watching = false;
+  const watchdog = setInterval(
+    () => {
+      if (watching) return;
+      watching = true;
+      void Promise.all(watched.map(treeSize))
+        .then((sizes) => sizes.reduce((a, b) => a + b, 0))
+        .then((size) => {
+          if (size !== lastSize) {
+            if (lastSize !== -1) lastActivity = Date.now();
+            lastSize = size;
+          }
+          if (Date.now() - lastActivity >= hangMs) stop('hang');
+        })
+        .finally(() => (watching = false));
+    },
+    Math.min(Math.max(Math.floor(hangMs / 4), 20), 15_000),
+  );
+
+  const exit = await child;
+  clearTimeout(totalTimer);
+  clearInterval(watchdog);
+  options.signal?.removeEventListener('abort', onAbort);
+  await stopping;
+  tail.end();
+  await new Promise<void>((resolve) => log.end(resolve));
+
+  const after = await toolkitState(os, catalog, dir, version);
+  if (stopReason === 'interrupted') throw interrupted(after, logFile);
+  if (stopReason) throw stopped(stopReason, after, logFile, tail.text(), stopReason === 'timeout' ? (options.timeoutMs ?? 0) : hangMs);
+
+  const code = typeof exit.exitCode === 'number' ? exit.exitCode : undefined;
+  if (code === undefined && !exit.signal) {
+    throw new CudawizError(`The CUDA installer could not be started: ${exit.code ?? exit.shortMessage}.`, {
+      code: 'installer-not-started',
+      fix: `Check that ${options.installerFile} exists and is the complete download${os === 'linux' ? ', and that `sh` is on PATH' : ''}.`,
+      details: { logFile },
+    });
+  }
+  const own = await installerLogTail(options.installerLogs ?? defaultInstallerLogs(os, options.tmpDir, options.logDir), started);
+  const outcome = explainInstallerExit(os, { code, signal: exit.signal ?? undefined }, `${tail.text()}\n${own?.tail ?? ''}`);
+  if (outcome.kind === 'failed') throw failed(outcome, after, logFile, tail.text(), own);
+
+  phase('verifying');
+  if (after.state !== 'complete') {
+    throw new CudawizError(`The installer exited ${code ?? exit.signal}, but the toolkit is not complete: ${describeToolkitState(after)}`, {
+      code: 'toolkit-incomplete',
+      fix: own ? `See the installer's log ${own.file}:\n${own.tail}` : `See ${logFile}.`,
+      details: { toolkit: after, logFile, installerLog: own?.file, exit: code },
+    });
+  }
+  phase('done');
+  return { toolkitDir: dir, logFile, warning: outcome.kind === 'ok-with-warning' ? outcome.meaning : undefined, movedAside };
+}
+
+function interrupted(state: ToolkitState, logFile?: string): CudawizError {
+  return new CudawizError(`Interrupted: the CUDA installer was stopped. ${describeToolkitState(state)}`, {
+    code: 'installer-interrupted',
+    exitCode: EXIT.interrupted,
+    fix: state.state === 'absent' ? 'Run the same command again to install.' : 'Run the same command again: the installer writes the toolkit over its partial files.',
+    details: { toolkit: state, logFile },
+  });
+}
+
+function stopped(why: 'timeout' | 'hang', state: ToolkitState, logFile: string, tail: string, ms: number): CudawizError {
+  const span = ms >= 60_000 ? `${Math.round((ms / 60_000) * 10) / 10} min` : `${Math.round(ms / 100) / 10} s`;
+  const what = why === 'timeout' ? `did not finish within ${span}` : `printed nothing and wrote nothing for ${span}`;
+  return new CudawizError(`The CUDA installer ${what}, so it was stopped. ${describeToolkitState(state)}`, {
+    code: why === 'timeout' ? 'installer-timeout' : 'installer-hung',
+    fix: `Its last output is in ${logFile}${tail ? `:\n${tail}` : '.'}\nRun again; if it stops at the same place, run the installer by hand to see what it waits for.`,
+    details: { toolkit: state, logFile },
+  });
+}
+
+function failed(outcome: InstallerOutcome, state: ToolkitState, logFile: string, tail: string, own: { file: string; tail: string } | undefined): CudawizError {
+  const shown = own ? `The installer's log ${own.file} ends with:\n${own.tail}` : tail ? `Its output ends with:\n${tail}` : `Its output is in ${logFile}.`;
+  return new CudawizError(`${outcome.meaning}\n${shown}`, {
+    code: `installer-${outcome.id}`,
+    fix: `${outcome.fix ?? `See ${logFile}.`}${state.state === 'absent' ? '' : `\n${describeToolkitState(state)}`}`,
+    details: { outcome, toolkit: state, logFile, installerLog: own?.file },
+  });
+}
