@@ -23,7 +23,7 @@ export interface ProbeOptions {
 }
 
 export async function probeMachine(host: Host, options: ProbeOptions = {}): Promise<MachineFacts> {
-  const mfs = machineFs(host.os, options.fsRoot);
+  const mfs = machineFs(host.os, options.fsRoot ?? host.fsRoot);
   const cudaRoot = options.cudaRoot ?? defaultCudaRoot(host.os, host.env);
   const [gpu, { toolkits, nvccOnPath }, python] = await Promise.all([
     probeGpu(host, mfs, options.catalog),

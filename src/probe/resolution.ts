@@ -7,7 +7,7 @@ import type { MachineFs } from './machine-fs.js';
 import type { SearchDir, SearchPath, SearchVia, Toolkit } from './types.js';
 
 /** The files worth listing: CUDA, cuDNN, the driver's library and the Windows runtime DLLs. */
-const GPU_LIBRARY = /^(lib)?(cuda|cudart|cublas|cufft|curand|cusolver|cusparse|cupti|cudnn|nvcuda|msvcp140|zlibwapi)/i;
+const GPU_LIBRARY = /^(lib)?(cuda|cudart|cublas|cufft|curand|cusolver|cusparse|cupti|cudnn|nvcuda|msvcp140|zlibwapi)[^/\\]*\.(dll|so(\.\d+)*)$/i;
 
 /** `ldconfig -p` lines: "\tlibcudart.so.13 (libc6,x86-64) => /usr/local/cuda-13.0/lib/libcudart.so.13". */
 export function parseLdCache(text: string): { name: string; path: string }[] {
@@ -35,7 +35,11 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
   const p = pathFor(host.os);
   const dirs: SearchDir[] = [];
   const seen = new Set<string>();
-  const key = (d: string) => (host.os === 'windows' ? d.toLowerCase().replace(/[\\/]+$/, '') : d.replace(/\/+$/, ''));
+  // The same directory under two names (lib64 → lib) is one place to the loader.
+  const key = (d: string) => {
+    const real = mfs.realpath(d);
+    return host.os === 'windows' ? real.toLowerCase().replace(/[\\/]+$/, '') : real.replace(/\/+$/, '');
+  };
   const add = (dir: string, via: SearchVia, files?: string[]) => {
     if (files) {
       dirs.push({ dir, via, files });
@@ -58,10 +62,14 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
       const d = p.dirname(e.path);
       byDir.set(d, [...(byDir.get(d) ?? []), e.name]);
     }
-    for (const [d, files] of byDir) dirs.push({ dir: d, via: 'ld cache', files });
+    for (const [d, files] of byDir) {
+      if (seen.has(key(d))) continue;
+      seen.add(key(d));
+      add(d, 'ld cache', files);
+    }
   }
   for (const t of toolkits) {
-    if (t.readable && !seen.has(key(t.libraryDir))) add(t.libraryDir, 'toolkit (not on the search path)');
+    if (t.readable) add(t.libraryDir, 'toolkit (not on the search path)');
   }
   return { os: host.os, dirs };
 }
