@@ -55,9 +55,9 @@ function driverOf(stdout: string, fields: string[]): string | undefined {
   return line?.split(',').map((c) => c.trim())[fields.indexOf('driver_version')];
 }
 
-/** "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.82.01  Wed Oct 27 …" → 470.82.01 */
+/** "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.82.01 …" and the open module's "… Open Kernel Module for x86_64  580.95.05 …". */
 export function parseKernelModuleVersion(text: string): string | undefined {
-  return /Kernel Module\s+(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1];
+  return /Kernel Module(?: for \S+)?\s+(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1];
 }
 
 function kernelDriver(host: Host, mfs: MachineFs): DriverFacts {
