@@ -13,7 +13,7 @@ export interface Finding {
 }
 
 export function finding(id: string, status: FindingStatus, title: string, evidence: string[] = [], fix: string | null = null): Finding {
-  return { id, status, title, evidence, fix };
+  return { id, status, title, evidence: evidence.filter((e) => e.length > 0), fix };
 }
 
 export const hasFailure = (findings: Finding[]): boolean => findings.some((f) => f.status === 'fail');

@@ -14,7 +14,8 @@ export function parseLdCache(text: string): { name: string; path: string }[] {
   const out: { name: string; path: string }[] = [];
   for (const line of text.split(/\r?\n/)) {
     const m = /^\s*(\S+)\s+\(([^)]*)\)\s+=>\s+(\S+)\s*$/.exec(line);
-    if (m && !/x32|i386|i686/.test(m[2]) && (!m[2].includes(',') || /x86-64|x86_64/.test(m[2]))) out.push({ name: m[1], path: m[3] });
+    // "(libc6)" marks 32-bit entries; TensorFlow is 64-bit only.
+    if (m && /x86-64/.test(m[2])) out.push({ name: m[1], path: m[3] });
   }
   return out;
 }
