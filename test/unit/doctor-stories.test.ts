@@ -159,8 +159,10 @@ describe('Linux machines', () => {
   it('a driver too old for CUDA 10.1 (331.62 on three GTX 680): names the minimum and where to get it', async () => {
     const m = await fixtureMachine('linux', { PATH: '/usr/bin:/bin' });
     await m.nvidiaSmi('/usr/bin/nvidia-smi', 'gtx680-driver-331');
-    const facts = await probeMachine(m.host, { catalog: builtinCatalog() });
-    const f = byId(diagnose(builtinCatalog(), facts, { tf: '2.3' }));
+    // A name table that does not know the GTX 680, so its capability stays unknown.
+    const catalog = { ...builtinCatalog(), gpus: { ...builtinCatalog().gpus, computeCapabilityByName: [] } };
+    const facts = await probeMachine(m.host, { catalog });
+    const f = byId(diagnose(catalog, facts, { tf: '2.3' }));
     expect(f.driver).toMatchObject({ status: 'fail', title: 'NVIDIA driver 331.62 is too old for CUDA 10.1 (needs 418.39 or newer)' });
     expect(f.driver.fix).toContain('https://www.nvidia.com/Download/index.aspx');
     expect(f['compute-capability']).toMatchObject({ status: 'warn', title: 'Compute capability unknown for GeForce GTX 680, GeForce GTX 680, GeForce GTX 680' });

@@ -35,7 +35,8 @@ describe('GPU and driver probe', () => {
 
   it('leaves the capability unknown when the name table does not know the GPU (three GTX 680 on driver 331)', async () => {
     const m = await linuxWith('gtx680-driver-331');
-    const facts = await probeGpu(m.host, machineFs('linux', m.root), catalog);
+    const noTable = { ...catalog, gpus: { ...catalog.gpus, computeCapabilityByName: [] } };
+    const facts = await probeGpu(m.host, machineFs('linux', m.root), noTable);
     expect(facts.gpus.map((g) => g.index)).toEqual([0, 1, 2]);
     expect(facts.gpus.every((g) => g.computeCapability === undefined)).toBe(true);
   });
