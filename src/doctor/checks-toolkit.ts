@@ -1,7 +1,8 @@
 // Verdicts on the CUDA toolkits and the cuDNN inside the one TensorFlow uses.
 import type { Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
-import type { MachineFacts, Toolkit, ToolkitComponent } from '../probe/types.js';
+import { resolveLibrary } from '../probe/resolution.js';
+import type { CudnnCopy, MachineFacts, Toolkit, ToolkitComponent } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
 import { finding, type Finding } from './finding.js';
 import { describeToolkit, toolkitInUse } from './toolkit-lookup.js';
@@ -49,6 +50,8 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
   const right = facts.toolkits.filter((t) => t.readable && t.majorMinor === req.cuda);
   const others = facts.toolkits.filter((t) => t.readable && t.majorMinor !== req.cuda);
   const out: Finding[] = [];
+  const wheels = wheelFindings(facts, req);
+  if (wheels) return wheels;
   if (right.length === 0) {
     const evidence = others.length ? others.map((t) => `installed: ${describeToolkit(t)}`) : [`no toolkit under ${facts.cudaRoot}, in CUDA_PATH*, CUDA_HOME or on PATH`];
     const install = `cudawiz install --tf ${req.tensorflow}`;
@@ -63,25 +66,37 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
     out.push(finding('toolkit-complete', 'fail', `CUDA ${used.version} at ${used.path} is partial: no ${label(lacking)}`, [`has: ${label(present(used))}`],
       `Reinstall CUDA ${req.cuda} with its libraries: cudawiz install --tf ${req.tensorflow}`));
   }
-  out.push(cudnnFinding(facts, req, used, catalog));
+  const copy = facts.cudnn.find((c) => c.where === 'toolkit' && c.path === used.path);
+  const fix = `cudawiz install --tf ${req.tensorflow} --cudnn-archive FILE, with FILE = ${req.cudnnArchive ? `${req.cudnnArchive.file} (log in at ${req.cudnnArchive.page})` : `cuDNN ${req.cudnn} for CUDA ${req.cuda} (${catalog.cudnn.archivePage})`}`;
+  out.push(cudnnFinding(facts, req, copy, `CUDA ${used.version} at ${used.path}`, fix));
   return out;
 }
 
-function cudnnFinding(facts: MachineFacts, req: Requirements, used: Toolkit, catalog: Catalog): Finding {
+/** tensorflow[and-cuda] (Linux, TF 2.14+): CUDA and cuDNN come from pip's nvidia-* wheels, no toolkit needed. */
+function wheelFindings(facts: MachineFacts, req: Requirements): Finding[] | undefined {
+  const cudart = req.libraries.find((l) => l.name === 'cudart');
+  const winner = cudart ? resolveLibrary(facts.search, cudart.file).winner : undefined;
+  if (!req.andCuda || winner?.via !== 'pip wheel') return undefined;
+  const cudnnFile = req.libraries.find((l) => l.name === 'cudnn')?.file;
+  const cudnnDir = cudnnFile ? resolveLibrary(facts.search, cudnnFile).winner?.dir : undefined;
+  const copy = cudnnDir ? facts.cudnn.find((c) => c.path === cudnnDir) : undefined;
+  const reinstall = `pip install "tensorflow[and-cuda]==${req.row}"`;
+  return [
+    finding('toolkit', 'pass', `CUDA ${req.cuda} comes from pip's nvidia-* wheels (tensorflow[and-cuda]); no toolkit needed`, [`${cudart!.file} → ${winner.dir}`]),
+    cudnnFinding(facts, req, copy, "pip's nvidia-cudnn wheel", reinstall),
+  ];
+}
+
+function cudnnFinding(facts: MachineFacts, req: Requirements, copy: CudnnCopy | undefined, where: string, fix: string): Finding {
   const want = req.cudnn ?? '';
-  const copy = facts.cudnn.find((c) => c.where === 'toolkit' && c.path === used.path);
-  const archive = req.cudnnArchive ? `${req.cudnnArchive.file} (log in at ${req.cudnnArchive.page})` : `cuDNN ${want} for CUDA ${req.cuda} (${catalog.cudnn.archivePage})`;
-  const copyIn = `cudawiz install --tf ${req.tensorflow} --cudnn-archive FILE, with FILE = ${archive}`;
   const others = facts.cudnn.filter((c) => c !== copy).map((c) => `elsewhere: cuDNN ${c.version ?? `${c.major ?? '?'}.x`} in ${c.path}`);
-  if (!copy) return finding('cudnn', 'fail', `No cuDNN in CUDA ${used.version} at ${used.path} (TensorFlow ${req.tensorflow} needs cuDNN ${want})`, others, copyIn);
+  if (!copy) return finding('cudnn', 'fail', `No cuDNN in ${where} (TensorFlow ${req.tensorflow} needs cuDNN ${want})`, others, fix);
   const have = copy.version ?? `${copy.major}.x`;
   const evidence = [`cuDNN ${have} in ${copy.path}${copy.header ? ` (${copy.header})` : ''}`, ...others];
-  if (copy.major !== major(want)) {
-    return finding('cudnn', 'fail', `cuDNN ${have} in ${used.path} is the wrong major: TensorFlow ${req.tensorflow} needs cuDNN ${want}`, evidence, copyIn);
-  }
-  if (!copy.version) return finding('cudnn', 'warn', `cuDNN ${copy.major}.x in ${used.path}: no version header to check the minor against ${want}`, evidence, copyIn);
+  if (copy.major !== major(want)) return finding('cudnn', 'fail', `cuDNN ${have} in ${where} is the wrong major: TensorFlow ${req.tensorflow} needs cuDNN ${want}`, evidence, fix);
+  if (!copy.version) return finding('cudnn', 'warn', `cuDNN ${copy.major}.x in ${where}: no version header to check the minor against ${want}`, evidence, fix);
   if (compareDotted(copy.version.split('.').slice(0, 2).join('.'), want) < 0) {
-    return finding('cudnn', 'fail', `cuDNN ${copy.version} in ${used.path} is older than the ${want} TensorFlow ${req.tensorflow} needs`, evidence, copyIn);
+    return finding('cudnn', 'fail', `cuDNN ${copy.version} in ${where} is older than the ${want} TensorFlow ${req.tensorflow} needs`, evidence, fix);
   }
-  return finding('cudnn', 'pass', `cuDNN ${copy.version} in CUDA ${used.version} (needs ${want})`, evidence);
+  return finding('cudnn', 'pass', `cuDNN ${copy.version} in ${where} (needs ${want})`, evidence);
 }

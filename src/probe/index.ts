@@ -30,7 +30,7 @@ export async function probeMachine(host: Host, options: ProbeOptions = {}): Prom
     probeToolkits(host, mfs, cudaRoot),
     probePython(host, mfs, options.python),
   ]);
-  const search = await probeSearchPath(host, mfs, toolkits);
+  const search = await probeSearchPath(host, mfs, toolkits, host.os === 'linux' ? python.nvidiaLibDirs : []);
   return {
     os: host.os,
     cudaRoot,

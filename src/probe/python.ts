@@ -8,7 +8,7 @@ import type { PythonFacts } from './types.js';
 
 /** Prints one JSON line; every step is guarded so the script itself never fails. */
 export const PYTHON_SCRIPT = [
-  'import json, struct, sys',
+  'import json, os, struct, sys',
   'out = {"executable": sys.executable, "version": "%d.%d.%d" % sys.version_info[:3], "bits": struct.calcsize("P") * 8}',
   'tf = {}',
   'try:',
@@ -34,6 +34,19 @@ export const PYTHON_SCRIPT = [
   '        tf["importable"] = False',
   '        tf["importError"] = ("%s: %s" % (type(e).__name__, e))[:300]',
   '    out["tensorflow"] = tf',
+  '# tensorflow[and-cuda] brings CUDA and cuDNN as nvidia-* wheels: site-packages/nvidia/<part>/lib.',
+  'libs = []',
+  'try:',
+  '    for p in sys.path:',
+  '        base = os.path.join(p or ".", "nvidia")',
+  '        if os.path.isdir(base):',
+  '            for name in sorted(os.listdir(base)):',
+  '                lib = os.path.join(base, name, "lib")',
+  '                if os.path.isdir(lib) and lib not in libs:',
+  '                    libs.append(lib)',
+  'except Exception:',
+  '    pass',
+  'out["nvidiaLibDirs"] = libs',
   'print(json.dumps(out, default=str))',
 ].join('\n');
 
@@ -56,6 +69,8 @@ export async function probePython(host: Host, mfs: MachineFs, python?: string): 
       version: typeof doc.version === 'string' ? doc.version : undefined,
       bits: typeof doc.bits === 'number' ? doc.bits : undefined,
       tensorflow: doc.tensorflow ? { ...doc.tensorflow, importable: Boolean(doc.tensorflow.importable) } : undefined,
+      // The interpreter reports host paths; a fixture machine maps them back to its own.
+      nvidiaLibDirs: Array.isArray(doc.nvidiaLibDirs) ? doc.nvidiaLibDirs.filter((d): d is string => typeof d === 'string').map((d) => mfs.machinePath(d)) : undefined,
     };
   } catch {
     return { state: 'could-not-collect', command, evidence: firstLine(line) };

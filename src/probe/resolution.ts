@@ -32,7 +32,7 @@ function listDir(mfs: MachineFs, dir: string, via: SearchVia): SearchDir {
   return r.names ? { dir, via, files: r.names.filter((n) => GPU_LIBRARY.test(n)) } : { dir, via, error: r.error };
 }
 
-export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Toolkit[]): Promise<SearchPath> {
+export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Toolkit[], wheelLibDirs: string[] = []): Promise<SearchPath> {
   const p = pathFor(host.os);
   const dirs: SearchDir[] = [];
   const seen = new Set<string>();
@@ -56,6 +56,8 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
     for (const d of splitPathList(host.os, envGet(host.os, host.env, 'PATH'))) add(d, 'PATH');
   } else {
     for (const d of splitPathList(host.os, envGet(host.os, host.env, librarySearchVar(host.os)))) add(d, 'LD_LIBRARY_PATH');
+    // TensorFlow's own libraries carry a RUNPATH to the nvidia-* wheels: after LD_LIBRARY_PATH, before the cache.
+    for (const d of wheelLibDirs) add(d, 'pip wheel');
     // The cache is per file, not per directory: each cached file is its own entry.
     const byDir = new Map<string, string[]>();
     for (const e of await ldCache(host, mfs)) {

@@ -102,11 +102,13 @@ export interface PythonFacts {
   version?: string;
   bits?: number;
   tensorflow?: TensorflowFacts;
+  /** The lib folders of pip's nvidia-* wheels (tensorflow[and-cuda]) importable by this interpreter. */
+  nvidiaLibDirs?: string[];
   evidence?: string;
 }
 
 /** How the loader looks for libraries, in order. */
-export type SearchVia = 'System32' | 'PATH' | 'LD_LIBRARY_PATH' | 'ld cache' | 'toolkit (not on the search path)';
+export type SearchVia = 'System32' | 'PATH' | 'LD_LIBRARY_PATH' | 'pip wheel' | 'ld cache' | 'toolkit (not on the search path)';
 
 export interface SearchDir {
   dir: string;

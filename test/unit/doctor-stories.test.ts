@@ -5,7 +5,7 @@ import { builtinCatalog } from '../../src/catalog/load.js';
 import { diagnose, type Finding } from '../../src/doctor/diagnose.js';
 import { probeMachine } from '../../src/probe/index.js';
 import { runCli } from '../helpers/cli.js';
-import { TOOLKIT_LIBRARIES, fixtureMachine, type FixtureMachine } from '../fixtures/machine.js';
+import { TOOLKIT_LIBRARIES, fakeTensorflow, fixtureMachine, hostPython, type FixtureMachine } from '../fixtures/machine.js';
 
 const CUDA = 'C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA';
 const PYTHON38 = 'C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python38';
@@ -81,7 +81,7 @@ describe("the seed's Windows laptop", () => {
     expect(r.code).toBe(0);
     const f = byId(doc.findings);
     expect(f.toolkit.title).toBe(`CUDA 10.1 installed: ${CUDA}\\v10.1`);
-    expect(f.cudnn.title).toBe('cuDNN 7.6.5 in CUDA 10.1.243 (needs 7.6)');
+    expect(f.cudnn.title).toBe(`cuDNN 7.6.5 in CUDA 10.1.243 at ${CUDA}\\v10.1 (needs 7.6)`);
     expect(f['library:cudart'].title).toBe(`cudart64_101.dll → ${CUDA}\\v10.1\\bin`);
   });
 
@@ -128,7 +128,7 @@ describe('Linux machines', () => {
       title: "libcufft.so.10 resolves to /usr/local/cuda-11.2/lib64, but it is CUDA 11.2's copy, not CUDA 10.1's (shadowing the right copy)",
     });
     expect(f['library:cuda']).toMatchObject({ status: 'pass', title: 'libcuda.so.1 → /usr/lib/x86_64-linux-gnu' });
-    expect(f.cudnn).toMatchObject({ status: 'pass', title: 'cuDNN 7.6.5 in CUDA 10.1.243 (needs 7.6)' });
+    expect(f.cudnn).toMatchObject({ status: 'pass', title: 'cuDNN 7.6.5 in CUDA 10.1.243 at /usr/local/cuda-10.1 (needs 7.6)' });
     expect(f.gpu.title).toBe('2 NVIDIA GPUs');
     expect(f['compute-capability']).toMatchObject({ status: 'pass', title: 'Compute capability 7.0, 8.9 ≥ 3.0 (CUDA 10.1)' });
   });
@@ -236,5 +236,36 @@ describe('the TensorFlow target', () => {
     // No CUDA check on native Windows for it: the toolkits are only listed.
     expect(f.toolkit).toBeUndefined();
     expect(f[`toolkit:${CUDA}\\v11.0`].status).toBe('pass');
+  });
+
+  it('tensorflow[and-cuda] on Linux: CUDA and cuDNN come from pip wheels, and no toolkit is needed', async () => {
+    const base = builtinCatalog();
+    // The rows the full catalog carries for TF 2.16 and CUDA 12.x (domain.md §1a, §2b).
+    const catalog = {
+      ...base,
+      tensorflow: { ...base.tensorflow, linux: [...base.tensorflow.linux, { ...base.tensorflow.linux[0], version: '2.16.1', python: ['3.9-3.12'], cuda: '12.3', cudnn: '8.9' }] },
+      libraries: { ...base.libraries, toolkits: [...base.libraries.toolkits, { from: '12.0', to: '12.9', cudart: '12', cublas: '12', cublasLt: '12', cufft: '11', curand: '10', cusolver: '11', cusparse: '12', source: 'yggdrasil' }] },
+    };
+    const m = await fixtureMachine('linux', { PATH: '/usr/bin:/bin' });
+    await m.nvidiaSmi('/usr/bin/nvidia-smi', 'rtx2060-laptop');
+    await m.file('/usr/lib/x86_64-linux-gnu/libcuda.so.1', 'ELF');
+    await m.script('/sbin/ldconfig', `printf '\\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\\n'`);
+    const site = '/home/me/venv/lib/python3/site-packages';
+    await fakeTensorflow(m, site, '2.16.1', { cuda_version: '12.3', cudnn_version: '8', is_cuda_build: true });
+    const wheels: Record<string, string[]> = {
+      cuda_runtime: ['libcudart.so.12'], cublas: ['libcublas.so.12', 'libcublasLt.so.12'], cufft: ['libcufft.so.11'],
+      curand: ['libcurand.so.10'], cusolver: ['libcusolver.so.11'], cusparse: ['libcusparse.so.12'], cudnn: ['libcudnn.so.8'],
+    };
+    for (const [part, files] of Object.entries(wheels)) for (const f of files) await m.file(`${site}/nvidia/${part}/lib/${f}`, 'ELF');
+    await m.file(`${site}/nvidia/cudnn/include/cudnn_version.h`, '#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n');
+    await m.script('/usr/bin/python3', `PYTHONPATH="${m.hostPath(site)}" exec "${await hostPython()}" "$@"`);
+    const facts = await probeMachine(m.host, { catalog });
+    const findings = diagnose(catalog, facts);
+    const f = byId(findings);
+    expect(f['tf-target'].title).toBe('Checking for TensorFlow 2.16.1 (pip-installed tensorflow 2.16.1)');
+    expect(f.toolkit).toMatchObject({ status: 'pass', title: "CUDA 12.3 comes from pip's nvidia-* wheels (tensorflow[and-cuda]); no toolkit needed" });
+    expect(f.cudnn).toMatchObject({ status: 'pass', title: "cuDNN 8.9.7 in pip's nvidia-cudnn wheel (needs 8.9)" });
+    expect(f['library:cudart']).toMatchObject({ status: 'pass', evidence: [`wins: ${site}/nvidia/cuda_runtime/lib (pip wheel)`] });
+    expect(findings.filter((x) => x.status === 'fail' || x.status === 'warn')).toEqual([]);
   });
 });
