@@ -26,6 +26,8 @@ export interface Host {
   env: Env;
   home: string;
   run: CommandRunner;
+  /** A host directory standing in for the machine's filesystem root (fixture machines); absent in production. */
+  fsRoot?: string;
 }
 
 /** Runs a real child process; never throws. */

@@ -111,7 +111,8 @@ export function cudaPathVarVersion(name: string): string | undefined {
 
 /** Where nvidia-smi may live, in the order to try (DCH drivers put it in System32). */
 export function nvidiaSmiCandidates(os: OsName, env: Env): string[] {
-  if (os === 'linux') return ['nvidia-smi'];
+  // WSL2 mounts the Windows driver's nvidia-smi here, not always on PATH.
+  if (os === 'linux') return ['nvidia-smi', '/usr/lib/wsl/lib/nvidia-smi'];
   const systemRoot = envGet(os, env, 'SystemRoot') ?? 'C:\\Windows';
   const programFiles = envGet(os, env, 'ProgramFiles') ?? 'C:\\Program Files';
   return [

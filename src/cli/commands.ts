@@ -27,7 +27,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   doctor: {
     summary: 'Scan this machine and give each fact a verdict and a fix.',
-    usage: 'cudawiz doctor [--tf V] [--python PATH] [--json]',
+    usage: 'cudawiz doctor [--tf V] [--python PATH] [--cuda-root DIR] [--json]',
     options: { tf: { type: 'string' }, python: { type: 'string' } },
     flags: [
       ['--tf V', 'the TensorFlow version to check for (default: the pip-installed one)'],

@@ -1,6 +1,88 @@
+// `cudawiz doctor [--tf V] [--python PATH] [--cuda-root DIR] [--json]`: probe, judge, report.
+// Exit 0 when nothing fails, 1 when something does.
+import pkg from '../../package.json' with { type: 'json' };
+import { requirementsFor } from '../catalog/queries.js';
 import type { CommandContext } from '../cli/context.js';
-import { CudawizError } from '../errors.js';
+import type { Output } from '../cli/output.js';
+import { diagnose, hasFailure, type Finding } from '../doctor/diagnose.js';
+import { EXIT } from '../errors.js';
+import { probeMachine } from '../probe/index.js';
+import type { MachineFacts } from '../probe/types.js';
 
-export async function run(_ctx: CommandContext): Promise<number> {
-  throw new CudawizError('cudawiz doctor is not built yet.', { code: 'not-built' });
+export interface DoctorReport {
+  os: MachineFacts['os'];
+  gpus: MachineFacts['gpu']['gpus'];
+  driver: { version: string | null; source: string | null };
+  toolkits: { version: string | null; path: string; aliases: string[]; readable: boolean; missing: string[] }[];
+  cudnn: { version: string | null; path: string; where: string }[];
+  python: { command: string | null; version: string | null; bits: number | null; executable: string | null } | null;
+  tensorflow: { version: string; package: string | null; importable: boolean; buildInfo: Record<string, unknown> | null } | null;
+  findings: Finding[];
+}
+
+export function doctorReport(facts: MachineFacts, findings: Finding[]): DoctorReport {
+  const py = facts.python;
+  const tf = py.tensorflow;
+  return {
+    os: facts.os,
+    gpus: facts.gpu.gpus,
+    driver: { version: facts.gpu.driver.version ?? null, source: facts.gpu.driver.source ?? null },
+    toolkits: facts.toolkits.map((t) => ({ version: t.version ?? null, path: t.path, aliases: t.aliases, readable: t.readable, missing: t.missing })),
+    cudnn: facts.cudnn.map((c) => ({ version: c.version ?? (c.major !== undefined ? String(c.major) : null), path: c.path, where: c.where })),
+    python: py.state === 'found' ? { command: py.command ?? null, version: py.version ?? null, bits: py.bits ?? null, executable: py.executable ?? null } : null,
+    tensorflow: tf?.version ? { version: tf.version, package: tf.package ?? null, importable: tf.importable, buildInfo: tf.buildInfo ?? null } : null,
+    findings,
+  };
+}
+
+function summaryLines(r: DoctorReport): string[] {
+  return [
+    `os: ${r.os}`,
+    `gpus: ${r.gpus.length ? r.gpus.map((g) => `${g.index}: ${g.name}${g.computeCapability ? ` (cc ${g.computeCapability})` : ''}`).join('; ') : 'none'}`,
+    `driver: ${r.driver.version ?? 'none'}`,
+    `toolkits: ${r.toolkits.length ? r.toolkits.map((t) => `${t.version ?? '?'} ${t.path}${t.missing.length ? ` (no ${t.missing.join(', ')})` : ''}`).join('; ') : 'none'}`,
+    `cudnn: ${r.cudnn.length ? r.cudnn.map((c) => `${c.version ?? '?'} ${c.path}`).join('; ') : 'none'}`,
+    `python: ${r.python ? `${r.python.version} ${r.python.bits}-bit (${r.python.command})` : 'none'}`,
+    `tensorflow: ${r.tensorflow ? `${r.tensorflow.package ?? 'tensorflow'} ${r.tensorflow.version}` : 'not installed'}`,
+  ];
+}
+
+const ASCII: Record<Finding['status'], string> = { pass: '[ok]', warn: '[!!]', fail: '[XX]', skip: '[--]' };
+
+export function renderDoctor(r: DoctorReport, out: Output): void {
+  for (const f of r.findings) {
+    if (f.status === 'pass' || f.status === 'skip') {
+      out.line(`${out.symbol(f.status)} ${f.status === 'skip' ? out.dim(f.title) : f.title}`);
+      if (f.status === 'skip' && f.fix) out.line(`    → ${f.fix}`);
+      continue;
+    }
+    out.line(`${out.symbol(f.status)} ${out.paint(f.status, f.title)}`);
+    for (const e of f.evidence.filter(Boolean)) out.line(`    ${out.dim(e)}`);
+    if (f.fix) out.line(`    → ${f.fix}`);
+  }
+  const fails = r.findings.filter((f) => f.status === 'fail').length;
+  const warns = r.findings.filter((f) => f.status === 'warn').length;
+  out.line();
+  out.line(fails || warns ? `${fails} problem${fails === 1 ? '' : 's'}, ${warns} warning${warns === 1 ? '' : 's'}.` : 'Nothing to fix.');
+  out.line();
+  out.line('To share this, paste the block below:');
+  out.line('```');
+  out.line(`cudawiz ${pkg.version} doctor`);
+  for (const l of summaryLines(r)) out.line(l);
+  for (const f of r.findings) out.line(`${ASCII[f.status]} ${f.id}: ${f.title}`);
+  out.line('```');
+}
+
+export async function run(ctx: CommandContext): Promise<number> {
+  const tf = typeof ctx.values.tf === 'string' ? ctx.values.tf : undefined;
+  const python = typeof ctx.values.python === 'string' ? ctx.values.python : undefined;
+  const catalog = ctx.catalog();
+  // A mistyped --tf is a usage error before any probing.
+  if (tf) requirementsFor(catalog, tf, ctx.host.os);
+  const facts = await probeMachine(ctx.host, { cudaRoot: ctx.globals.cudaRoot, python, catalog });
+  const findings = diagnose(catalog, facts, { tf, os: ctx.host.os });
+  const report = doctorReport(facts, findings);
+  if (ctx.out.json) ctx.out.writeJson(report);
+  else renderDoctor(report, ctx.out);
+  return hasFailure(findings) ? EXIT.problems : EXIT.ok;
 }

@@ -1,0 +1,46 @@
+// diagnose: facts + the catalog → findings. Pure: no I/O, so the doctor, repair and the plan share it.
+import type { Catalog } from '../catalog/schema.js';
+import type { OsName } from '../platform.js';
+import type { MachineFacts } from '../probe/types.js';
+import { computeCapabilityFinding, driverFinding, gpuFinding } from './checks-gpu.js';
+import { libraryFindings, windowsRuntimeFindings } from './checks-libraries.js';
+import { pythonFinding, tensorflowFinding, windowsNativeFinding } from './checks-python.js';
+import { copyInterruptedFindings, toolkitFindings, toolkitInventory, unreadableFindings } from './checks-toolkit.js';
+import type { Finding } from './finding.js';
+import { chooseTarget } from './target.js';
+import { toolkitInUse } from './toolkit-lookup.js';
+
+export interface DiagnoseOptions {
+  /** The TensorFlow to check for; default: the pip-installed one. */
+  tf?: string;
+  /** The OS whose rules apply; default: the probed machine's. */
+  os?: OsName;
+}
+
+export function diagnose(catalog: Catalog, facts: MachineFacts, options: DiagnoseOptions = {}): Finding[] {
+  const os = options.os ?? facts.os;
+  const target = chooseTarget(catalog, facts, options.tf, os);
+  const req = target.requirements;
+  const out: (Finding | undefined)[] = [target.finding];
+  if (req) out.push(windowsNativeFinding(facts, req, catalog));
+  out.push(gpuFinding(facts));
+  if (req) out.push(computeCapabilityFinding(facts, req));
+  out.push(driverFinding(facts, req));
+  out.push(...unreadableFindings(facts));
+  out.push(...copyInterruptedFindings(facts));
+  if (req?.gpuSupported) {
+    out.push(...toolkitFindings(facts, req, catalog));
+    out.push(...libraryFindings(facts, req));
+    const used = toolkitInUse(facts, req);
+    const cudnn = facts.cudnn.find((c) => used && c.where === 'toolkit' && c.path === used.path);
+    out.push(...windowsRuntimeFindings(facts, cudnn?.version));
+  } else {
+    out.push(...toolkitInventory(facts));
+    out.push(...windowsRuntimeFindings(facts, undefined));
+  }
+  out.push(pythonFinding(facts, req));
+  out.push(tensorflowFinding(facts, target.tf));
+  return out.filter((f): f is Finding => f !== undefined);
+}
+
+export { type Finding, type FindingStatus, hasFailure } from './finding.js';

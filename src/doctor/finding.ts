@@ -1,0 +1,21 @@
+// A finding: one fact about the machine, its verdict, what shows it, and what to do.
+export type FindingStatus = 'pass' | 'warn' | 'fail' | 'skip';
+
+export interface Finding {
+  /** Stable id for scripts: gpu, driver, toolkit, library:cudart, cudnn, python, … */
+  id: string;
+  status: FindingStatus;
+  title: string;
+  /** The facts behind the verdict, one per line, as a user would check them. */
+  evidence: string[];
+  /** One instruction that fixes it; null when there is nothing to do. */
+  fix: string | null;
+}
+
+export function finding(id: string, status: FindingStatus, title: string, evidence: string[] = [], fix: string | null = null): Finding {
+  return { id, status, title, evidence: evidence.filter((e) => e.length > 0), fix };
+}
+
+export const hasFailure = (findings: Finding[]): boolean => findings.some((f) => f.status === 'fail');
+
+export const DRIVER_DOWNLOAD_PAGE = 'https://www.nvidia.com/Download/index.aspx';

@@ -1,0 +1,32 @@
+// Which toolkit a directory belongs to, and which toolkit TensorFlow will actually load from.
+import type { Requirements } from '../catalog/queries.js';
+import { pathFor, toolkitLibraryDir, type OsName } from '../platform.js';
+import { resolveLibrary } from '../probe/resolution.js';
+import type { CudnnCopy, MachineFacts, Toolkit } from '../probe/types.js';
+
+export function samePath(os: OsName, a: string, b: string): boolean {
+  const n = (s: string) => pathFor(os).normalize(s).replace(/[\\/]+$/, '');
+  return os === 'windows' ? n(a).toLowerCase() === n(b).toLowerCase() : n(a) === n(b);
+}
+
+/** The toolkit whose library directory (under any of its names) is `dir`. */
+export function toolkitOwning(facts: MachineFacts, dir: string): Toolkit | undefined {
+  return facts.toolkits.find((t) => [t.path, ...t.aliases].some((root) => samePath(facts.os, toolkitLibraryDir(facts.os, root), dir)));
+}
+
+/** The cuDNN copy that lives in `dir` (a toolkit's, or one on the search path). */
+export function cudnnCopyIn(facts: MachineFacts, dir: string): CudnnCopy | undefined {
+  const owner = toolkitOwning(facts, dir);
+  return facts.cudnn.find((c) => (owner && c.where === 'toolkit' ? samePath(facts.os, c.path, owner.path) : samePath(facts.os, c.path, dir)));
+}
+
+/** TensorFlow loads cudart first: the toolkit that wins it is the one TF uses; else the right-version one. */
+export function toolkitInUse(facts: MachineFacts, req: Requirements): Toolkit | undefined {
+  const cudart = req.libraries.find((l) => l.name === 'cudart');
+  const winner = cudart ? resolveLibrary(facts.search, cudart.file).winner : undefined;
+  const owner = winner ? toolkitOwning(facts, winner.dir) : undefined;
+  return owner ?? facts.toolkits.find((t) => t.readable && t.majorMinor === req.cuda);
+}
+
+export const describeToolkit = (t: Toolkit): string =>
+  `CUDA ${t.version ?? '(version unknown)'} at ${t.path}${t.aliases.length ? ` (also ${t.aliases.join(', ')})` : ''}${t.versionSource ? `, version from ${t.versionSource}` : ''}`;

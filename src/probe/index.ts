@@ -1,0 +1,48 @@
+// probeMachine: every fact the doctor and the plan need, collected without throwing.
+import type { Catalog } from '../catalog/schema.js';
+import type { Host } from '../host.js';
+import { defaultCudaRoot } from '../platform.js';
+import { probeCudnn } from './cudnn.js';
+import { probeGpu } from './gpu.js';
+import { machineFs } from './machine-fs.js';
+import { probePython } from './python.js';
+import { probeSearchPath } from './resolution.js';
+import { probeToolkits } from './toolkits.js';
+import type { MachineFacts } from './types.js';
+import { probeWindowsExtras } from './windows-extras.js';
+
+export interface ProbeOptions {
+  /** Where toolkits live (default: the OS's standard place). */
+  cudaRoot?: string;
+  /** The interpreter to inspect (default: python3/python on PATH). */
+  python?: string;
+  /** A host directory standing in for the machine's filesystem root (fixtures). */
+  fsRoot?: string;
+  /** For compute capability from the GPU's name when nvidia-smi cannot say. */
+  catalog?: Catalog;
+}
+
+export async function probeMachine(host: Host, options: ProbeOptions = {}): Promise<MachineFacts> {
+  const mfs = machineFs(host.os, options.fsRoot ?? host.fsRoot);
+  const cudaRoot = options.cudaRoot ?? defaultCudaRoot(host.os, host.env);
+  const [gpu, { toolkits, nvccOnPath }, python] = await Promise.all([
+    probeGpu(host, mfs, options.catalog),
+    probeToolkits(host, mfs, cudaRoot),
+    probePython(host, mfs, options.python),
+  ]);
+  const search = await probeSearchPath(host, mfs, toolkits, host.os === 'linux' ? python.nvidiaLibDirs : []);
+  return {
+    os: host.os,
+    cudaRoot,
+    gpu,
+    toolkits,
+    nvccOnPath,
+    cudnn: probeCudnn(mfs, toolkits, search),
+    python,
+    search,
+    ...(host.os === 'windows' ? { windows: probeWindowsExtras(mfs, search) } : {}),
+  };
+}
+
+export { resolveLibrary, type Resolution } from './resolution.js';
+export type * from './types.js';

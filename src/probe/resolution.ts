@@ -1,0 +1,93 @@
+// Where the loader looks for TensorFlow's libraries, in order, and which copy of a file wins — so a
+// stale copy earlier on the path (shadowing) is as visible as a missing one.
+import type { Host } from '../host.js';
+import { envGet, librarySearchVar, pathFor, splitPathList } from '../platform.js';
+import { locateProgram, runProgram } from './commands.js';
+import type { MachineFs } from './machine-fs.js';
+import type { SearchDir, SearchPath, SearchVia, Toolkit } from './types.js';
+
+/** The files worth listing: CUDA, cuDNN, the driver's library and the Windows runtime DLLs. */
+const GPU_LIBRARY = /^(lib)?(cuda|cudart|cublas|cufft|curand|cusolver|cusparse|cupti|cudnn|nvcuda|msvcp140|zlibwapi)[^/\\]*\.(dll|so(\.\d+)*)$/i;
+
+/** `ldconfig -p` lines: "\tlibcudart.so.13 (libc6,x86-64) => /usr/local/cuda-13.0/lib/libcudart.so.13". */
+export function parseLdCache(text: string): { name: string; path: string }[] {
+  const out: { name: string; path: string }[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(\S+)\s+\(([^)]*)\)\s+=>\s+(\S+)\s*$/.exec(line);
+    // "(libc6)" marks 32-bit entries; TensorFlow is 64-bit only.
+    if (m && /x86-64/.test(m[2])) out.push({ name: m[1], path: m[3] });
+  }
+  return out;
+}
+
+async function ldCache(host: Host, mfs: MachineFs): Promise<{ name: string; path: string }[]> {
+  const ldconfig = ['ldconfig', '/sbin/ldconfig', '/usr/sbin/ldconfig'].map((c) => locateProgram(host, mfs, c)).find(Boolean);
+  if (!ldconfig) return [];
+  const r = await runProgram(host, mfs, ldconfig, ['-p']);
+  return r.exitCode === 0 ? parseLdCache(r.stdout) : [];
+}
+
+function listDir(mfs: MachineFs, dir: string, via: SearchVia): SearchDir {
+  const r = mfs.list(dir);
+  return r.names ? { dir, via, files: r.names.filter((n) => GPU_LIBRARY.test(n)) } : { dir, via, error: r.error };
+}
+
+export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Toolkit[], wheelLibDirs: string[] = []): Promise<SearchPath> {
+  const p = pathFor(host.os);
+  const dirs: SearchDir[] = [];
+  const seen = new Set<string>();
+  // The same directory under two names (lib64 → lib) is one place to the loader.
+  const key = (d: string) => {
+    const real = mfs.realpath(d);
+    return host.os === 'windows' ? real.toLowerCase().replace(/[\\/]+$/, '') : real.replace(/\/+$/, '');
+  };
+  const add = (dir: string, via: SearchVia, files?: string[]) => {
+    if (files) {
+      dirs.push({ dir, via, files });
+      return;
+    }
+    if (seen.has(key(dir))) return;
+    seen.add(key(dir));
+    dirs.push(listDir(mfs, dir, via));
+  };
+  if (host.os === 'windows') {
+    // LoadLibrary's order: the system directory before PATH.
+    add(p.join(envGet(host.os, host.env, 'SystemRoot') ?? 'C:\\Windows', 'System32'), 'System32');
+    for (const d of splitPathList(host.os, envGet(host.os, host.env, 'PATH'))) add(d, 'PATH');
+  } else {
+    for (const d of splitPathList(host.os, envGet(host.os, host.env, librarySearchVar(host.os)))) add(d, 'LD_LIBRARY_PATH');
+    // TensorFlow's own libraries carry a RUNPATH to the nvidia-* wheels: after LD_LIBRARY_PATH, before the cache.
+    for (const d of wheelLibDirs) add(d, 'pip wheel');
+    // The cache is per file, not per directory: each cached file is its own entry.
+    const byDir = new Map<string, string[]>();
+    for (const e of await ldCache(host, mfs)) {
+      if (!GPU_LIBRARY.test(e.name)) continue;
+      const d = p.dirname(e.path);
+      byDir.set(d, [...(byDir.get(d) ?? []), e.name]);
+    }
+    for (const [d, files] of byDir) {
+      if (seen.has(key(d))) continue;
+      seen.add(key(d));
+      add(d, 'ld cache', files);
+    }
+  }
+  for (const t of toolkits) {
+    if (t.readable) add(t.libraryDir, 'toolkit (not on the search path)');
+  }
+  return { os: host.os, dirs };
+}
+
+export interface Resolution {
+  file: string;
+  /** Every place that has the file, in the loader's order. */
+  candidates: { dir: string; via: SearchVia }[];
+  /** The copy the loader takes; undefined when it finds none. */
+  winner?: { dir: string; via: SearchVia };
+}
+
+/** Pure: which copy of `file` the loader would take, given the search path facts. */
+export function resolveLibrary(search: SearchPath, file: string): Resolution {
+  const same = (a: string) => (search.os === 'windows' ? a.toLowerCase() === file.toLowerCase() : a === file);
+  const candidates = search.dirs.filter((d) => d.files?.some(same)).map(({ dir, via }) => ({ dir, via }));
+  return { file, candidates, winner: candidates.find((c) => c.via !== 'toolkit (not on the search path)') };
+}

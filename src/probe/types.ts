@@ -1,0 +1,140 @@
+// The facts the probes collect about a machine. Plain data: the doctor, the plan and --json read it.
+// Paths are the machine's own (C:\… on Windows), never the host path a fixture maps them to.
+import type { OsName } from '../platform.js';
+
+export interface GpuInfo {
+  index: number;
+  name: string;
+  /** "7.5"; absent when neither nvidia-smi nor the name table knows. */
+  computeCapability?: string;
+  computeCapabilitySource?: 'nvidia-smi' | 'name-table';
+  /** As nvidia-smi prints it: "6144 MiB". */
+  memory?: string;
+}
+
+export interface DriverFacts {
+  version?: string;
+  source?: 'nvidia-smi' | 'kernel module';
+}
+
+export type GpuProbeState =
+  /** nvidia-smi answered with at least one GPU. */
+  | 'ok'
+  /** No nvidia-smi anywhere it is looked for. */
+  | 'no-nvidia-smi'
+  /** nvidia-smi exists but cannot talk to a driver. */
+  | 'no-driver'
+  /** The driver answered and listed no GPU. */
+  | 'no-devices'
+  /** nvidia-smi answered something we cannot read. */
+  | 'could-not-collect';
+
+export interface GpuFacts {
+  state: GpuProbeState;
+  nvidiaSmi?: string;
+  gpus: GpuInfo[];
+  driver: DriverFacts;
+  /** True when this nvidia-smi rejected the compute_cap field (R470 and older). */
+  computeCapFieldMissing?: boolean;
+  /** The raw line that explains a non-ok state (UUIDs removed). */
+  evidence?: string;
+}
+
+export type ToolkitComponent = 'nvcc' | 'cudart' | 'cublas' | 'cublasLt' | 'cufft' | 'curand' | 'cusolver' | 'cusparse' | 'cupti' | 'cudnn';
+
+export interface CudawizCopyState {
+  /** "copying" means a cudawiz copy into this toolkit stopped half-way. */
+  state: string;
+  manifest: string;
+}
+
+export interface Toolkit {
+  /** The toolkit's directory (symlinks resolved). */
+  path: string;
+  /** Other names that lead here: /usr/local/cuda, CUDA_PATH … */
+  aliases: string[];
+  /** How it was found: cuda-root, CUDA_PATH, CUDA_PATH_V10_1, CUDA_HOME, nvcc on PATH. */
+  foundVia: string[];
+  readable: boolean;
+  /** Why it could not be read (EACCES, ELOOP …). */
+  error?: string;
+  /** "10.1.243", or "11.8" when only major.minor can be trusted. */
+  version?: string;
+  majorMinor?: string;
+  versionSource?: 'version.txt' | 'version.json' | 'cuda_runtime_api.h' | 'nvcc' | 'directory name';
+  /** Where its shared libraries are: bin on Windows, lib64 on Linux. */
+  libraryDir: string;
+  /** Library files present per component (nvcc: the compiler's file name). */
+  components: Partial<Record<ToolkitComponent, string[]>>;
+  /** Components TensorFlow needs that this toolkit lacks. */
+  missing: ToolkitComponent[];
+  cudawizCopy?: CudawizCopyState;
+}
+
+export interface NvccOnPath {
+  path: string;
+  release?: string;
+}
+
+export interface CudnnCopy {
+  /** The directory the copy lives in: a toolkit, or a directory on the library search path. */
+  path: string;
+  version?: string;
+  major?: number;
+  header?: string;
+  libraries: string[];
+  where: 'toolkit' | 'search path';
+}
+
+export interface TensorflowFacts {
+  version?: string;
+  /** The pip distribution that provides it: tensorflow, tensorflow-gpu, tensorflow-cpu … */
+  package?: string;
+  importable: boolean;
+  importError?: string;
+  buildInfo?: Record<string, unknown>;
+}
+
+export interface PythonFacts {
+  state: 'found' | 'not-found' | 'could-not-collect';
+  command?: string;
+  executable?: string;
+  version?: string;
+  bits?: number;
+  tensorflow?: TensorflowFacts;
+  /** The lib folders of pip's nvidia-* wheels (tensorflow[and-cuda]) importable by this interpreter. */
+  nvidiaLibDirs?: string[];
+  evidence?: string;
+}
+
+/** How the loader looks for libraries, in order. */
+export type SearchVia = 'System32' | 'PATH' | 'LD_LIBRARY_PATH' | 'pip wheel' | 'ld cache' | 'toolkit (not on the search path)';
+
+export interface SearchDir {
+  dir: string;
+  via: SearchVia;
+  /** GPU-related library files in it (names only); undefined when the directory cannot be read. */
+  files?: string[];
+  error?: string;
+}
+
+export interface SearchPath {
+  os: OsName;
+  dirs: SearchDir[];
+}
+
+export interface WindowsExtras {
+  zlibwapi?: { path: string; bits?: 32 | 64 };
+}
+
+export interface MachineFacts {
+  os: OsName;
+  cudaRoot: string;
+  gpu: GpuFacts;
+  toolkits: Toolkit[];
+  nvccOnPath?: NvccOnPath;
+  cudnn: CudnnCopy[];
+  python: PythonFacts;
+  search: SearchPath;
+  windows?: WindowsExtras;
+}
