@@ -1,6 +1,6 @@
 // `cudawiz rollback [--cuda-dir DIR] [--json]`: undo cudawiz's cuDNN copy from each manifest,
 // restoring what it overwrote; without --cuda-dir, every toolkit under --cuda-root that has one.
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandContext } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
@@ -14,7 +14,10 @@ export async function toolkitsWithManifest(root: string): Promise<string[]> {
   const names = await readdir(root).catch(() => [] as string[]);
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const name of names.sort()) {
+  // Real folders before links to them, so `cuda-10.1` is named rather than the `cuda` link.
+  const isLink = async (n: string) => (await lstat(path.join(root, n)).catch(() => undefined))?.isSymbolicLink() ?? false;
+  const ordered = [...(await Promise.all(names.sort().map(async (n) => [n, await isLink(n)] as const)))].sort((a, b) => Number(a[1]) - Number(b[1]));
+  for (const [name] of ordered) {
     const dir = path.join(root, name);
     if (!(await stat(manifestPaths(dir).manifest).then((s) => s.isFile(), () => false))) continue;
     const real = await realpath(dir);

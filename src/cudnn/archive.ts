@@ -5,6 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { crc32 } from 'node:zlib';
 import { execa } from 'execa';
 import yauzl from 'yauzl';
 
@@ -134,14 +135,20 @@ async function extractZip(file: string, dest: string, options: ExtractOptions): 
         made.add(dir);
       }
       const hash = createHash('sha256');
+      let crc = 0;
       try {
         const stream = await zip.openReadStreamPromise(e);
-        stream.on('data', (c: Buffer) => hash.update(c));
+        stream.on('data', (c: Buffer) => {
+          hash.update(c);
+          crc = crc32(c, crc);
+        });
         await pipeline(stream, createWriteStream(target), { signal: options.signal });
       } catch (error) {
         if ((error as Error).name === 'AbortError') throw error;
         throw zipError(error as Error);
       }
+      // A stored (uncompressed) member has no other check: damaged bytes would pass unseen.
+      if (crc >>> 0 !== e.crc32 >>> 0) throw new ArchiveReadError(`${name} is damaged (CRC mismatch)`, 'corrupt');
       hashes.set(name, hash.digest('hex'));
       options.onFile?.(name, e.uncompressedSize);
     }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CudawizError, EXIT } from '../errors.js';
 import { elevationHint, toolkitSubdirs, type OsName } from '../platform.js';
-import { extractArchive } from './archive.js';
+import { ArchiveReadError, extractArchive } from './archive.js';
 import { inspectCudnnArchive, type ArchiveReport, type InspectLimits } from './inspect.js';
 import type { ToolkitPart } from './layout.js';
 import { currentState, hostPath, manifestPaths, readManifest, sameState, sha256File, writeManifest, type FileState, type Manifest, type ManifestFile } from './manifest.js';
@@ -160,6 +160,13 @@ async function stage(report: ArchiveReport, staging: string, options: ImportOpti
     signal: options.signal,
     only: new Set(report.members.map((m) => m.source)),
     onFile: (name, size) => options.onProgress?.({ phase: 'extract', files: ++files, totalFiles, bytes: (bytes += size), totalBytes, current: name }),
+  }).catch((error: unknown) => {
+    if (!(error instanceof ArchiveReadError)) throw error;
+    throw new CudawizError(`Refusing ${path.basename(options.archive)}: it is damaged (${error.message}).`, {
+      code: 'cudnn-archive-refused',
+      fix: 'The download may be incomplete or damaged. Download it again from https://developer.nvidia.com/rdp/cudnn-archive.',
+      details: { problems: [{ code: 'corrupt', message: error.message }] },
+    });
   });
   const staged = new Map<string, StagedFile>();
   files = 0;

@@ -158,3 +158,23 @@ describe('importing cuDNN into a toolkit', () => {
     expect(await finishImport(toolkit)).toMatchObject({ state: 'complete' });
   });
 });
+
+describe('damage found only while unpacking', () => {
+  it('a stored zip whose bytes were flipped after its directory was written is refused by CRC, toolkit unchanged', async () => {
+    const toolkit = path.join(await tempDir(), 'v10.1');
+    await makeToolkit(toolkit, 'windows');
+    const before = await treeDigest(toolkit);
+    const file = path.join(await tempDir(), 'cudnn-10.1-windows10-x64-v7.6.5.32.zip');
+    const dll = Buffer.alloc(4096, 7);
+    await writeArchive(file, 'zip', [
+      { name: 'cuda/include/cudnn.h', data: '#define CUDNN_MAJOR 7\n#define CUDNN_MINOR 6\n#define CUDNN_PATCHLEVEL 5\n' },
+      { name: 'cuda/bin/cudnn64_7.dll', data: dll },
+    ], { store: true });
+    const bytes = await readFile(file);
+    const at = bytes.indexOf(dll.subarray(0, 64));
+    bytes[at + 100] ^= 0xff;
+    await writeFile(file, bytes);
+    await expect(importCudnn({ archive: file, toolkitDir: toolkit, os: 'windows' })).rejects.toMatchObject({ code: 'cudnn-archive-refused', message: expect.stringMatching(/CRC mismatch/) });
+    expect(await treeDigest(toolkit)).toEqual(before);
+  });
+});
