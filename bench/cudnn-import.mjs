@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
-import { build } from 'esbuild';
+import { bundleForNode } from './bundle-for-node.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -59,17 +59,7 @@ try {
   else sh(`tar -czf "${archive}" -C "${path.dirname(src)}" "${root}"`);
   await rm(path.join(work, 'src'), { recursive: true });
 
-  const bundle = path.join(work, 'cudnn.mjs');
-  await build({
-    entryPoints: [path.join(repo, 'src/cudnn/index.ts')],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'error',
-  });
+  const bundle = await bundleForNode(path.join(repo, 'src/cudnn/index.ts'), path.join(work, 'cudnn.mjs'));
   const { importCudnn } = await import(pathToFileURL(bundle).href);
   const toolkitOs = zip ? 'windows' : 'linux';
   const freshToolkit = async (name) => {

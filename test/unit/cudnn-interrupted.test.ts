@@ -1,28 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { build } from 'esbuild';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { finishImport, importState, rollbackImport } from '../../src/cudnn/index.js';
+import { bundleForNode } from '../../bench/bundle-for-node.mjs';
 import { runCli, repoRoot } from '../helpers/cli.js';
 import { buildCudnnArchive, makeToolkit, treeDigest } from '../helpers/cudnn-archive.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** Bundles the fixture script (and our module under it) into one file a plain `node` can run. */
 async function bundledFixture(): Promise<string> {
-  const outfile = path.join(await tempDir(), 'slow-cudnn-import.mjs');
-  await build({
-    entryPoints: [path.join(repoRoot, 'test/fixtures/slow-cudnn-import.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'error',
-  });
-  return outfile;
+  return bundleForNode(path.join(repoRoot, 'test/fixtures/slow-cudnn-import.ts'), path.join(await tempDir(), 'slow-cudnn-import.mjs'));
 }
 
 /** Starts a slow copy in a real child process and SIGKILLs it once `afterFiles` files are in place. */
