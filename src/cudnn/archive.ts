@@ -160,24 +160,56 @@ async function extractZip(file: string, dest: string, options: ExtractOptions): 
 
 // ---- tar (the system tool) ----
 
-/** Every call of the system tar goes through here: C locale and UTC, so the listing parses the same everywhere. */
+/** Every call of the system tar starts here: C locale and UTC, so the listing parses the same everywhere. */
+function startTar(args: string[], options: { signal?: AbortSignal; maxBuffer?: number; buffer?: boolean } = {}) {
+  return execa('tar', args, {
+    env: { LC_ALL: 'C', TZ: 'UTC' },
+    encoding: 'buffer',
+    buffer: options.buffer ?? true,
+    maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
+    cancelSignal: options.signal,
+    stdin: 'ignore',
+    windowsHide: true,
+  });
+}
+
+function tarFailure(error: unknown, signal?: AbortSignal): unknown {
+  const e = error as { isCanceled?: boolean; stderr?: Uint8Array; shortMessage?: string; code?: string };
+  if (e.isCanceled) return signal?.reason ?? new DOMException('aborted', 'AbortError');
+  if (e.code === 'ENOENT') return new ArchiveReadError('the `tar` program was not found on this machine', 'unsupported');
+  const stderr = Buffer.from(e.stderr ?? []).toString('utf8').trim();
+  return new ArchiveReadError(stderr.split('\n').slice(-2).join(' ') || (e.shortMessage ?? 'tar failed'), 'corrupt');
+}
+
 async function tar(args: string[], options: { signal?: AbortSignal; maxBuffer?: number } = {}) {
   try {
-    return await execa('tar', args, {
-      env: { LC_ALL: 'C', TZ: 'UTC' },
-      encoding: 'buffer',
-      maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
-      cancelSignal: options.signal,
-      stdin: 'ignore',
-      windowsHide: true,
-    });
+    return await startTar(args, options);
   } catch (error) {
-    const e = error as { isCanceled?: boolean; stderr?: Uint8Array; shortMessage?: string; code?: string };
-    if (e.isCanceled) throw options.signal?.reason ?? new DOMException('aborted', 'AbortError');
-    if (e.code === 'ENOENT') throw new ArchiveReadError('the `tar` program was not found on this machine', 'unsupported');
-    const stderr = Buffer.from(e.stderr ?? []).toString('utf8').trim();
-    throw new ArchiveReadError(stderr.split('\n').slice(-2).join(' ') || (e.shortMessage ?? 'tar failed'), 'corrupt');
+    throw tarFailure(error, options.signal);
   }
+}
+
+/** One member's bytes; stops tar as soon as `size` bytes came, instead of letting it read the whole archive. */
+async function readTarMember(file: string, member: string, size: number): Promise<Buffer> {
+  const child = startTar(['-xOf', file, member], { buffer: false });
+  const chunks: Buffer[] = [];
+  let got = 0;
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    got += chunk.length;
+    if (got >= size) break;
+  }
+  if (got >= size) {
+    child.kill();
+    await child.catch(() => undefined);
+  } else {
+    try {
+      await child;
+    } catch (error) {
+      throw tarFailure(error);
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, size);
 }
 
 // GNU: `-rw-r--r-- user/group 1234 2019-10-27 12:00 name`; bsdtar: `-rw-r--r--  0 user group 1234 Oct 27  2019 name`.
@@ -226,11 +258,11 @@ export async function listEntries(file: string, format: ArchiveFormat): Promise<
   return parseTarListing(Buffer.from((await tar(['-tvf', file])).stdout).toString('utf8'));
 }
 
-/** One member's bytes, without extracting anything else; undefined when it is not there. */
-export async function readMember(file: string, format: ArchiveFormat, member: string, maxBytes = 4 * 1024 * 1024): Promise<Buffer | undefined> {
+/** One listed member's bytes (`size` from the listing), without extracting anything else. */
+export async function readMember(file: string, format: ArchiveFormat, member: string, size: number, maxBytes = 4 * 1024 * 1024): Promise<Buffer | undefined> {
+  if (size > maxBytes) throw new ArchiveReadError(`${member} is larger than ${maxBytes} bytes`, 'unsupported');
   if (format === 'zip') return readZipMember(file, member, maxBytes);
-  const r = await tar(['-xOf', file, member], { maxBuffer: maxBytes });
-  return Buffer.from(r.stdout);
+  return readTarMember(file, member, size);
 }
 
 export interface ExtractOptions {

@@ -174,7 +174,7 @@ export async function inspectCudnnArchive(file: string, options: InspectOptions)
   const header = versionHeader(layout.members);
   let text: string | undefined;
   try {
-    text = header ? (await readMember(file, format, header.source, 1024 * 1024))?.toString('utf8') : undefined;
+    text = header ? (await readMember(file, format, header.source, header.size, 1024 * 1024))?.toString('utf8') : undefined;
   } catch (error) {
     return refuse(readFailure(error, file));
   }
