@@ -89,6 +89,7 @@ export async function importCudnn(options: ImportOptions): Promise<Manifest> {
       });
     await rollbackImport(toolkitDir);
   }
+  await setAsideLeftovers(toolkitDir);
   const partDirs = await resolvePartDirs(toolkitDir, os);
   const paths = manifestPaths(toolkitDir);
   const madeBookkeeping = !(await exists(paths.dir));
@@ -106,9 +107,23 @@ export async function importCudnn(options: ImportOptions): Promise<Manifest> {
       if (signal?.aborted) throw interrupted('cuDNN import cancelled before any file was copied; nothing was changed.');
     } else if (signal?.aborted) {
       throw interrupted(`cuDNN copy into ${toolkitDir} interrupted midway.`, `Run \`cudawiz repair\` to finish it, or \`cudawiz rollback --cuda-dir "${toolkitDir}"\` to undo it.`);
+    } else if (!(error instanceof CudawizError)) {
+      throw new CudawizError(`cuDNN copy into ${toolkitDir} stopped midway: ${(error as Error).message}`, {
+        code: 'import-failed',
+        fix: `Fix the cause, then run \`cudawiz repair\` to finish it, or \`cudawiz rollback --cuda-dir "${toolkitDir}"\` to undo it.`,
+      });
     }
     throw error;
   }
+}
+
+/** A rollback that kept user-changed files left its record and backups: keep them, under dated names, out of the new import's way. */
+async function setAsideLeftovers(toolkitDir: string): Promise<void> {
+  const p = manifestPaths(toolkitDir);
+  if (!(await exists(p.manifest))) return;
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  if (await exists(p.backup)) await rename(p.backup, `${p.backup}-${stamp}`);
+  await rename(p.manifest, path.join(p.dir, `manifest-rolled-back-${stamp}.json`));
 }
 
 async function exists(p: string): Promise<boolean> {

@@ -178,3 +178,23 @@ describe('damage found only while unpacking', () => {
     expect(await treeDigest(toolkit)).toEqual(before);
   });
 });
+
+describe('importing again after a rollback that kept a changed file', () => {
+  it('backs up the user’s edited cudnn.h afresh and keeps the older backup under a dated name', async () => {
+    const toolkit = await linuxToolkit();
+    await writeFile(path.join(toolkit, 'include/cudnn.h'), '/* first original */\n');
+    const a = await buildCudnnArchive(await tempDir(), { era: 'linux-cuda-folder' });
+    await importCudnn({ archive: a.file, toolkitDir: toolkit, os: 'linux' });
+    await writeFile(path.join(toolkit, 'include/cudnn.h'), '/* edited by the user */\n');
+    expect((await rollbackImport(toolkit)).kept).toHaveLength(1);
+
+    await importCudnn({ archive: a.file, toolkitDir: toolkit, os: 'linux' });
+    expect(await readFile(path.join(toolkit, '.cudawiz/backup/include/cudnn.h'), 'utf8')).toBe('/* edited by the user */\n');
+    const digest = await treeDigest(path.join(toolkit, '.cudawiz'));
+    const older = Object.keys(digest).find((k) => /^backup-.*\/include\/cudnn\.h$/.test(k));
+    expect(older).toBeDefined();
+    expect(await readFile(path.join(toolkit, '.cudawiz', older!), 'utf8')).toBe('/* first original */\n');
+    await rollbackImport(toolkit);
+    expect(await readFile(path.join(toolkit, 'include/cudnn.h'), 'utf8')).toBe('/* edited by the user */\n');
+  });
+});
