@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import { execa } from 'execa';
@@ -216,31 +217,59 @@ async function readTarMember(file: string, member: string, size: number): Promis
 const GNU_LINE = /^(\S)\S{9}\S*\s+\S+\s+(\d+)\s+\d{4}-\d\d-\d\d\s+\d\d:\d\d(?::\d\d)?\s(.*)$/;
 const BSD_LINE = /^(\S)\S{9}\S*\s+\d+\s+\S+\s+\S+\s+(\d+)\s+\w{3}\s+\d+\s+[\d:]+\s(.*)$/;
 
-export function parseTarListing(text: string): ArchiveEntry[] {
-  const out: ArchiveEntry[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    const m = GNU_LINE.exec(line) ?? BSD_LINE.exec(line);
-    if (!m) throw new ArchiveReadError(`unreadable listing line: ${line}`, 'corrupt');
-    const [, kind, size, rest] = m;
-    let name = rest;
-    let type: ArchiveEntry['type'] = kind === '-' ? 'file' : kind === 'd' ? 'dir' : kind === 'l' ? 'symlink' : kind === 'h' ? 'hardlink' : 'other';
-    let linkTarget: string | undefined;
-    const link = / -> (.*)$/.exec(rest);
-    const hard = / link to (.*)$/.exec(rest);
-    if (type === 'symlink' && link) {
-      name = rest.slice(0, link.index);
-      linkTarget = link[1];
-    } else if (hard) {
-      name = rest.slice(0, hard.index);
-      linkTarget = hard[1];
-      type = 'hardlink';
-    }
-    name = cleanName(name);
-    if (type === 'dir') name = name.replace(/\/+$/, '');
-    if (name === '' || name === '.') continue;
-    out.push({ name, type, size: Number(size), linkTarget });
+/** One line of `tar -tv` output; undefined for blank lines and the archive's own `./`. */
+export function parseTarLine(line: string): ArchiveEntry | undefined {
+  if (line.trim() === '') return undefined;
+  const m = GNU_LINE.exec(line) ?? BSD_LINE.exec(line);
+  if (!m) throw new ArchiveReadError(`unreadable listing line: ${line}`, 'corrupt');
+  const [, kind, size, rest] = m;
+  let name = rest;
+  let type: ArchiveEntry['type'] = kind === '-' ? 'file' : kind === 'd' ? 'dir' : kind === 'l' ? 'symlink' : kind === 'h' ? 'hardlink' : 'other';
+  let linkTarget: string | undefined;
+  const link = / -> (.*)$/.exec(rest);
+  const hard = / link to (.*)$/.exec(rest);
+  if (type === 'symlink' && link) {
+    name = rest.slice(0, link.index);
+    linkTarget = link[1];
+  } else if (hard) {
+    name = rest.slice(0, hard.index);
+    linkTarget = hard[1];
+    type = 'hardlink';
   }
+  name = cleanName(name);
+  if (type === 'dir') name = name.replace(/\/+$/, '');
+  if (name === '' || name === '.') return undefined;
+  return { name, type, size: Number(size), linkTarget };
+}
+
+export function parseTarListing(text: string): ArchiveEntry[] {
+  return text.split('\n').flatMap((line) => parseTarLine(line) ?? []);
+}
+
+/** Streams `tar -tv`, handing each entry on as tar reaches it (so a caller can start reading early). */
+async function listTar(file: string, onEntry?: (e: ArchiveEntry) => void): Promise<ArchiveEntry[]> {
+  const child = startTar(['-tvf', file], { buffer: false });
+  const stderr: Buffer[] = [];
+  child.stderr?.on('data', (c: Buffer) => stderr.push(c));
+  const out: ArchiveEntry[] = [];
+  let parseError: unknown;
+  try {
+    for await (const line of createInterface({ input: child.stdout! })) {
+      const e = parseTarLine(line);
+      if (!e) continue;
+      out.push(e);
+      onEntry?.(e);
+    }
+  } catch (error) {
+    parseError = error;
+    child.kill();
+  }
+  try {
+    await child;
+  } catch (error) {
+    throw parseError ?? tarFailure({ ...(error as object), stderr: Buffer.concat(stderr) });
+  }
+  if (parseError) throw parseError;
   return out;
 }
 
@@ -253,9 +282,13 @@ async function extractTar(file: string, dest: string, options: ExtractOptions): 
 
 // ---- the API the rest of cudnn/ uses ----
 
-export async function listEntries(file: string, format: ArchiveFormat): Promise<ArchiveEntry[]> {
-  if (format === 'zip') return listZip(file);
-  return parseTarListing(Buffer.from((await tar(['-tvf', file])).stdout).toString('utf8'));
+export async function listEntries(file: string, format: ArchiveFormat, onEntry?: (e: ArchiveEntry) => void): Promise<ArchiveEntry[]> {
+  if (format === 'zip') {
+    const entries = await listZip(file);
+    if (onEntry) entries.forEach(onEntry);
+    return entries;
+  }
+  return listTar(file, onEntry);
 }
 
 /** One listed member's bytes (`size` from the listing), without extracting anything else. */

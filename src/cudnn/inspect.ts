@@ -140,10 +140,19 @@ export async function inspectCudnnArchive(file: string, options: InspectOptions)
   if (!report.format) return refuse({ code: 'not-an-archive', message: `${path.basename(file)} is not a .zip, .tgz or .tar.xz archive.`, fix: `cuDNN comes as ${archiveKind(options.os)}. ${getIt}` });
   const format = report.format;
 
+  // The version header is read while tar is still listing (a second core), not in a pass after it.
+  const early = new Map<string, Promise<Buffer | undefined>>();
+  const startEarly = (e: ArchiveEntry) => {
+    if (format === 'zip' || e.type !== 'file' || !/^[^/]+\/include\/cudnn(_version)?\.h$/.test(e.name) || e.size > 1024 * 1024) return;
+    const read = readMember(file, format, e.name, e.size);
+    read.catch(() => undefined);
+    early.set(e.name, read);
+  };
   let entries: ArchiveEntry[];
   try {
-    entries = await listEntries(file, format);
+    entries = await listEntries(file, format, startEarly);
   } catch (error) {
+    await Promise.allSettled(early.values());
     return refuse(readFailure(error, file));
   }
   report.entryCount = entries.length;
@@ -174,7 +183,7 @@ export async function inspectCudnnArchive(file: string, options: InspectOptions)
   const header = versionHeader(layout.members);
   let text: string | undefined;
   try {
-    text = header ? (await readMember(file, format, header.source, header.size, 1024 * 1024))?.toString('utf8') : undefined;
+    text = header ? (await (early.get(header.source) ?? readMember(file, format, header.source, header.size, 1024 * 1024)))?.toString('utf8') : undefined;
   } catch (error) {
     return refuse(readFailure(error, file));
   }
