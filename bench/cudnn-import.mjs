@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// Benchmark: cudawiz's cuDNN import (inspect, staging, sha256 of every file, manifest, backups,
+// renames into place) against `unzip -q` (or `tar -xf`) + `cp -r` of the same tree, same run.
+// Target: within 1.3× of the reference. Not part of `npm test`.
+//
+//   node bench/cudnn-import.mjs [--mb 800] [--format zip|tgz] [--files 24] [--rounds 3] [--dir DIR]
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { execFileSync } from 'node:child_process';
+import { bundleForNode } from './bundle-for-node.mjs';
+
+const { values } = parseArgs({
+  options: {
+    mb: { type: 'string', default: '800' },
+    format: { type: 'string', default: 'zip' },
+    files: { type: 'string', default: '24' },
+    rounds: { type: 'string', default: '3' },
+    dir: { type: 'string' },
+  },
+});
+const totalBytes = Number(values.mb) * 1024 * 1024;
+const fileCount = Number(values.files);
+const rounds = Number(values.rounds);
+const zip = values.format === 'zip';
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const work = await mkdtemp(path.join(values.dir ?? os.tmpdir(), 'cudawiz-bench-'));
+const sh = (cmd) => execFileSync('sh', ['-c', cmd], { stdio: 'inherit' });
+
+async function randomFile(file, bytes) {
+  const fh = await open(file, 'w');
+  const chunk = 8 * 1024 * 1024;
+  for (let left = bytes; left > 0; left -= chunk) await fh.write(randomBytes(Math.min(chunk, left)));
+  await fh.close();
+}
+
+try {
+  // A cuDNN-shaped tree of incompressible data: ≥ 8.3 layout, Windows names for a zip, Linux for a tgz.
+  const version = '8.9.7.29';
+  const root = zip ? `cudnn-windows-x86_64-${version}_cuda12-archive` : `cudnn-linux-x86_64-${version}_cuda12-archive`;
+  const src = path.join(work, 'src', root);
+  const libDir = zip ? 'lib/x64' : 'lib';
+  for (const d of ['bin', 'include', libDir]) await mkdir(path.join(src, d), { recursive: true });
+  await writeFile(path.join(src, 'include/cudnn_version.h'), '#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n');
+  await writeFile(path.join(src, 'include/cudnn.h'), '#include "cudnn_version.h"\n');
+  await writeFile(path.join(src, 'LICENSE'), 'license\n');
+  const each = Math.floor(totalBytes / fileCount);
+  for (let i = 0; i < fileCount; i++) {
+    const name = zip ? (i === 0 ? 'bin/cudnn64_8.dll' : `bin/cudnn_part${i}64_8.dll`) : i === 0 ? 'lib/libcudnn.so.8.9.7' : `lib/libcudnn_part${i}.so.8.9.7`;
+    await randomFile(path.join(src, name), each);
+  }
+  if (zip) await writeFile(path.join(src, 'lib/x64/cudnn.lib'), 'lib');
+  const archive = path.join(work, `${root}.${zip ? 'zip' : 'tgz'}`);
+  console.log(`building a ${values.mb} MB ${zip ? 'store-only zip' : 'tgz'} with ${fileCount} libraries …`);
+  if (zip) sh(`cd "${path.dirname(src)}" && zip -0 -q -r "${archive}" "${root}"`);
+  else sh(`tar -czf "${archive}" -C "${path.dirname(src)}" "${root}"`);
+  await rm(path.join(work, 'src'), { recursive: true });
+
+  const bundle = await bundleForNode(path.join(repo, 'src/cudnn/index.ts'), path.join(work, 'cudnn.mjs'));
+  const { importCudnn } = await import(pathToFileURL(bundle).href);
+  const toolkitOs = zip ? 'windows' : 'linux';
+  const freshToolkit = async (name) => {
+    const t = path.join(work, name);
+    await rm(t, { recursive: true, force: true });
+    for (const d of ['bin', 'include', zip ? 'lib/x64' : 'lib64']) await mkdir(path.join(t, d), { recursive: true });
+    return t;
+  };
+
+  const reference = async () => {
+    const t = await freshToolkit('toolkit-ref');
+    const x = path.join(work, 'x');
+    await rm(x, { recursive: true, force: true });
+    await mkdir(x);
+    const t0 = performance.now();
+    if (zip) sh(`unzip -q "${archive}" -d "${x}" && cp -r "${x}/${root}/bin" "${x}/${root}/include" "${x}/${root}/lib" "${t}/"`);
+    else sh(`tar -xf "${archive}" -C "${x}" && cp -r "${x}/${root}/include/." "${t}/include/" && cp -r "${x}/${root}/lib/." "${t}/lib64/"`);
+    const ms = performance.now() - t0;
+    await rm(x, { recursive: true, force: true });
+    return ms;
+  };
+  const ours = async () => {
+    const t = await freshToolkit('toolkit-ours');
+    const t0 = performance.now();
+    const m = await importCudnn({ archive, toolkitDir: t, os: toolkitOs });
+    const ms = performance.now() - t0;
+    if (m.files.length < fileCount) throw new Error(`imported ${m.files.length} files, expected ≥ ${fileCount}`);
+    return ms;
+  };
+
+  const refTimes = [];
+  const ourTimes = [];
+  for (let r = 0; r < rounds; r++) {
+    // Alternate the order so neither side always gets the warmer page cache.
+    if (r % 2 === 0) {
+      refTimes.push(await reference());
+      ourTimes.push(await ours());
+    } else {
+      ourTimes.push(await ours());
+      refTimes.push(await reference());
+    }
+    console.log(`round ${r + 1}: reference ${refTimes.at(-1).toFixed(0)} ms, cudawiz ${ourTimes.at(-1).toFixed(0)} ms`);
+  }
+  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  const ratio = median(ourTimes) / median(refTimes);
+  console.log(`reference (${zip ? 'unzip -q' : 'tar -x'} + cp -r): median ${median(refTimes).toFixed(0)} ms`);
+  console.log(`cudawiz import (inspect + stage + sha256 + manifest + place): median ${median(ourTimes).toFixed(0)} ms`);
+  console.log(`ratio ${ratio.toFixed(2)}× (target ≤ 1.30×) ${ratio <= 1.3 ? 'OK' : 'SLOWER THAN TARGET'}`);
+  process.exitCode = ratio <= 1.3 ? 0 : 1;
+} finally {
+  await rm(work, { recursive: true, force: true });
+}

@@ -1,0 +1,360 @@
+// Copy cuDNN's bin, include and lib into a toolkit under a manifest with backups, so that a copy
+// can be finished after a crash or rolled back to exactly what was there before.
+//
+// The OS is data here (it decides the layout: lib\x64 vs lib64, DLLs vs .so) while file I/O uses
+// the host's path module, so a Windows toolkit can be laid out and asserted in a temp dir on Linux.
+import { access, constants, copyFile, lstat, mkdir, readdir, realpath, rename, rm, rmdir, symlink, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { CudawizError, EXIT } from '../errors.js';
+import { elevationHint, toolkitSubdirs, type OsName } from '../platform.js';
+import { ArchiveReadError, extractArchive } from './archive.js';
+import { inspectCudnnArchive, type ArchiveReport, type InspectLimits } from './inspect.js';
+import type { ToolkitPart } from './layout.js';
+import { currentState, hostPath, manifestPaths, readManifest, sameState, sha256File, writeManifest, type FileState, type Manifest, type ManifestFile } from './manifest.js';
+
+export interface ImportProgress {
+  phase: 'extract' | 'hash' | 'copy';
+  files: number;
+  totalFiles: number;
+  bytes: number;
+  totalBytes: number;
+  current?: string;
+}
+
+export interface ImportOptions extends InspectLimits {
+  archive: string;
+  toolkitDir: string;
+  os: OsName;
+  /** What TensorFlow needs ("7.6"); checked when given. */
+  tfCudnn?: string;
+  /** The toolkit's CUDA ("10.1"); checked when given. */
+  cudaVersion?: string;
+  signal?: AbortSignal;
+  onProgress?: (p: ImportProgress) => void;
+  /** Roll back a previous complete import first (a re-copy); without it a second import is refused. */
+  replacePrevious?: boolean;
+  /** For tests only: wait this long before putting each file in place, so a copy can be killed midway. */
+  throttleMs?: number;
+}
+
+export type ImportState =
+  | { state: 'none'; rolledBack?: Manifest }
+  | { state: 'complete'; manifest: Manifest }
+  | { state: 'interrupted'; manifest: Manifest; placed: string[]; pending: string[]; canFinish: boolean };
+
+export interface RollbackReport {
+  toolkitDir: string;
+  /** What the manifest was in when the rollback started; 'none' when there was nothing to undo. */
+  from: 'none' | 'copying' | 'complete';
+  removed: string[];
+  restored: string[];
+  /** Files left alone: changed by the user since cudawiz wrote them (their originals stay in the backup). */
+  kept: { path: string; reason: string }[];
+}
+
+/** The toolkit folder each part goes to, `/`-separated: Windows `lib/x64`, Linux `lib64`. */
+export function toolkitPartDir(os: OsName, part: ToolkitPart): string {
+  return toolkitSubdirs(os)[part].split(/[\\/]/).join('/');
+}
+
+export function refusalError(report: ArchiveReport): CudawizError {
+  const first = report.problems[0];
+  const more = report.problems.length > 1 ? ` (and ${report.problems.length - 1} more: ${report.problems.slice(1).map((p) => p.code).join(', ')})` : '';
+  return new CudawizError(`Refusing ${path.basename(report.file)}: ${first.message}${more}`, {
+    code: 'cudnn-archive-refused',
+    fix: first.fix,
+    details: { problems: report.problems },
+  });
+}
+
+const interrupted = (message: string, fix?: string) => new CudawizError(message, { code: 'interrupted', exitCode: EXIT.interrupted, fix });
+
+export async function importCudnn(options: ImportOptions): Promise<Manifest> {
+  const { archive, toolkitDir, os, signal } = options;
+  const report = await inspectCudnnArchive(archive, options);
+  if (!report.ok) throw refusalError(report);
+  await assertWritableToolkit(toolkitDir, os);
+  const previous = await importState(toolkitDir);
+  if (previous.state === 'interrupted')
+    throw new CudawizError(`An earlier cuDNN copy into ${toolkitDir} was interrupted.`, {
+      code: 'import-interrupted',
+      fix: `Run \`cudawiz repair\` to finish it, or \`cudawiz rollback --cuda-dir "${toolkitDir}"\` to undo it.`,
+    });
+  if (previous.state === 'complete') {
+    if (!options.replacePrevious)
+      throw new CudawizError(`cudawiz already copied cuDNN ${previous.manifest.archive.version} into ${toolkitDir}.`, {
+        code: 'already-imported',
+        fix: `Undo it first with \`cudawiz rollback --cuda-dir "${toolkitDir}"\`, or let \`cudawiz repair\` re-copy it.`,
+      });
+    await rollbackImport(toolkitDir);
+  }
+  await setAsideLeftovers(toolkitDir);
+  const partDirs = await resolvePartDirs(toolkitDir, os);
+  const paths = manifestPaths(toolkitDir);
+  const madeBookkeeping = !(await exists(paths.dir));
+  try {
+    await rm(paths.staging, { recursive: true, force: true });
+    const staged = await stage(report, paths.staging, options);
+    const manifest = await plan(report, staged, partDirs, options);
+    await writeManifest(toolkitDir, manifest);
+    await placeAll(manifest, options);
+    return manifest;
+  } catch (error) {
+    if (!(await exists(paths.manifest))) {
+      // Nothing reached the toolkit yet: leave it exactly as it was.
+      await rm(madeBookkeeping ? paths.dir : paths.staging, { recursive: true, force: true });
+      if (signal?.aborted) throw interrupted('cuDNN import cancelled before any file was copied; nothing was changed.');
+    } else if (signal?.aborted) {
+      throw interrupted(`cuDNN copy into ${toolkitDir} interrupted midway.`, `Run \`cudawiz repair\` to finish it, or \`cudawiz rollback --cuda-dir "${toolkitDir}"\` to undo it.`);
+    } else if (!(error instanceof CudawizError)) {
+      throw new CudawizError(`cuDNN copy into ${toolkitDir} stopped midway: ${(error as Error).message}`, {
+        code: 'import-failed',
+        fix: `Fix the cause, then run \`cudawiz repair\` to finish it, or \`cudawiz rollback --cuda-dir "${toolkitDir}"\` to undo it.`,
+      });
+    }
+    throw error;
+  }
+}
+
+/** A rollback that kept user-changed files left its record and backups: keep them, under dated names, out of the new import's way. */
+async function setAsideLeftovers(toolkitDir: string): Promise<void> {
+  const p = manifestPaths(toolkitDir);
+  if (!(await exists(p.manifest))) return;
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  if (await exists(p.backup)) await rename(p.backup, `${p.backup}-${stamp}`);
+  await rename(p.manifest, path.join(p.dir, `manifest-rolled-back-${stamp}.json`));
+}
+
+async function exists(p: string): Promise<boolean> {
+  return lstat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function assertWritableToolkit(toolkitDir: string, os: OsName): Promise<void> {
+  const s = await lstat(toolkitDir).catch(() => undefined);
+  if (!s?.isDirectory() && !(s?.isSymbolicLink() && (await realpath(toolkitDir).then((r) => lstat(r)).then((r) => r.isDirectory(), () => false))))
+    throw new CudawizError(`There is no CUDA toolkit folder at ${toolkitDir}.`, { code: 'no-toolkit', fix: 'Install the CUDA toolkit first (cudawiz install), or pass the right --cuda-dir.' });
+  try {
+    await access(toolkitDir, constants.W_OK);
+  } catch {
+    throw new CudawizError(`No permission to write into ${toolkitDir}.`, { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: elevationHint(os, 'cudawiz install …') });
+  }
+}
+
+/** Each part's folder, refusing one that is a link out of the toolkit (Linux lib64 → targets/… inside is normal). */
+async function resolvePartDirs(toolkitDir: string, os: OsName): Promise<Record<ToolkitPart, string>> {
+  const root = await realpath(toolkitDir);
+  const out = {} as Record<ToolkitPart, string>;
+  for (const part of ['bin', 'include', 'lib'] as const) {
+    const rel = toolkitPartDir(os, part);
+    out[part] = rel;
+    const real = await realpath(hostPath(toolkitDir, rel)).catch(() => undefined);
+    if (real !== undefined && real !== root && !real.startsWith(root + path.sep))
+      throw new CudawizError(`${hostPath(toolkitDir, rel)} points outside the toolkit (to ${real}); cudawiz will not write there.`, {
+        code: 'link-out',
+        fix: 'Copy cuDNN by hand, or point --cuda-dir at the real toolkit folder.',
+      });
+  }
+  return out;
+}
+
+interface StagedFile extends FileState {
+  source: string;
+}
+
+/** Extract the planned members into staging (same filesystem, so placing is a rename) and hash them. */
+async function stage(report: ArchiveReport, staging: string, options: ImportOptions): Promise<Map<string, StagedFile>> {
+  const totalFiles = report.members.length;
+  const totalBytes = report.members.reduce((n, m) => n + m.size, 0);
+  let files = 0;
+  let bytes = 0;
+  const hashes = await extractArchive(options.archive, report.format!, staging, {
+    signal: options.signal,
+    only: new Set(report.members.map((m) => m.source)),
+    onFile: (name, size) => options.onProgress?.({ phase: 'extract', files: ++files, totalFiles, bytes: (bytes += size), totalBytes, current: name }),
+  }).catch((error: unknown) => {
+    if (!(error instanceof ArchiveReadError)) throw error;
+    throw new CudawizError(`Refusing ${path.basename(options.archive)}: it is damaged (${error.message}).`, {
+      code: 'cudnn-archive-refused',
+      fix: 'The download may be incomplete or damaged. Download it again from https://developer.nvidia.com/rdp/cudnn-archive.',
+      details: { problems: [{ code: 'corrupt', message: error.message }] },
+    });
+  });
+  const staged = new Map<string, StagedFile>();
+  files = 0;
+  bytes = 0;
+  for (const m of report.members) {
+    options.signal?.throwIfAborted();
+    const file = hostPath(staging, m.source);
+    const s = await lstat(file).catch(() => undefined);
+    if (m.type === 'symlink') {
+      if (!s?.isSymbolicLink()) throw new CudawizError(`The archive did not unpack as listed (${m.source}).`, { code: 'corrupt' });
+      staged.set(m.source, { source: m.source, type: 'symlink', linkTarget: m.linkTarget });
+      continue;
+    }
+    if (!s?.isFile()) throw new CudawizError(`The archive did not unpack as listed (${m.source}).`, { code: 'corrupt', fix: 'Download it again.' });
+    const sha256 = hashes.get(m.source) ?? (await sha256File(file));
+    staged.set(m.source, { source: m.source, type: 'file', size: s.size, sha256 });
+    if (!hashes.has(m.source)) options.onProgress?.({ phase: 'hash', files: ++files, totalFiles, bytes: (bytes += s.size), totalBytes, current: m.source });
+  }
+  return staged;
+}
+
+async function plan(report: ArchiveReport, staged: Map<string, StagedFile>, partDirs: Record<ToolkitPart, string>, options: ImportOptions): Promise<Manifest> {
+  const byPath = new Map<string, ManifestFile>();
+  const createdDirs = new Set<string>();
+  for (const m of report.members) {
+    const rel = `${partDirs[m.part]}/${m.rel}`;
+    const dest = hostPath(options.toolkitDir, rel);
+    const segments = rel.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const dir = segments.slice(0, i).join('/');
+      if (!createdDirs.has(dir) && !(await exists(hostPath(options.toolkitDir, dir)))) createdDirs.add(dir);
+    }
+    const now = await currentState(dest);
+    if (now?.isDir) throw new CudawizError(`${dest} is a folder; cuDNN wants to put a file there.`, { code: 'conflict', fix: 'Move that folder away, then run again.' });
+    const { source: _source, ...state } = staged.get(m.source)!;
+    byPath.set(rel, { path: rel, source: m.source, ...state, original: now });
+  }
+  return {
+    tool: 'cudawiz',
+    schema: 1,
+    what: 'cudnn',
+    state: 'copying',
+    os: options.os,
+    toolkitDir: options.toolkitDir,
+    archive: { file: path.resolve(options.archive), format: report.format!, layout: report.layout!, version: report.version!, cuda: report.cuda },
+    startedAt: new Date().toISOString(),
+    createdDirs: [...createdDirs],
+    files: [...byPath.values()],
+  };
+}
+
+async function placeAll(manifest: Manifest, options: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; throttleMs?: number }): Promise<void> {
+  const dir = manifest.toolkitDir;
+  for (const d of manifest.createdDirs) await mkdir(hostPath(dir, d), { recursive: true });
+  const totalBytes = manifest.files.reduce((n, f) => n + (f.size ?? 0), 0);
+  let bytes = 0;
+  let files = 0;
+  for (const f of manifest.files) {
+    options.signal?.throwIfAborted();
+    if (options.throttleMs) await delay(options.throttleMs, undefined, { signal: options.signal });
+    await placeFile(dir, f);
+    bytes += f.size ?? 0;
+    options.onProgress?.({ phase: 'copy', files: ++files, totalFiles: manifest.files.length, bytes, totalBytes, current: f.path });
+  }
+  manifest.state = 'complete';
+  manifest.finishedAt = new Date().toISOString();
+  await writeManifest(dir, manifest);
+  await rm(manifestPaths(dir).staging, { recursive: true, force: true });
+}
+
+/** Idempotent: back up what is there (once, atomically), then rename the staged copy over it. */
+async function placeFile(toolkitDir: string, f: ManifestFile): Promise<void> {
+  const { staging, backup } = manifestPaths(toolkitDir);
+  const dest = hostPath(toolkitDir, f.path);
+  const quick = await currentState(dest, false);
+  if (quick) {
+    const now = quick.type === 'file' ? await currentState(dest) : quick;
+    if (sameState(now, f)) return;
+    const saved = hostPath(backup, f.path);
+    if (now?.type === 'file' && !(await exists(saved))) {
+      await mkdir(path.dirname(saved), { recursive: true });
+      await copyFile(dest, `${saved}.tmp`);
+      await rename(`${saved}.tmp`, saved);
+    }
+  }
+  const from = hostPath(staging, f.source);
+  if (!(await exists(from)))
+    throw new CudawizError(`The staged copy of ${f.source} is gone, so the copy cannot be finished from it.`, {
+      code: 'staging-missing',
+      fix: `Undo it with \`cudawiz rollback --cuda-dir "${toolkitDir}"\`, then import the archive again.`,
+    });
+  try {
+    await rename(from, dest);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    if (f.type === 'symlink') {
+      await rm(dest, { force: true });
+      await symlink(f.linkTarget!, dest);
+    } else await copyFile(from, dest);
+  }
+}
+
+export async function importState(toolkitDir: string): Promise<ImportState> {
+  const manifest = await readManifest(toolkitDir);
+  if (!manifest) return { state: 'none' };
+  if (manifest.state === 'rolled-back') return { state: 'none', rolledBack: manifest };
+  if (manifest.state === 'complete') return { state: 'complete', manifest };
+  const placed: string[] = [];
+  const pending: string[] = [];
+  let canFinish = true;
+  for (const f of manifest.files) {
+    if (sameState(await currentState(hostPath(toolkitDir, f.path)), f)) placed.push(f.path);
+    else {
+      pending.push(f.path);
+      if (!(await exists(hostPath(manifestPaths(toolkitDir).staging, f.source)))) canFinish = false;
+    }
+  }
+  return { state: 'interrupted', manifest, placed, pending, canFinish };
+}
+
+/** Finish an interrupted copy from its staged files; a complete one is returned as is. */
+export async function finishImport(toolkitDir: string, options: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void } = {}): Promise<Manifest> {
+  const manifest = await readManifest(toolkitDir);
+  if (!manifest || manifest.state === 'rolled-back')
+    throw new CudawizError(`There is no cuDNN copy to finish in ${toolkitDir}.`, { code: 'nothing-to-finish', fix: 'Import the cuDNN archive with `cudawiz install --cudnn-archive FILE`.' });
+  if (manifest.state === 'complete') return manifest;
+  await placeAll(manifest, options);
+  return manifest;
+}
+
+/** Undo cudawiz's copy: remove what it wrote (if unchanged since), restore every original. */
+export async function rollbackImport(toolkitDir: string): Promise<RollbackReport> {
+  const manifest = await readManifest(toolkitDir);
+  const report: RollbackReport = { toolkitDir, from: 'none', removed: [], restored: [], kept: [] };
+  if (!manifest || manifest.state === 'rolled-back') return report;
+  report.from = manifest.state;
+  const paths = manifestPaths(toolkitDir);
+  const kept: string[] = [];
+  for (const f of [...manifest.files].reverse()) {
+    const dest = hostPath(toolkitDir, f.path);
+    const saved = hostPath(paths.backup, f.path);
+    const now = await currentState(dest);
+    const ours = sameState(now, f);
+    if (now && !ours) {
+      if (f.original && sameState(now, f.original)) await rm(saved, { force: true }); // never replaced: nothing to undo
+      else {
+        report.kept.push({ path: f.path, reason: 'changed since cudawiz wrote it' });
+        kept.push(f.path);
+      }
+      continue;
+    }
+    if (ours) {
+      await unlink(dest);
+      report.removed.push(f.path);
+    }
+    if (f.original?.type === 'symlink') {
+      await symlink(f.original.linkTarget!, dest);
+      report.restored.push(f.path);
+    } else if (f.original) {
+      if (await exists(saved)) {
+        await rename(saved, dest);
+        report.restored.push(f.path);
+      } else report.kept.push({ path: f.path, reason: 'its original was not found in the backup' });
+    }
+  }
+  for (const d of [...manifest.createdDirs].reverse()) await rmdir(hostPath(toolkitDir, d)).catch(() => undefined);
+  await rm(paths.staging, { recursive: true, force: true });
+  if (kept.length === 0) {
+    await rm(paths.backup, { recursive: true, force: true });
+    await rm(paths.manifest, { force: true });
+    if ((await readdir(paths.dir).catch(() => ['?'])).length === 0) await rmdir(paths.dir);
+  } else {
+    await writeManifest(toolkitDir, { ...manifest, state: 'rolled-back', finishedAt: new Date().toISOString(), kept });
+  }
+  return report;
+}

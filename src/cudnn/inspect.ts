@@ -1,0 +1,214 @@
+// Look inside a cuDNN archive without extracting it, and say whether it may be copied into a
+// toolkit: one report with every refusal (a clear reason and fix each), so nothing is written first.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { OsName } from '../platform.js';
+import { compareDotted, major, parseDotted } from '../version.js';
+import { ArchiveReadError, detectFormat, listEntries, readMember, type ArchiveEntry, type ArchiveFormat } from './archive.js';
+import { archiveOs, factsFromName, isCudnnArchive, parseCudnnVersionHeader, recogniseLayout, versionHeader, type LayoutEra, type PlannedMember } from './layout.js';
+
+export type RefusalCode =
+  | 'unreadable'
+  | 'not-an-archive'
+  | 'corrupt'
+  | 'not-cudnn'
+  | 'no-version'
+  | 'wrong-version'
+  | 'wrong-cuda'
+  | 'wrong-os'
+  | 'unsafe-path'
+  | 'unsupported-entry'
+  | 'too-large'
+  | 'too-many-entries';
+
+export interface ArchiveProblem {
+  code: RefusalCode;
+  message: string;
+  fix: string;
+}
+
+export interface InspectLimits {
+  /** Sum of the uncompressed sizes; default 8 GiB (a cuDNN 9 archive is ~1–2 GiB unpacked). */
+  maxTotalBytes?: number;
+  /** Default 10 000 (real archives hold tens to a few hundred). */
+  maxEntries?: number;
+}
+
+export interface InspectOptions extends InspectLimits {
+  /** The OS the toolkit is for. */
+  os: OsName;
+  /** What TensorFlow needs ("7.6", "8.1"): major equal, minor not older. */
+  tfCudnn?: string;
+  /** The toolkit's CUDA version ("10.1"); the archive's CUDA major must match. */
+  cudaVersion?: string;
+}
+
+export interface ArchiveReport {
+  ok: boolean;
+  file: string;
+  format?: ArchiveFormat;
+  problems: ArchiveProblem[];
+  warnings: string[];
+  os?: OsName;
+  layout?: LayoutEra;
+  root?: string;
+  /** From the header inside: "7.6.5". */
+  version?: string;
+  /** From the file name when it says: "7.6.5.32". */
+  versionFromName?: string;
+  /** The CUDA the build is for, from the file or top-folder name ("10.1", "12"). */
+  cuda?: string;
+  entryCount: number;
+  totalBytes: number;
+  /** What would be copied, and to which part of the toolkit. */
+  members: PlannedMember[];
+  /** Windows cuDNN 8.3+ needs zlibwapi.dll beside it. */
+  needsZlibwapi: boolean;
+}
+
+export const DEFAULT_LIMITS = { maxTotalBytes: 8 * 1024 ** 3, maxEntries: 10_000 } as const;
+
+const archiveKind = (os: OsName) => (os === 'windows' ? 'the Windows .zip' : 'the Linux .tgz / .tar.xz');
+const getIt = 'Download it again from https://developer.nvidia.com/rdp/cudnn-archive (log in first).';
+
+/** Why an entry may not be written under the target: absolute, `..`, backslashes, links out. */
+export function unsafeEntries(entries: readonly ArchiveEntry[]): ArchiveProblem[] {
+  const problems: ArchiveProblem[] = [];
+  const links = new Set(entries.filter((e) => e.type === 'symlink' || e.type === 'hardlink').map((e) => e.name));
+  const refuse = (message: string) => problems.push({ code: 'unsafe-path', message, fix: `This is not an archive NVIDIA made. ${getIt}` });
+  for (const e of entries) {
+    if (/^([a-zA-Z]:|[\\/])/.test(e.name) || e.name.includes('\\')) refuse(`"${e.name}" is an absolute path.`);
+    else if (e.name.split('/').includes('..')) refuse(`"${e.name}" climbs out of the folder with "..".`);
+    const parts = e.name.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      if (links.has(parts.slice(0, i).join('/'))) refuse(`"${e.name}" is written through the link "${parts.slice(0, i).join('/')}".`);
+    }
+    if (e.type === 'symlink') {
+      const target = e.linkTarget ?? '';
+      // cuDNN's own links (libcudnn.so → libcudnn.so.7) name a file in the same folder; anything else could point out.
+      if (target === '' || path.posix.isAbsolute(target) || /^[a-zA-Z]:/.test(target) || path.posix.normalize(target).includes('/') || target === '..' || target === '.')
+        refuse(`The link "${e.name}" points outside its folder (to "${target}").`);
+    }
+  }
+  return problems;
+}
+
+function unsupportedEntries(entries: readonly ArchiveEntry[], format: ArchiveFormat): ArchiveProblem[] {
+  const odd = entries.filter((e) => e.type === 'hardlink' || e.type === 'other' || (format === 'zip' && e.type === 'symlink'));
+  if (odd.length === 0) return [];
+  return [{ code: 'unsupported-entry', message: `The archive holds ${odd.length} entr${odd.length === 1 ? 'y' : 'ies'} cuDNN never ships (links or devices), e.g. "${odd[0].name}".`, fix: getIt }];
+}
+
+function versionProblems(report: ArchiveReport, options: InspectOptions): ArchiveProblem[] {
+  const problems: ArchiveProblem[] = [];
+  const v = parseDotted(report.version ?? '') ?? [];
+  if (options.tfCudnn) {
+    const want = parseDotted(options.tfCudnn) ?? [];
+    const tooOld = want.length > 1 && v[0] === want[0] && (v[1] ?? 0) < (want[1] ?? 0);
+    if (v[0] !== want[0] || tooOld) {
+      problems.push({
+        code: 'wrong-version',
+        message: `This is cuDNN ${report.version}; TensorFlow needs cuDNN ${options.tfCudnn} (same major ${want[0]}, minor ${want[1] ?? 0} or newer).`,
+        fix: `Download cuDNN ${options.tfCudnn} for CUDA ${options.cudaVersion ?? 'your toolkit'} (${archiveKind(options.os)}) from https://developer.nvidia.com/rdp/cudnn-archive.`,
+      });
+    }
+  }
+  if (options.cudaVersion && report.cuda && major(report.cuda) !== major(options.cudaVersion)) {
+    problems.push({
+      code: 'wrong-cuda',
+      message: `This cuDNN is built for CUDA ${report.cuda}; the toolkit is CUDA ${options.cudaVersion}.`,
+      fix: `Pick the cuDNN ${report.version ?? ''} download "for CUDA ${options.cudaVersion}" instead.`.replace('  ', ' '),
+    });
+  }
+  return problems;
+}
+
+export async function inspectCudnnArchive(file: string, options: InspectOptions): Promise<ArchiveReport> {
+  const report: ArchiveReport = { ok: false, file, problems: [], warnings: [], entryCount: 0, totalBytes: 0, members: [], needsZlibwapi: false };
+  const refuse = (p: ArchiveProblem) => {
+    report.problems.push(p);
+    return report;
+  };
+  const limits = { ...DEFAULT_LIMITS, ...stripUndefined({ maxTotalBytes: options.maxTotalBytes, maxEntries: options.maxEntries }) };
+  try {
+    const s = await stat(file);
+    if (!s.isFile()) return refuse({ code: 'unreadable', message: `${file} is not a file.`, fix: 'Pass the path of the downloaded cuDNN archive.' });
+    report.format = await detectFormat(file);
+  } catch (error) {
+    return refuse({ code: 'unreadable', message: `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, fix: 'Check the path of the downloaded cuDNN archive.' });
+  }
+  if (!report.format) return refuse({ code: 'not-an-archive', message: `${path.basename(file)} is not a .zip, .tgz or .tar.xz archive.`, fix: `cuDNN comes as ${archiveKind(options.os)}. ${getIt}` });
+  const format = report.format;
+
+  // The version header is read while tar is still listing (a second core), not in a pass after it.
+  const early = new Map<string, Promise<Buffer | undefined>>();
+  const startEarly = (e: ArchiveEntry) => {
+    if (format === 'zip' || e.type !== 'file' || !/^[^/]+\/include\/cudnn(_version)?\.h$/.test(e.name) || e.size > 1024 * 1024) return;
+    const read = readMember(file, format, e.name, e.size);
+    read.catch(() => undefined);
+    early.set(e.name, read);
+  };
+  let entries: ArchiveEntry[];
+  try {
+    entries = await listEntries(file, format, startEarly);
+  } catch (error) {
+    await Promise.allSettled(early.values());
+    return refuse(readFailure(error, file));
+  }
+  report.entryCount = entries.length;
+  report.totalBytes = entries.reduce((n, e) => n + (e.type === 'file' ? e.size : 0), 0);
+  if (entries.length > limits.maxEntries) refuse({ code: 'too-many-entries', message: `The archive holds ${entries.length} entries (the limit is ${limits.maxEntries}).`, fix: getIt });
+  if (report.totalBytes > limits.maxTotalBytes)
+    refuse({ code: 'too-large', message: `The archive unpacks to ${gib(report.totalBytes)} (the limit is ${gib(limits.maxTotalBytes)}).`, fix: getIt });
+  report.problems.push(...unsafeEntries(entries), ...unsupportedEntries(entries, format));
+  if (report.problems.length > 0) return report;
+
+  const layout = recogniseLayout(entries);
+  if (!layout || !isCudnnArchive(layout.members))
+    return refuse({ code: 'not-cudnn', message: `${path.basename(file)} is not a cuDNN archive (no cudnn header and library under bin/include/lib).`, fix: `Download cuDNN as ${archiveKind(options.os)} from https://developer.nvidia.com/rdp/cudnn-archive.` });
+  Object.assign(report, { layout: layout.era, root: layout.root, members: layout.members });
+
+  const nameFacts = { ...factsFromName(layout.root), ...stripUndefined(factsFromName(path.basename(file))) };
+  report.versionFromName = nameFacts.version;
+  report.cuda = nameFacts.cuda;
+  report.os = archiveOs(layout.members) ?? nameFacts.os;
+  if (report.os && report.os !== options.os) {
+    refuse({
+      code: 'wrong-os',
+      message: `This is the ${report.os === 'windows' ? 'Windows' : 'Linux'} cuDNN (${report.os === 'windows' ? 'DLLs' : 'shared objects'}); the toolkit is on ${options.os === 'windows' ? 'Windows' : 'Linux'}.`,
+      fix: `Download ${archiveKind(options.os)} of the same cuDNN version instead.`,
+    });
+  }
+
+  const header = versionHeader(layout.members);
+  let text: string | undefined;
+  try {
+    text = header ? (await (early.get(header.source) ?? readMember(file, format, header.source, header.size, 1024 * 1024)))?.toString('utf8') : undefined;
+  } catch (error) {
+    return refuse(readFailure(error, file));
+  }
+  report.version = text === undefined ? undefined : parseCudnnVersionHeader(text);
+  if (!report.version) return refuse({ code: 'no-version', message: 'The archive has no cuDNN version header (cudnn_version.h or cudnn.h with CUDNN_MAJOR).', fix: getIt });
+  if (report.versionFromName && compareDotted(report.versionFromName.split('.').slice(0, 3).join('.'), report.version) !== 0)
+    report.warnings.push(`The file name says cuDNN ${report.versionFromName} but its header says ${report.version}; the header wins.`);
+  if (!report.cuda && options.cudaVersion) report.warnings.push('The archive does not say which CUDA it was built for; check that it matches your toolkit.');
+  report.problems.push(...versionProblems(report, options));
+  report.needsZlibwapi = options.os === 'windows' && compareDotted(report.version, '8.3') >= 0;
+  report.ok = report.problems.length === 0;
+  return report;
+}
+
+function readFailure(error: unknown, file: string): ArchiveProblem {
+  if (error instanceof ArchiveReadError && error.reason === 'unsafe-path')
+    return { code: 'unsafe-path', message: `An entry would be written outside the folder: ${error.message}.`, fix: `This is not an archive NVIDIA made. ${getIt}` };
+  if (error instanceof ArchiveReadError && error.reason === 'unsupported') return { code: 'unreadable', message: error.message, fix: 'Install tar, or pass another archive.' };
+  return { code: 'corrupt', message: `${path.basename(file)} is damaged or incomplete (${(error as Error).message}).`, fix: `The download may have stopped early. ${getIt}` };
+}
+
+function gib(n: number): string {
+  return `${(n / 1024 ** 3).toFixed(1)} GiB`;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
