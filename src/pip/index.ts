@@ -5,4 +5,3 @@ export { probePipCuda, scanSitePackages, whichLibraryTfLoads, wheelComponent, ty
 export { applyWheelLibraryFix, planWheelLibraryFix, undoWheelLibraryFix, FIX_BEGIN, FIX_END, FIX_RECORD, type WheelFixRecord, type WheelLibraryFix } from './wheel-fix.js';
 export { WHEEL_LOADER_FACTS, wheelLoaderFact, type WheelLoaderFact, type WheelLoaderNeed } from './wheel-loader-facts.js';
 export { wslRouteSteps } from './wsl-route.js';
-export { probeWsl, WSL_DRIVER_FIX, type WslFacts, type WslProblem, type WslProbeOptions } from '../probe/wsl.js';
