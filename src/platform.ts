@@ -262,3 +262,47 @@ export function setPersistedPathScript(scope: WindowsEnvScope, value: string, ki
     `[Environment]::SetEnvironmentVariable('CUDAWIZ_PATH_CHANGED', $null, 'User')`,
   ].join('; ');
 }
+
+// ---------------------------------------------------------------- WSL2 (Linux inside Windows)
+/** Where WSL mounts the Windows driver's Linux libraries (libcuda.so.1) and its nvidia-smi. */
+export const WSL_LIBRARY_DIR = '/usr/lib/wsl/lib';
+
+/** The kernel's own words: WSL1 says "4.4.0-19041-Microsoft", WSL2 "5.15.90.1-microsoft-standard-WSL2". */
+export const WSL_KERNEL_FILES = ['/proc/sys/kernel/osrelease', '/proc/version'] as const;
+
+/** Variables WSL sets in every shell of a distribution. */
+export const WSL_ENV_MARKERS = ['WSL_DISTRO_NAME', 'WSL_INTEROP'] as const;
+
+/** WSL writes this so the loader finds /usr/lib/wsl/lib (wsl.conf [automount] ldconfig=true). */
+export const WSL_LD_CONF = path.posix.join(LINUX_LD_SO_CONF_DIR, 'ld.wsl.conf');
+
+/** CUDA on WSL2 needs Windows 10 21H2 (build 19044) or newer (TF pip.md, "Windows WSL2"). */
+export const WSL_MIN_WINDOWS_BUILD = 19044;
+
+/** Windows' cmd.exe as seen from inside WSL: on PATH through interop, else at its mount. */
+export const WSL_WINDOWS_CMD = ['/mnt/c/Windows/System32/cmd.exe', 'cmd.exe'] as const;
+export const WSL_WINDOWS_DRIVE_MOUNT = '/mnt/c';
+
+/** Where a Linux NVIDIA driver package puts libcuda.so.1; inside WSL a copy there shadows Windows'. */
+export const LINUX_DISTRO_LIBRARY_DIRS = ['/usr/lib/x86_64-linux-gnu', '/usr/lib64', '/usr/lib'] as const;
+
+// ---------------------------------------------------------------- Python virtual environments
+/** A venv keeps its programs in bin/ (Linux) or Scripts\ (Windows). */
+export function venvBinDir(os: OsName, dir: string): string {
+  return pathFor(os).join(dir, os === 'windows' ? 'Scripts' : 'bin');
+}
+
+export function venvProgram(os: OsName, dir: string, name: 'python' | 'pip'): string {
+  return pathFor(os).join(venvBinDir(os, dir), executableName(os, name));
+}
+
+/** The script `source DIR/bin/activate` runs (bash/zsh); the one a wheel-library fix edits. */
+export function venvActivateScript(os: OsName, dir: string): string {
+  return pathFor(os).join(venvBinDir(os, dir), os === 'windows' ? 'activate.bat' : 'activate');
+}
+
+/** Every venv has this file; it tells a venv from any other directory. */
+export const VENV_MARKER_FILE = 'pyvenv.cfg';
+
+/** tensorflow[and-cuda]'s wheels unpack their libraries under site-packages/nvidia/<part>/lib. */
+export const WHEEL_NVIDIA_DIR = 'nvidia';

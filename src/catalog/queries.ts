@@ -258,6 +258,17 @@ export function pipRequirement(row: TfRow, tf: string): string {
   return compareDotted(majorMinor(v), '1.15') <= 0 ? `tensorflow-gpu==${v}` : `tensorflow==${v}`;
 }
 
+/**
+ * The pip requirement that brings CUDA and cuDNN as wheels (Linux and WSL2, TF ≥ andCudaFirst):
+ * `tensorflow[and-cuda]==2.16.1`; a minor line ("2.16") pins its table row. undefined where none exists.
+ */
+export function andCudaRequirement(catalog: Catalog, tf: string): string | undefined {
+  const match = findTfRow(catalog, tf, 'linux');
+  if (!match || !hasAndCuda(catalog, match.row.version, 'linux')) return undefined;
+  const v = (parseDotted(tf) ?? []).length === 3 ? tf : match.row.version;
+  return `tensorflow[and-cuda]==${v}`;
+}
+
 export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requirements {
   const match = findTfRow(catalog, tf, os);
   const notes: string[] = [];
