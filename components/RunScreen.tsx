@@ -1,5 +1,6 @@
 // Screens 4–6 while the plan runs: finished steps go into <Static> (kept in scrollback, never
 // redrawn), the live area below shows only the active step.
+import { Select } from '@inkjs/ui';
 import { Box, Static } from 'ink';
 import type { InputNeed, RunnerState } from '../src/plan/events.js';
 import { CudnnWait } from './CudnnWait.js';
@@ -19,9 +20,19 @@ export function RunScreen({ runner, waiting, onAnswer }: { runner: RunnerState; 
       <Static items={finished}>{(step) => <StepView key={step.id} step={step} />}</Static>
       {active && !waiting ? <StepView step={active} /> : null}
       {waiting?.kind === 'cudnn-archive' ? <CudnnWait need={waiting} onAnswer={onAnswer} /> : null}
-      {waiting && waiting.kind !== 'cudnn-archive' ? (
-        <StatusLine status="warn" text={waiting.kind === 'confirm' ? waiting.question : waiting.message} />
+      {waiting?.kind === 'confirm' ? (
+        <Box flexDirection="column">
+          <StatusLine status="warn" text={waiting.question} />
+          <Select
+            options={[
+              { label: t.yes, value: 'yes' },
+              { label: t.no, value: 'no' },
+            ]}
+            onChange={onAnswer}
+          />
+        </Box>
       ) : null}
+      {waiting?.kind === 'elevation' ? <StatusLine status="fail" text={`${waiting.message} → ${waiting.fix}`} /> : null}
       <KeyHints text={waiting ? t.keysInput : t.keysRun} />
     </Box>
   );

@@ -1,6 +1,27 @@
+// `cudawiz repair [--tf V]`: the doctor's scan, then a plan that settles interrupted copies and
+// redoes only what is missing or broken; healthy parts are skipped by their own checks.
 import type { CommandContext } from '../cli/context.js';
-import { CudawizError } from '../errors.js';
+import { chooseTarget } from '../doctor/target.js';
+import { CudawizError, EXIT } from '../errors.js';
+import { defaultCudaRoot } from '../platform.js';
+import { repairSteps } from '../plan/repair.js';
+import { probeMachine } from '../probe/index.js';
+import { planContextFromFlags, runPlanCommand } from './plan-command.js';
 
-export async function run(_ctx: CommandContext): Promise<number> {
-  throw new CudawizError('cudawiz repair is not built yet.', { code: 'not-built' });
+export async function run(ctx: CommandContext): Promise<number> {
+  const catalog = ctx.catalog();
+  const facts = await probeMachine(ctx.host, {
+    cudaRoot: ctx.globals.cudaRoot ?? defaultCudaRoot(ctx.host.os, ctx.host.env),
+    python: typeof ctx.values.python === 'string' ? ctx.values.python : undefined,
+    catalog,
+  });
+  const target = chooseTarget(catalog, facts, typeof ctx.values.tf === 'string' ? ctx.values.tf : undefined, ctx.host.os);
+  if (!target.tf) {
+    throw new CudawizError('No TensorFlow version to repair for: none is pip-installed here and --tf was not given.', {
+      fix: 'Say which one: cudawiz repair --tf 2.10',
+      exitCode: EXIT.usage,
+    });
+  }
+  const plan = planContextFromFlags(ctx, target.tf, `cudawiz repair --tf ${target.tf}`);
+  return runPlanCommand(ctx, plan, repairSteps(facts));
 }

@@ -136,7 +136,10 @@ export class WizardController {
       onEvent: (e) => {
         runner = reduceRunner(runner, e);
         const cur = this.state;
-        this.set({ screen: 'run', scan, tf, mode, runner, waiting: cur.screen === 'run' ? cur.waiting : undefined });
+        // A step that starts again got its answer some other way (the archive appeared in Downloads).
+        if (e.type === 'step-start') this.pendingAnswer = undefined;
+        const waiting = e.type === 'step-start' || cur.screen !== 'run' ? undefined : cur.waiting;
+        this.set({ screen: 'run', scan, tf, mode, runner, waiting });
       },
       ask: (need) =>
         new Promise((resolve) => {

@@ -1,0 +1,79 @@
+// What `install` and `repair` share: the plan context from flags, a confirmation, the runner with
+// a plain or JSON-lines reporter, and a log file whose path is printed on failure.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { CommandContext } from '../cli/context.js';
+import { envConsent } from '../env/index.js';
+import { EXIT, UsageError } from '../errors.js';
+import { createPlanContext, type PlanContext } from '../plan/context.js';
+import type { RunnerEvent } from '../plan/events.js';
+import { jsonLinesReporter, plainReporter } from '../plan/reporters.js';
+import { runPlan, type Step } from '../plan/runner.js';
+
+export function planContextFromFlags(ctx: CommandContext, tf: string, command: string): PlanContext {
+  const v = ctx.values;
+  const connections = v.connections === undefined ? undefined : Number(v.connections);
+  if (connections !== undefined && (!Number.isInteger(connections) || connections < 1 || connections > 16)) throw new UsageError('--connections must be a whole number from 1 to 16.');
+  return createPlanContext(ctx.catalog(), ctx.host, {
+    tf,
+    cudaRoot: ctx.globals.cudaRoot,
+    cacheDir: ctx.globals.cacheDir,
+    mirror: ctx.globals.mirror,
+    connections,
+    allowUnverified: Boolean(v['allow-unverified']),
+    cudnnArchive: typeof v['cudnn-archive'] === 'string' ? path.resolve(v['cudnn-archive']) : undefined,
+    downloadsDir: typeof v.downloads === 'string' ? v.downloads : undefined,
+    yes: Boolean(v.yes),
+    configureEnv: envConsent({ flag: v['configure-env'] as string | undefined, yes: Boolean(v.yes), tty: false }),
+    command,
+  });
+}
+
+function logFileFor(ctx: CommandContext, plan: PlanContext): string {
+  return ctx.globals.log ?? path.join(plan.logDir, `cudawiz-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+}
+
+async function confirm(ctx: CommandContext, question: string): Promise<boolean> {
+  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export async function runPlanCommand(ctx: CommandContext, plan: PlanContext, steps: Step<PlanContext>[]): Promise<number> {
+  const dryRun = Boolean(ctx.values['dry-run']);
+  const logFile = logFileFor(ctx, plan);
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = (line: string) => appendFileSync(logFile, `${new Date().toISOString()} ${line}\n`);
+  log(`cudawiz ${ctx.positionals.join(' ')} tf=${plan.tf} os=${plan.os} toolkit=${plan.toolkitDir}`);
+  const report = ctx.out.json ? jsonLinesReporter((l) => ctx.io.stdout.write(`${l}\n`)) : plainReporter(ctx.out);
+  const onEvent = (e: RunnerEvent) => {
+    log(JSON.stringify(e));
+    report(e);
+  };
+
+  if (!dryRun && !plan.yes) {
+    // Show what would happen, then ask — or, without a terminal, name the flag and stop.
+    const preview: RunnerEvent[] = [];
+    await runPlan(steps, plan, { signal: ctx.signal, dryRun: true, onEvent: (e) => preview.push(e) });
+    const todo = preview.find((e): e is Extract<RunnerEvent, { type: 'plan' }> => e.type === 'plan')?.steps.filter((s) => !s.done && s.id !== 'preflight' && s.id !== 'verify') ?? [];
+    if (todo.length > 0) {
+      if (!ctx.io.stdin.isTTY || ctx.out.json) {
+        for (const e of preview) if (e.type === 'plan') report(e);
+        const message = `This changes the machine (${todo.map((s) => s.title.toLowerCase()).join(', ')}); pass --yes to go ahead, or --dry-run to only look.`;
+        if (ctx.out.json) report({ type: 'result', ok: false, exitCode: EXIT.needsUser, message });
+        else ctx.out.error(`cudawiz: ${message}`);
+        return EXIT.needsUser;
+      }
+      for (const e of preview) if (e.type === 'plan') report(e);
+      if (!(await confirm(ctx, 'Go ahead?'))) return EXIT.needsUser;
+    }
+  }
+
+  const result = await runPlan(steps, plan, { signal: ctx.signal, dryRun, onEvent });
+  if (!result.ok && !ctx.out.json) ctx.out.error(`Log: ${logFile}`);
+  return result.exitCode;
+}

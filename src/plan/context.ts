@@ -1,0 +1,66 @@
+// What every step of a setup or repair plan works from: the target, the machine, and the places.
+import envPaths from 'env-paths';
+import path from 'node:path';
+import { requirementsFor, type Requirements } from '../catalog/queries.js';
+import type { Catalog } from '../catalog/schema.js';
+import type { Host } from '../host.js';
+import { defaultCudaRoot, defaultDownloadsDir, toolkitDir, type OsName } from '../platform.js';
+import type { MachineFacts } from '../probe/types.js';
+import type { EnvConsent } from '../env/index.js';
+
+export interface PlanOptions {
+  tf: string;
+  cudaRoot?: string;
+  cacheDir?: string;
+  mirror?: string;
+  connections?: number;
+  allowUnverified?: boolean;
+  /** The cuDNN archive the user downloaded (--cudnn-archive, or typed in the wizard). */
+  cudnnArchive?: string;
+  /** Where to look for (and wait for) the archive. */
+  downloadsDir?: string;
+  yes?: boolean;
+  configureEnv: EnvConsent;
+  /** How the user ran us, for "re-run with sudo …" hints. */
+  command: string;
+  logDir?: string;
+}
+
+export interface PlanContext extends PlanOptions {
+  catalog: Catalog;
+  host: Host;
+  os: OsName;
+  req: Requirements;
+  /** major.minor of the toolkit TF needs. */
+  cuda: string;
+  root: string;
+  toolkitDir: string;
+  cacheDir: string;
+  logDir: string;
+  downloadsDir: string;
+  /** Filled by the preflight step; later steps read it. */
+  facts?: MachineFacts;
+  installerFile?: string;
+}
+
+export function createPlanContext(catalog: Catalog, host: Host, options: PlanOptions): PlanContext {
+  const os = host.os;
+  const req = requirementsFor(catalog, options.tf, os);
+  const cuda = req.cuda ?? '';
+  const root = options.cudaRoot ?? defaultCudaRoot(os, host.env);
+  const paths = envPaths('cudawiz', { suffix: '' });
+  const cacheDir = options.cacheDir ?? paths.cache;
+  return {
+    ...options,
+    catalog,
+    host,
+    os,
+    req,
+    cuda,
+    root,
+    toolkitDir: toolkitDir(os, root, cuda),
+    cacheDir,
+    logDir: options.logDir ?? path.join(cacheDir, 'logs'),
+    downloadsDir: options.downloadsDir ?? defaultDownloadsDir(os, host.env, host.home),
+  };
+}

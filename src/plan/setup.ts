@@ -1,0 +1,259 @@
+// The setup plan as data: the guide's steps in order, each able to say whether it is already done.
+// check → download CUDA → install CUDA → obtain cuDNN → import cuDNN → loader path → verify.
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { findCudaRelease } from '../catalog/queries.js';
+import { installToolkit } from '../cuda/install.js';
+import { requireInstallPermission } from '../cuda/elevation.js';
+import { scratchDirWithRoom, scratchSpaceNeeded } from '../cuda/scratch.js';
+import { toolkitState } from '../cuda/toolkit-state.js';
+import { findArchiveInDownloads, importCudnn, importState, inspectCudnnArchive, parseCudnnVersionHeader, refusalError, rollbackImport } from '../cudnn/index.js';
+import { diagnose } from '../doctor/diagnose.js';
+import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
+import { CudawizError, EXIT } from '../errors.js';
+import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified } from '../fetch/index.js';
+import { probeMachine } from '../probe/index.js';
+import { libraryFileName, pathFor, toolkitLibraryDir } from '../platform.js';
+import { compareDotted, major, majorMinor } from '../version.js';
+import type { PlanContext } from './context.js';
+import { NeedsInput, type Step } from './runner.js';
+import { verifyManifest, verifySetup } from '../verify/index.js';
+
+const exists = (p: string) => access(p).then(() => true, () => false);
+
+/** The findings that make a setup pointless or impossible, checked before any big download. */
+const BLOCKING = new Set(['windows-native', 'gpu', 'driver', 'compute-capability']);
+
+export const preflightStep: Step<PlanContext> = {
+  id: 'preflight',
+  title: 'Check this machine',
+  check: async () => ({ done: false }),
+  async run(ctx) {
+    if (!ctx.req.gpuSupported) {
+      throw new CudawizError(`TensorFlow ${ctx.tf} has no GPU support on native Windows.`, {
+        fix: ctx.req.alternatives.map((a) => `${a.title}: ${a.detail}`).join('  |  '),
+      });
+    }
+    ctx.facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
+    const findings = diagnose(ctx.catalog, ctx.facts, { tf: ctx.tf, os: ctx.os });
+    const blocking = findings.filter((f) => BLOCKING.has(f.id) && f.status === 'fail');
+    if (blocking.length > 0) {
+      const first = blocking[0];
+      throw new CudawizError(blocking.map((f) => f.title).join('; '), { fix: first.fix ?? undefined, code: `preflight-${first.id}` });
+    }
+    const state = await toolkitState(ctx.os, ctx.catalog, ctx.toolkitDir, ctx.cuda);
+    if (state.state !== 'complete') await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command);
+    const gpu = ctx.facts.gpu.gpus[0];
+    return {
+      summary: gpu ? `${gpu.name}, driver ${ctx.facts.gpu.driver.version ?? '?'}` : 'ok',
+      evidence: findings.filter((f) => BLOCKING.has(f.id) && f.status !== 'skip').map((f) => `${f.status}: ${f.title}`),
+    };
+  },
+};
+
+async function toolkitComplete(ctx: PlanContext): Promise<boolean> {
+  return (await toolkitState(ctx.os, ctx.catalog, ctx.toolkitDir, ctx.cuda)).state === 'complete';
+}
+
+export const downloadCudaStep: Step<PlanContext> = {
+  id: 'download-cuda',
+  title: 'Download the CUDA installer',
+  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: `CUDA ${ctx.cuda} is installed at ${ctx.toolkitDir}` } : { done: false }),
+  async run(ctx, io) {
+    const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);
+    const r = await fetchVerified({
+      url: target.url,
+      file: target.file,
+      checksum: target.checksum,
+      size: target.size,
+      cacheDir: ctx.cacheDir,
+      mirror: ctx.mirror,
+      connections: ctx.connections,
+      allowUnverified: ctx.allowUnverified,
+      signal: io.signal,
+      onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total ?? undefined, speed: p.speed, eta: p.eta ?? undefined, resumedFrom: p.resumedFrom }),
+    });
+    ctx.installerFile = r.path;
+    return {
+      summary: r.fromCache ? `${target.file} (verified copy in the cache)` : `${target.file}, ${r.source ? `checksum from ${r.source}` : 'unverified (--allow-unverified)'}`,
+      evidence: [`sha256 ${r.sha256}`],
+    };
+  },
+};
+
+export const installCudaStep: Step<PlanContext> = {
+  id: 'install-cuda',
+  title: 'Install the CUDA toolkit (toolkit only, never the display driver)',
+  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: `nvcc and the CUDA runtime are in ${ctx.toolkitDir}` } : { done: false }),
+  async run(ctx, io) {
+    const release = findCudaRelease(ctx.catalog, ctx.cuda, ctx.os);
+    if (!release || !ctx.installerFile) throw new CudawizError(`No installer for CUDA ${ctx.cuda} was downloaded.`, { fix: 'Run the same command again.' });
+    const { size } = await import('node:fs/promises').then((fs) => fs.stat(ctx.installerFile!));
+    const scratch = await scratchDirWithRoom(ctx.os, [path.join(ctx.cacheDir, 'scratch'), ctx.root], scratchSpaceNeeded(size));
+    if (!scratch) throw new CudawizError(`Not enough free disk space to unpack the CUDA installer (about ${Math.ceil(scratchSpaceNeeded(size) / 2 ** 30)} GiB needed).`, { fix: 'Free some space, or pass --cache-dir on a bigger disk.' });
+    const r = await installToolkit({
+      os: ctx.os,
+      catalog: ctx.catalog,
+      installerFile: ctx.installerFile,
+      release,
+      root: ctx.root,
+      tmpDir: scratch.dir,
+      logDir: ctx.logDir,
+      signal: io.signal,
+      onLog: io.log,
+      permission: { host: ctx.host, command: ctx.command },
+    });
+    return { summary: r.skipped ? 'already installed' : `CUDA ${release.version} in ${r.toolkitDir}`, evidence: [r.warning, r.logFile && `installer log: ${r.logFile}`].filter((x): x is string => Boolean(x)) };
+  },
+};
+
+/** cuDNN of TF's major (minor not older) already in the toolkit: copied by cudawiz, or by hand. */
+async function cudnnInToolkit(ctx: PlanContext): Promise<string | undefined> {
+  const want = ctx.req.cudnn;
+  if (!want) return undefined;
+  const state = await importState(ctx.toolkitDir);
+  if (state.state === 'interrupted') return undefined;
+  if (state.state === 'complete' && (await verifyManifest(ctx.toolkitDir)).status === 'fail') return undefined;
+  const p = pathFor(ctx.os);
+  for (const header of ['cudnn_version.h', 'cudnn.h']) {
+    const text = await readFile(p.join(ctx.toolkitDir, 'include', header), 'utf8').catch(() => undefined);
+    const v = text ? parseCudnnVersionHeader(text) : undefined;
+    if (!v) continue;
+    const lib = p.join(toolkitLibraryDir(ctx.os, ctx.toolkitDir), libraryFileName(ctx.os, 'cudnn', String(major(want))));
+    const ok = major(v) === major(want) && compareDotted(majorMinor(v), majorMinor(want)) >= 0 && (await exists(lib));
+    return ok ? v : undefined;
+  }
+  return undefined;
+}
+
+export const obtainCudnnStep: Step<PlanContext> = {
+  id: 'obtain-cudnn',
+  title: 'Get the cuDNN archive',
+  check: async (ctx) => {
+    const v = await cudnnInToolkit(ctx);
+    return v ? { done: true, reason: `cuDNN ${v} is already in ${ctx.toolkitDir}` } : { done: false };
+  },
+  async run(ctx, io) {
+    const archive = ctx.req.cudnnArchive;
+    if (!archive) throw new CudawizError(`The catalog has no cuDNN ${ctx.req.cudnn} build for CUDA ${ctx.cuda} on ${ctx.os}.`, { fix: 'Add one with --catalog (README, "Catalog overlays").' });
+    if (ctx.cudnnArchive) {
+      if (!(await exists(ctx.cudnnArchive))) throw new CudawizError(`The cuDNN archive ${ctx.cudnnArchive} does not exist.`, { fix: `Check the path; the file to get is ${archive.file}.`, exitCode: EXIT.usage });
+      return { summary: ctx.cudnnArchive };
+    }
+    const found = await findArchiveInDownloads(ctx.downloadsDir, archive.file);
+    if (found) {
+      ctx.cudnnArchive = found;
+      return { summary: `found ${found}` };
+    }
+    if (!archive.gated || archive.publicUrl) {
+      const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
+      const r = await fetchVerified({
+        url: target.url,
+        file: target.file,
+        checksum: target.checksum,
+        cacheDir: ctx.cacheDir,
+        mirror: ctx.mirror,
+        connections: ctx.connections,
+        allowUnverified: ctx.allowUnverified,
+        signal: io.signal,
+        onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total ?? undefined, speed: p.speed, eta: p.eta ?? undefined, resumedFrom: p.resumedFrom }),
+      });
+      ctx.cudnnArchive = r.path;
+      return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})` };
+    }
+    throw new NeedsInput({
+      kind: 'cudnn-archive',
+      file: archive.file,
+      page: archive.page,
+      downloadsDir: ctx.downloadsDir,
+      why: `TensorFlow ${ctx.req.row} loads ${ctx.req.libraries.find((l) => l.name === 'cudnn')?.file ?? `cuDNN ${ctx.req.cudnn}`}: cuDNN ${archive.version} built for CUDA ${archive.cuda}`,
+    });
+  },
+  accept(ctx, answer) {
+    ctx.cudnnArchive = answer;
+  },
+};
+
+export const importCudnnStep: Step<PlanContext> = {
+  id: 'import-cudnn',
+  title: 'Copy cuDNN into the CUDA folder',
+  check: obtainCudnnStep.check,
+  async run(ctx, io) {
+    const file = ctx.cudnnArchive;
+    if (!file) throw new CudawizError('No cuDNN archive to import.', { fix: 'Pass --cudnn-archive FILE.' });
+    const report = await inspectCudnnArchive(file, { os: ctx.os, tfCudnn: ctx.req.cudnn ?? undefined, cudaVersion: ctx.cuda });
+    if (!report.ok) throw refusalError(report);
+    const state = await importState(ctx.toolkitDir);
+    // A copy left half-done by an earlier run is undone first, so this one starts from what was there.
+    if (state.state === 'interrupted') await rollbackImport(ctx.toolkitDir);
+    const manifest = await importCudnn({
+      archive: file,
+      toolkitDir: ctx.toolkitDir,
+      os: ctx.os,
+      tfCudnn: ctx.req.cudnn ?? undefined,
+      cudaVersion: ctx.cuda,
+      replacePrevious: state.state === 'complete',
+      signal: io.signal,
+      onProgress: (p) => io.progress({ bytes: p.bytes, total: p.totalBytes }),
+    });
+    return { summary: `cuDNN ${report.version} (${manifest.files.length} files, manifest in ${path.join(ctx.toolkitDir, '.cudawiz')})`, evidence: report.warnings };
+  },
+};
+
+export const configureEnvStep: Step<PlanContext> = {
+  id: 'configure-env',
+  title: 'Make the libraries findable',
+  async check(ctx) {
+    const { plan } = await envPlanFor(ctx);
+    return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: `${plan.changes.length} change(s) planned` };
+  },
+  async run(ctx, io) {
+    const { plan, places } = await envPlanFor(ctx);
+    if (plan.changes.length === 0) return { summary: 'nothing to change' };
+    if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: `Change ${plan.changes.map((c) => c.target).join(', ')} so TensorFlow finds CUDA ${ctx.cuda}?`, flag: '--configure-env yes' });
+    if (ctx.configureEnv === 'no') {
+      const lines = envLinesToRunYourself(plan);
+      for (const l of lines) io.log(l);
+      return { summary: 'left as it is (--configure-env no); to do it yourself:', evidence: lines };
+    }
+    const r = await applyEnvChanges(plan.changes, { host: ctx.host, journalFile: places.journalFile });
+    if (!r.ok) throw new CudawizError(`Could not change ${r.failed?.change.target ?? 'the environment'}: ${r.failed?.message ?? ''}`, { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
+    return { summary: `${r.applied.length} change(s), recorded for rollback`, evidence: [...plan.notes, ...r.ldconfigLines] };
+  },
+  accept(ctx, answer) {
+    ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
+  },
+};
+
+async function envPlanFor(ctx: PlanContext) {
+  const facts = ctx.facts ?? (await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog }));
+  return prepareEnvPlan({
+    host: ctx.host,
+    tf: ctx.tf,
+    cuda: ctx.cuda,
+    toolkitDir: ctx.toolkitDir,
+    requiredFiles: ctx.req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file),
+    toolkits: facts.toolkits.filter((t) => t.majorMinor).map((t) => ({ version: t.majorMinor!, dir: t.path })),
+    elevated: (await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command).catch(() => undefined))?.elevated ?? false,
+    root: ctx.host.fsRoot,
+  });
+}
+
+export const verifyStep: Step<PlanContext> = {
+  id: 'verify',
+  title: 'Verify',
+  check: async () => ({ done: false }),
+  async run(ctx) {
+    const layers = await verifySetup(ctx);
+    const failed = layers.filter((l) => l.status === 'fail');
+    const evidence = layers.map((l) => `${l.status === 'pass' ? 'ok  ' : l.status === 'fail' ? 'FAIL' : 'skip'} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
+    if (failed.length > 0) {
+      throw new CudawizError(`${failed.map((l) => l.title).join('; ')}`, { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
+    }
+    return { summary: `${layers.filter((l) => l.status === 'pass').length} layer(s) passed`, evidence };
+  },
+};
+
+export function setupSteps(): Step<PlanContext>[] {
+  return [preflightStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, configureEnvStep, verifyStep];
+}

@@ -1,0 +1,57 @@
+// After install and on demand: (1) the manifest's files are there with their hashes, (2) every
+// library TF needs resolves, first hit, to the right version, (3) nvcc reports the toolkit,
+// (4) a fresh Python imports TF and lists the GPUs, its log read by explain.
+import { currentState, hostPath, readManifest, sameState } from '../cudnn/manifest.js';
+import { explainLog } from '../doctor/explain.js';
+import { diagnose } from '../doctor/diagnose.js';
+import type { PlanContext } from '../plan/context.js';
+import { probeMachine } from '../probe/index.js';
+import type { LayerResult } from './layers.js';
+import { verifyNvcc } from './nvcc.js';
+import { importTensorflow } from './tensorflow.js';
+
+export type { LayerResult } from './layers.js';
+
+export async function verifyManifest(toolkitDir: string): Promise<LayerResult> {
+  const base = { id: 'manifest' as const, title: "cuDNN's files are where cudawiz put them" };
+  const manifest = await readManifest(toolkitDir);
+  if (!manifest) return { ...base, status: 'skipped', evidence: [`no cudawiz manifest in ${toolkitDir}`] };
+  if (manifest.state !== 'complete') return { ...base, status: 'fail', evidence: [`manifest state: ${manifest.state}`], fix: 'cudawiz repair finishes or rolls back the interrupted copy.' };
+  const changed: string[] = [];
+  for (const f of manifest.files) {
+    if (!sameState(await currentState(hostPath(toolkitDir, f.path)), f)) changed.push(f.path);
+  }
+  if (changed.length) return { ...base, status: 'fail', evidence: [`changed or missing: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` (+${changed.length - 5})` : ''}`], fix: 'cudawiz repair copies cuDNN again.' };
+  return { ...base, status: 'pass', evidence: [`${manifest.files.length} files match their sha256 (cuDNN ${manifest.archive.version})`] };
+}
+
+export async function verifySetup(ctx: PlanContext): Promise<LayerResult[]> {
+  const layers: LayerResult[] = [await verifyManifest(ctx.toolkitDir)];
+  const facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
+  const libs = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os }).filter((f) => f.id.startsWith('library:') || f.id.startsWith('libraries:'));
+  const failing = libs.filter((f) => f.status === 'fail');
+  layers.push({
+    id: 'libraries',
+    title: `TensorFlow's ${ctx.req.libraries.length} libraries resolve to CUDA ${ctx.cuda} / cuDNN ${ctx.req.cudnn}`,
+    status: failing.length ? 'fail' : 'pass',
+    evidence: (failing.length ? failing : libs).flatMap((f) => [f.title, ...f.evidence.slice(0, 1)]).slice(0, 6),
+    fix: failing[0]?.fix ?? undefined,
+  });
+  layers.push(await verifyNvcc(ctx.host, ctx.os, ctx.toolkitDir, ctx.cuda));
+  const python = facts.python.state === 'found' ? facts.python.executable ?? facts.python.command : undefined;
+  if (!python || !facts.python.tensorflow?.version) {
+    layers.push({ id: 'tensorflow', title: 'TensorFlow sees the GPU', status: 'skipped', evidence: [python ? 'TensorFlow is not installed in this Python' : 'no Python found'], fix: `pip install ${ctx.req.pip}` });
+    return layers;
+  }
+  const tf = await importTensorflow(ctx.host, python);
+  const explained = explainLog(ctx.catalog, tf.log, { os: ctx.os });
+  const problems = explained.findings.filter((f) => f.severity === 'error');
+  layers.push({
+    id: 'tensorflow',
+    title: 'TensorFlow sees the GPU',
+    status: tf.imported && tf.gpus.length > 0 && problems.length === 0 ? 'pass' : 'fail',
+    evidence: tf.imported ? [`TensorFlow ${tf.version}: ${tf.gpus.length} GPU(s)`, ...problems.map((p) => p.meaning)].slice(0, 4) : [tf.error ?? 'import failed'],
+    fix: problems[0]?.fix ?? (tf.imported ? 'cudawiz doctor shows what is missing.' : `pip install ${ctx.req.pip}`),
+  });
+  return layers;
+}

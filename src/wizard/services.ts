@@ -1,0 +1,120 @@
+// The wizard's services over the real ones: the doctor's probes for the scan, the catalog for the
+// version list, and the same plans and runner as `install` and `repair`.
+import { requirementsFor, tfVersions } from '../catalog/queries.js';
+import type { Catalog } from '../catalog/schema.js';
+import { loadCatalog } from '../catalog/load.js';
+import type { GlobalOptions } from '../cli/args.js';
+import { waitForArchiveInDownloads } from '../cudnn/index.js';
+import { diagnose } from '../doctor/diagnose.js';
+import type { Host } from '../host.js';
+import { defaultCudaRoot } from '../platform.js';
+import { createPlanContext } from '../plan/context.js';
+import { repairSteps } from '../plan/repair.js';
+import { runPlan } from '../plan/runner.js';
+import { setupSteps } from '../plan/setup.js';
+import { probeMachine } from '../probe/index.js';
+import type { MachineFacts } from '../probe/types.js';
+import { majorMinor } from '../version.js';
+import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
+
+export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary {
+  const installedTf = facts.python.tensorflow?.version;
+  const findings = diagnose(catalog, facts, { tf: installedTf });
+  const gpu = facts.gpu.gpus;
+  const lines: ScanLine[] = [
+    {
+      label: 'gpu',
+      status: gpu.length ? 'pass' : 'fail',
+      text: gpu.length ? gpu.map((g) => `${g.name}${g.computeCapability ? ` (compute capability ${g.computeCapability})` : ''}`).join(', ') : facts.gpu.evidence ?? 'none found',
+    },
+    { label: 'driver', status: facts.gpu.driver.version ? 'pass' : 'fail', text: facts.gpu.driver.version ?? 'none found' },
+    {
+      label: 'toolkits',
+      status: facts.toolkits.length ? (facts.toolkits.some((t) => t.missing.length === 0) ? 'pass' : 'warn') : 'info',
+      text: facts.toolkits.length ? facts.toolkits.map((t) => `CUDA ${t.majorMinor ?? '?'}${t.missing.length ? ' (partial)' : ''}`).join(', ') : 'none found',
+    },
+    { label: 'cudnn', status: facts.cudnn.length ? 'pass' : 'info', text: facts.cudnn.length ? facts.cudnn.map((c) => `cuDNN ${c.version ?? '?'} in ${c.path}`).join(', ') : 'none found' },
+    {
+      label: 'python',
+      status: facts.python.state === 'found' ? 'pass' : 'warn',
+      text: facts.python.state === 'found' ? `Python ${facts.python.version}${installedTf ? `, TensorFlow ${installedTf}` : ', no TensorFlow yet'}` : 'no Python found',
+    },
+  ];
+  return {
+    lines,
+    problems: findings.filter((f) => f.status === 'fail').map((f) => ({ title: f.title, fix: f.fix ?? undefined })),
+    hasInstall: facts.toolkits.length > 0 && Boolean(installedTf),
+    installedTf,
+  };
+}
+
+/** One entry per TF minor line for this OS, newest first; what this machine cannot run is marked. */
+export function tfChoices(catalog: Catalog, host: Host, scan: ScanSummary): { choices: TfChoice[]; defaultVersion?: string } {
+  const seen = new Set<string>();
+  const choices: TfChoice[] = [];
+  const versions = host.os === 'windows' ? tfVersions(catalog, 'linux') : tfVersions(catalog, host.os);
+  for (const v of versions) {
+    if (seen.has(majorMinor(v))) continue;
+    seen.add(majorMinor(v));
+    const r = requirementsFor(catalog, v, host.os);
+    choices.push({
+      version: r.row,
+      cuda: r.cuda,
+      cudnn: r.cudnn,
+      python: `${r.python.min}–${r.python.max}`,
+      blocked: r.gpuSupported ? undefined : `no native Windows GPU support after ${catalog.tensorflow.windowsNativeGpuLast}: use WSL2 or TensorFlow ${catalog.tensorflow.windowsNativeGpuLast}`,
+    });
+  }
+  const installed = scan.installedTf && choices.find((c) => majorMinor(c.version) === majorMinor(scan.installedTf!) && !c.blocked);
+  return { choices, defaultVersion: installed ? installed.version : choices.find((c) => !c.blocked)?.version };
+}
+
+export function realWizardServices(options: { globals: GlobalOptions; host: Host }): WizardServices {
+  const { globals, host } = options;
+  const catalog = loadCatalog({ overlayFile: globals.catalog });
+  const cudaRoot = globals.cudaRoot ?? defaultCudaRoot(host.os, host.env);
+  let facts: MachineFacts | undefined;
+  return {
+    async scan() {
+      facts = await probeMachine(host, { cudaRoot, catalog });
+      return scanSummary(catalog, facts);
+    },
+    choices: (scan) => tfChoices(catalog, host, scan),
+    async run(tf, mode, o) {
+      const version = tf ?? facts?.python.tensorflow?.version;
+      if (!version) return { ok: false, exitCode: 2, message: 'No TensorFlow version chosen.' };
+      const ctx = createPlanContext(catalog, host, {
+        tf: version,
+        cudaRoot,
+        cacheDir: globals.cacheDir,
+        mirror: globals.mirror,
+        yes: true,
+        configureEnv: 'ask',
+        command: 'cudawiz',
+      });
+      const steps = mode === 'repair' && facts ? repairSteps(facts) : setupSteps();
+      return runPlan(steps, ctx, {
+        signal: o.signal,
+        dryRun: o.dryRun,
+        onEvent: o.onEvent,
+        // The archive may be typed in, or simply appear in Downloads: whichever comes first.
+        ask: async (need) => {
+          if (need.kind !== 'cudnn-archive' || !o.ask) return o.ask?.(need);
+          const stop = new AbortController();
+          const abort = () => stop.abort();
+          o.signal.addEventListener('abort', abort, { once: true });
+          const watched = waitForArchiveInDownloads(need.downloadsDir, need.file, { signal: stop.signal }).catch(() => undefined);
+          const typed = o.ask(need);
+          const answer = await Promise.race([typed, watched.then((p) => p ?? typed)]);
+          stop.abort();
+          o.signal.removeEventListener('abort', abort);
+          return answer;
+        },
+      });
+    },
+    whatNow: (tf) => {
+      const version = tf ?? facts?.python.tensorflow?.version;
+      return { pip: version ? requirementsFor(catalog, version, host.os).pip : undefined };
+    },
+  };
+}
