@@ -54,12 +54,12 @@ export function tfChoicesFor(catalog: Catalog, os: OsName, gpu?: { computeCapabi
   });
 }
 
-/** The installed TF's line when it can run here; else the newest line that runs natively (or, failing that, the newest runnable). */
+/** The installed TF's line when it can run here; else the newest line that runs natively (failing that, through a JIT; failing that, any). */
 export function defaultTfChoice(choices: readonly TfChoice[], installedTf?: string): TfChoice | undefined {
   const runnable = choices.filter((c) => !c.blocked);
   if (installedTf) {
     const mine = runnable.find((c) => majorMinor(c.version) === majorMinor(installedTf));
     if (mine) return mine;
   }
-  return runnable.find((c) => c.verdict === undefined || c.verdict === 'native') ?? runnable[0];
+  return runnable.find((c) => c.verdict === undefined || c.verdict === 'native') ?? runnable.find((c) => c.verdict === 'ptx-jit') ?? runnable[0];
 }
