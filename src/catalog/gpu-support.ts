@@ -50,15 +50,21 @@ function ptxFor(build: TfBuild, cc: string): string | undefined {
   return build.ptx.filter((p) => compareDotted(p, cc) <= 0).sort(compareDotted).pop();
 }
 
-/** The newest TF line with machine code for this GPU (on native Windows, no newer than its last GPU line). */
+/**
+ * The newest TF line with machine code for this GPU whose CUDA still supports it (a K80 has sm_35 code
+ * in TF 2.15's wheels, but TF 2.15's CUDA 12.2 dropped Kepler); on native Windows, the Windows table's lines.
+ */
 export function newestNativeTf(catalog: Catalog, cc: string, os?: OsName): { tf: string; verified: boolean } | undefined {
   const last = os === 'windows' ? catalog.tensorflow.windowsNativeGpuLast : undefined;
-  const builds = [...(catalog.gpus.tensorflowBuilds ?? [])].sort((a, b) => compareDotted(b.to, a.to));
-  for (const b of builds) {
-    if (!sassFor(b, cc)) continue;
-    const to = last && compareDotted(b.to, last) > 0 ? last : b.to;
-    if (compareDotted(to, b.from) < 0) continue;
-    return { tf: to, verified: b.verified };
+  const lines = [...new Set(catalog.tensorflow[os ?? 'linux'].map((r) => majorMinor(r.version)))].sort((a, b) => compareDotted(b, a));
+  for (const line of lines) {
+    if (last && compareDotted(line, last) > 0) continue;
+    const b = tensorflowBuildFor(catalog, line);
+    if (!b || !sassFor(b, cc)) continue;
+    const cuda = tfCuda(catalog, line, os);
+    const min = cuda ? cudaFamily(catalog, cuda)?.computeCapabilityMin : undefined;
+    if (min && compareDotted(cc, min) < 0) continue;
+    return { tf: line, verified: b.verified };
   }
   return undefined;
 }
@@ -105,8 +111,8 @@ export function gpuSupport(
     return {
       verdict: 'ptx-jit',
       reason:
-        `TensorFlow ${tf} has no machine code for compute capability ${cc}; the driver compiles its compute ${ptx} PTX at first start, which can take many minutes ` +
-        `(a larger cache keeps the result: CUDA_CACHE_MAXSIZE=2147483648)${inferred}.${older}`,
+        `TensorFlow ${tf} has no machine code for compute capability ${cc}; the driver compiles its compute ${ptx} PTX at first start, which can take 30 minutes or more ` +
+        `(set CUDA_CACHE_MAXSIZE=2147483648 so the driver's cache keeps the result for later starts)${inferred}.${older}`,
       verified: build.verified,
       ...suggest('ptx-jit'),
     };

@@ -17,11 +17,12 @@ export interface CommandEntry {
 export const COMMANDS: Record<string, CommandEntry> = {
   requirements: {
     summary: 'What a TensorFlow version needs on an OS: Python, CUDA, cuDNN, driver, library names, installers.',
-    usage: 'cudawiz requirements --tf V [--os windows|linux] [--json]',
-    options: { tf: { type: 'string' }, os: { type: 'string' } },
+    usage: 'cudawiz requirements --tf V [--os windows|linux] [--gpu NAME|CC] [--json]',
+    options: { tf: { type: 'string' }, os: { type: 'string' }, gpu: { type: 'string' } },
     flags: [
       ['--tf V', 'TensorFlow version (2.3, 2.3.1, 1.15.0 …)'],
       ['--os windows|linux', 'the OS to answer for (default: this one)'],
+      ['--gpu NAME|CC', 'a GPU name ("RTX 4090") or compute capability (8.9): does that TF run on it?'],
     ],
     load: () => import('../commands/requirements.js'),
   },

@@ -1,9 +1,17 @@
-// `cudawiz requirements --tf V [--os …] [--json]`: what that TensorFlow needs, from the catalog alone.
+// `cudawiz requirements --tf V [--os …] [--gpu NAME|CC] [--json]`: what that TensorFlow needs, from the
+// catalog alone, and with --gpu whether that GPU runs it natively, through a slow JIT, or not at all.
+import { computeCapabilityFromName, gpuSupport, type GpuSupport } from '../catalog/gpu-support.js';
 import { requirementsFor, type Requirements } from '../catalog/queries.js';
+import type { Catalog } from '../catalog/schema.js';
 import { osOption, requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
+
+export interface GpuAnswer extends GpuSupport {
+  name?: string;
+  computeCapability: string;
+}
 
 export function renderRequirements(r: Requirements, out: Output): void {
   const os = r.os === 'windows' ? 'Windows (native)' : 'Linux';
@@ -40,11 +48,43 @@ export function renderRequirements(r: Requirements, out: Output): void {
   for (const n of r.notes) out.line(`  ${out.symbol('info')} ${n}`);
 }
 
+const VERDICT_LINE = { native: 'runs natively', 'ptx-jit': 'runs after a slow first-start JIT', unsupported: 'will not run', unknown: 'unknown' } as const;
+const VERDICT_STATUS = { native: 'pass', 'ptx-jit': 'warn', unsupported: 'fail', unknown: 'info' } as const;
+
+export function renderGpu(g: GpuAnswer, out: Output): void {
+  const who = g.name ? `${g.name} (compute capability ${g.computeCapability})` : `compute capability ${g.computeCapability}`;
+  out.line();
+  out.line(`  ${out.symbol(VERDICT_STATUS[g.verdict])} ${who}: ${out.paint(VERDICT_STATUS[g.verdict], VERDICT_LINE[g.verdict])}`);
+  out.line(`    ${g.reason}`);
+  if (g.suggestion) out.line(`    ${g.suggestion}`);
+}
+
+/** "8.9" is a compute capability; anything else is a GPU name looked up in the catalog's name table. */
+export function resolveGpu(catalog: Catalog, value: string): { name?: string; computeCapability: string } {
+  const v = value.trim();
+  if (/^\d+\.\d+$/.test(v)) return { computeCapability: v };
+  const hit = computeCapabilityFromName(catalog, v);
+  if (hit) return { name: v, computeCapability: hit.computeCapability };
+  throw new UsageError(
+    `Unknown GPU "${value}": the catalog cannot tell its compute capability from that name.`,
+    'Pass the compute capability instead, e.g. --gpu 8.6: nvidia-smi --query-gpu=name,compute_cap --format=csv prints it (driver R510 or newer), and https://developer.nvidia.com/cuda-gpus lists every GPU\'s.',
+  );
+}
+
 export async function run(ctx: CommandContext): Promise<number> {
   const tf = requireString(ctx.values, 'tf', 'cudawiz requirements --tf 2.3');
   const os = osOption(ctx.values.os, ctx.host.os);
-  const r = requirementsFor(ctx.catalog(), tf, os);
-  if (ctx.out.json) ctx.out.writeJson(r);
-  else renderRequirements(r, ctx.out);
+  const catalog = ctx.catalog();
+  const gpuArg = ctx.values.gpu;
+  if (gpuArg !== undefined && (typeof gpuArg !== 'string' || gpuArg.trim() === '')) throw new UsageError('--gpu needs a GPU name or a compute capability.', 'e.g. --gpu "RTX 4090" or --gpu 8.9');
+  const gpu = typeof gpuArg === 'string' ? resolveGpu(catalog, gpuArg) : undefined;
+  const r = requirementsFor(catalog, tf, os);
+  // Past native Windows' last GPU line the answer is WSL2's, so judge the GPU against the Linux build.
+  const g: GpuAnswer | undefined = gpu && { ...gpu, ...gpuSupport(catalog, gpu, { tf, cuda: r.cuda ?? undefined, os: r.gpuSupported ? os : 'linux' }) };
+  if (ctx.out.json) ctx.out.writeJson(g ? { ...r, gpu: g } : r);
+  else {
+    renderRequirements(r, ctx.out);
+    if (g) renderGpu(g, ctx.out);
+  }
   return EXIT.ok;
 }

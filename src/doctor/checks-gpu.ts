@@ -1,8 +1,10 @@
 // Verdicts on the GPU and the driver: present, new enough an architecture, new enough a driver.
-import type { Requirements } from '../catalog/queries.js';
+import { gpuSupport, newestNativeTf } from '../catalog/gpu-support.js';
+import { cudaFamily, type Requirements } from '../catalog/queries.js';
+import type { Catalog } from '../catalog/schema.js';
 import { LINUX_DRIVER_VERSION_FILE } from '../platform.js';
 import type { MachineFacts } from '../probe/types.js';
-import { compareDotted } from '../version.js';
+import { compareDotted, majorMinor } from '../version.js';
 import { DRIVER_DOWNLOAD_PAGE, finding, type Finding } from './finding.js';
 
 function describeGpu(g: MachineFacts['gpu']['gpus'][number]): string {
@@ -41,28 +43,55 @@ export function gpuFinding(facts: MachineFacts): Finding {
   }
 }
 
-export function computeCapabilityFinding(facts: MachineFacts, req: Requirements): Finding | undefined {
-  const min = req.computeCapabilityMin;
+type Gpu = MachineFacts['gpu']['gpus'][number];
+
+/** What to do when this GPU cannot run the target: the newest TF with machine code for it, or that it is too old. */
+function unsupportedFix(catalog: Catalog, g: Gpu & { computeCapability: string }, req: Requirements): string {
+  const native = newestNativeTf(catalog, g.computeCapability, req.os);
+  if (native) {
+    return `Use TensorFlow ${native.tf}, the newest line with machine code for compute capability ${g.computeCapability} (${g.name}): cudawiz requirements --tf ${native.tf} --gpu ${g.computeCapability}`;
+  }
+  const min = cudaFamily(catalog, req.cuda!)?.computeCapabilityMin;
+  const tooOld = min && compareDotted(g.computeCapability, min) < 0 ? `This GPU (${g.name}) is too old for CUDA ${req.cuda}` : `${g.name} cannot run TensorFlow ${majorMinor(req.tensorflow)}`;
+  return `${tooOld}, and no TensorFlow release in the catalog has machine code for compute capability ${g.computeCapability}; TensorFlow can only use the CPU here.`;
+}
+
+/** Whether each GPU runs the target TF natively, only after a PTX JIT at first start, or not at all (gpuSupport). */
+export function computeCapabilityFinding(facts: MachineFacts, req: Requirements, catalog: Catalog): Finding | undefined {
   if (facts.gpu.gpus.length === 0 || !req.cuda) return undefined;
-  if (!min) return finding('compute-capability', 'skip', `The catalog has no compute-capability minimum for CUDA ${req.cuda}`);
-  const low = facts.gpu.gpus.filter((g) => g.computeCapability && compareDotted(g.computeCapability, min) < 0);
+  const tf = majorMinor(req.tensorflow);
+  const known = facts.gpu.gpus.filter((g): g is Gpu & { computeCapability: string } => !!g.computeCapability);
   const unknown = facts.gpu.gpus.filter((g) => !g.computeCapability);
-  const evidence = facts.gpu.gpus.map(describeGpu);
-  if (low.length === facts.gpu.gpus.length) {
-    return finding('compute-capability', 'fail', `No GPU here is supported by CUDA ${req.cuda} (needs compute capability ${min} or newer)`, evidence,
-      `TensorFlow ${req.tensorflow} cannot use ${low.map((g) => g.name).join(', ')}; pick an older TensorFlow whose CUDA still supports it (cudawiz requirements --tf V).`);
+  const judged = known.map((g) => ({ g, s: gpuSupport(catalog, g, { tf: req.tensorflow, cuda: req.cuda!, os: req.os }) }));
+  const evidence = [...facts.gpu.gpus.map(describeGpu), ...judged.map(({ g, s }) => `GPU ${g.index}: ${s.reason}`)];
+  const names = (list: { g: Gpu }[]) => list.map(({ g }) => g.name).join(', ');
+  const low = judged.filter(({ s }) => s.verdict === 'unsupported');
+  const jit = judged.filter(({ s }) => s.verdict === 'ptx-jit');
+  if (low.length > 0 && low.length === facts.gpu.gpus.length) {
+    const fixes = [...new Set(low.map(({ g }) => unsupportedFix(catalog, g, req)))];
+    return finding('compute-capability', 'fail', `TensorFlow ${tf} will not run on ${names(low)} (compute capability ${low.map(({ g }) => g.computeCapability).join(', ')})`, evidence, fixes.join(' '));
   }
   if (low.length > 0) {
-    return finding('compute-capability', 'warn', `Some GPUs are too old for CUDA ${req.cuda}: ${low.map((g) => g.name).join(', ')}`, evidence,
-      `TensorFlow will skip them; set CUDA_VISIBLE_DEVICES to the supported GPUs to silence its warnings.`);
+    return finding('compute-capability', 'warn', `TensorFlow ${tf} will not run on some GPUs here: ${names(low)}`, evidence,
+      `TensorFlow will skip them; set CUDA_VISIBLE_DEVICES to the supported GPUs (${judged.filter(({ s }) => s.verdict !== 'unsupported').map(({ g }) => g.index).join(',')}) to silence its warnings.`);
+  }
+  if (jit.length > 0) {
+    const suggestion = jit.map(({ s }) => s.suggestion).find(Boolean);
+    return finding('compute-capability', 'warn', `TensorFlow ${tf} has no machine code for ${names(jit)}: its first start JIT-compiles PTX, which can take 30 minutes or more`, evidence,
+      `Set CUDA_CACHE_MAXSIZE=2147483648 in the environment so the driver keeps the compiled kernels after the first start${suggestion ? `; or switch: ${suggestion}` : '.'}`);
   }
   if (unknown.length > 0) {
+    const min = cudaFamily(catalog, req.cuda)?.computeCapabilityMin;
     return finding('compute-capability', 'warn', `Compute capability unknown for ${unknown.map((g) => g.name).join(', ')}`, [
       ...evidence,
       ...(facts.gpu.computeCapFieldMissing ? ['this nvidia-smi does not know the compute_cap field (driver R470 or older)'] : []),
-    ], `Look the GPU up at https://developer.nvidia.com/cuda-gpus: CUDA ${req.cuda} needs ${min} or newer.`);
+    ], `Look the GPU up at https://developer.nvidia.com/cuda-gpus${min ? `: CUDA ${req.cuda} needs ${min} or newer` : ''}, then: cudawiz requirements --tf ${tf} --gpu CC`);
   }
-  return finding('compute-capability', 'pass', `Compute capability ${facts.gpu.gpus.map((g) => g.computeCapability).join(', ')} ≥ ${min} (CUDA ${req.cuda})`, evidence);
+  const ccs = known.map((g) => g.computeCapability).join(', ');
+  if (judged.some(({ s }) => s.verdict === 'unknown')) {
+    return finding('compute-capability', 'pass', `Compute capability ${ccs} is supported by CUDA ${req.cuda}; TensorFlow ${tf}'s GPU architectures are not in the catalog`, evidence);
+  }
+  return finding('compute-capability', 'pass', `Compute capability ${ccs}: TensorFlow ${tf} runs natively (CUDA ${req.cuda})`, evidence);
 }
 
 export function driverFinding(facts: MachineFacts, req: Requirements | undefined): Finding {

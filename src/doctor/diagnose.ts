@@ -24,7 +24,7 @@ export function diagnose(catalog: Catalog, facts: MachineFacts, options: Diagnos
   const out: (Finding | undefined)[] = [target.finding];
   if (req) out.push(windowsNativeFinding(facts, req, catalog));
   out.push(gpuFinding(facts));
-  if (req) out.push(computeCapabilityFinding(facts, req));
+  if (req) out.push(computeCapabilityFinding(facts, req, catalog));
   out.push(driverFinding(facts, req));
   out.push(...unreadableFindings(facts));
   out.push(...copyInterruptedFindings(facts));

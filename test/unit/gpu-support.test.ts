@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeCapabilityFromName, cudaMaxComputeCapability, gpuSupport, tensorflowBuildFor } from '../../src/catalog/gpu-support.js';
+import { computeCapabilityFromName, cudaMaxComputeCapability, gpuSupport, newestNativeTf, tensorflowBuildFor } from '../../src/catalog/gpu-support.js';
 import { builtinCatalog } from '../../src/catalog/load.js';
 import { compareDotted } from '../../src/version.js';
 
@@ -106,6 +106,11 @@ describe('gpuSupport', () => {
   it('an A100 (8.0) on TF 2.18 is native; an RTX 3090 (8.6) on TF 2.4 runs its sm_80 code natively too', () => {
     expect(gpuSupport(catalog, { computeCapability: '8.0' }, { tf: '2.18' }).verdict).toBe('native');
     expect(gpuSupport(catalog, { computeCapability: '8.6' }, { tf: '2.4' }).verdict).toBe('native');
+  });
+
+  it("suggests only a line whose CUDA still supports the GPU: a K80's sm_35 code is in TF 2.15's wheels, but CUDA 12.2 dropped Kepler", () => {
+    expect(newestNativeTf(catalog, '3.7', 'linux')?.tf).toBe('2.14');
+    expect(newestNativeTf(catalog, '3.0', 'linux')).toBeUndefined();
   });
 
   it('a GPU older than its CUDA line is unsupported whatever TF ships (a Fermi GTX 480 on CUDA 10.1)', () => {
