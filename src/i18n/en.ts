@@ -17,6 +17,7 @@ export const en = {
   chooseTfHint: 'The version decides the CUDA and cuDNN: the library names encode them.',
   needs: (cuda: string, cudnn: string, python: string) => `CUDA ${cuda} · cuDNN ${cudnn} · Python ${python}`,
   cannotRun: 'cannot run here',
+  slowFirstStart: '(slow first start: JIT)',
   planTitle: (tf: string) => `The plan for TensorFlow ${tf}`,
   planAlreadyDone: 'already done',
   planConfirm: 'Go ahead?',

@@ -18,6 +18,7 @@ export const zh: Strings = {
   chooseTfHint: '版本决定了 CUDA 和 cuDNN：动态库的文件名里就写着版本号。',
   needs: (cuda: string, cudnn: string, python: string) => `CUDA ${cuda} · cuDNN ${cudnn} · Python ${python}`,
   cannotRun: '这里无法运行',
+  slowFirstStart: '（首次启动较慢：JIT 编译）',
   planTitle: (tf: string) => `TensorFlow ${tf} 的安装计划`,
   planAlreadyDone: '已完成',
   planConfirm: '开始吗？',

@@ -21,14 +21,8 @@ export interface ScanSummary {
   installedTf?: string;
 }
 
-export interface TfChoice {
-  version: string;
-  cuda: string | null;
-  cudnn: string | null;
-  python: string;
-  /** Why this machine cannot run it (native Windows ≥ 2.11, GPU too old …). */
-  blocked?: string;
-}
+export type { TfChoice } from '../catalog/tf-choices.js';
+import type { TfChoice } from '../catalog/tf-choices.js';
 
 export type Mode = 'setup' | 'repair';
 

@@ -1,6 +1,7 @@
 // The wizard's services over the real ones: the doctor's probes for the scan, the catalog for the
 // version list, and the same plans and runner as `install` and `repair`.
-import { requirementsFor, tfVersions } from '../catalog/queries.js';
+import { requirementsFor } from '../catalog/queries.js';
+import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
 import type { GlobalOptions } from '../cli/args.js';
@@ -14,7 +15,6 @@ import { runPlan } from '../plan/runner.js';
 import { setupSteps } from '../plan/setup.js';
 import { probeMachine } from '../probe/index.js';
 import type { MachineFacts } from '../probe/types.js';
-import { majorMinor } from '../version.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
 
 export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary {
@@ -48,25 +48,11 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
   };
 }
 
-/** One entry per TF minor line for this OS, newest first; what this machine cannot run is marked. */
-export function tfChoices(catalog: Catalog, host: Host, scan: ScanSummary): { choices: TfChoice[]; defaultVersion?: string } {
-  const seen = new Set<string>();
-  const choices: TfChoice[] = [];
-  const versions = host.os === 'windows' ? tfVersions(catalog, 'linux') : tfVersions(catalog, host.os);
-  for (const v of versions) {
-    if (seen.has(majorMinor(v))) continue;
-    seen.add(majorMinor(v));
-    const r = requirementsFor(catalog, v, host.os);
-    choices.push({
-      version: r.row,
-      cuda: r.cuda,
-      cudnn: r.cudnn,
-      python: `${r.python.min}–${r.python.max}`,
-      blocked: r.gpuSupported ? undefined : `no native Windows GPU support after ${catalog.tensorflow.windowsNativeGpuLast}: use WSL2 or TensorFlow ${catalog.tensorflow.windowsNativeGpuLast}`,
-    });
-  }
-  const installed = scan.installedTf && choices.find((c) => majorMinor(c.version) === majorMinor(scan.installedTf!) && !c.blocked);
-  return { choices, defaultVersion: installed ? installed.version : choices.find((c) => !c.blocked)?.version };
+/** The version list for this machine: what its GPU can run, the installed TF first if runnable. */
+export function tfChoices(catalog: Catalog, host: Host, scan: ScanSummary, facts?: MachineFacts): { choices: TfChoice[]; defaultVersion?: string } {
+  const cc = facts?.gpu.gpus.find((g) => g.computeCapability)?.computeCapability;
+  const choices = tfChoicesFor(catalog, host.os, cc ? { computeCapability: cc } : undefined);
+  return { choices, defaultVersion: defaultTfChoice(choices, scan.installedTf)?.version };
 }
 
 export function realWizardServices(options: { globals: GlobalOptions; host: Host }): WizardServices {
@@ -79,7 +65,7 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
       facts = await probeMachine(host, { cudaRoot, catalog });
       return scanSummary(catalog, facts);
     },
-    choices: (scan) => tfChoices(catalog, host, scan),
+    choices: (scan) => tfChoices(catalog, host, scan, facts),
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
       if (!version) return { ok: false, exitCode: 2, message: 'No TensorFlow version chosen.' };

@@ -62,7 +62,7 @@ function servicesIn(dir: string): WizardServices {
       choices: [
         { version: '2.10.0', cuda: '11.2', cudnn: '8.1', python: '3.7–3.10' },
         { version: '2.3.0', cuda: '10.1', cudnn: '7.6', python: '3.5–3.8' },
-        { version: '2.11.0', cuda: null, cudnn: null, python: '3.7–3.10', blocked: 'no native Windows GPU support after 2.10: use WSL2' },
+        { version: '2.11.0', cuda: '12.5', cudnn: '9.3', python: '3.7–3.10', blocked: 'no native Windows GPU support after 2.10: use WSL2' },
       ],
       defaultVersion: '2.3.0',
     }),
