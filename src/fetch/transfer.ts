@@ -202,7 +202,11 @@ export class Transfer {
     if (saved && !saved.ranges) saved = undefined;
     if (saved) {
       // The state may lag the file (written every half second); never trust more than is on disk.
-      for (const p of saved.pieces) p.done = Math.max(0, Math.min(p.done, partSize - p.start, pieceEnd(p) - p.start));
+      for (const p of saved.pieces) {
+        p.done = Math.max(0, Math.min(p.done, partSize - p.start, pieceEnd(p) - p.start));
+        // Each piece is written in order, so the one holding the file's last byte wrote all before it too.
+        if (p.start < partSize && partSize <= pieceEnd(p)) p.done = partSize - p.start;
+      }
       this.state = saved;
       return true;
     }
