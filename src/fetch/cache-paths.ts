@@ -26,7 +26,9 @@ export function resolveCacheDir(fromFlagOrEnv: string | undefined): string {
 
 /** A catalog or overlay gives the file name; it must not climb out of the cache. */
 export function assertPlainFileName(file: string): void {
-  if (!file || file !== path.basename(file) || file !== path.win32.basename(file) || file === '.' || file === '..' || file.includes('\0')) {
+  // A name ending like one of our own entries (x.part) would make the cache ambiguous.
+  const ownSuffix = Object.values(SUFFIX).some((sfx) => sfx && file.endsWith(sfx));
+  if (!file || ownSuffix || file !== path.basename(file) || file !== path.win32.basename(file) || file === '.' || file === '..' || file.includes('\0')) {
     throw new UsageError(`"${file}" is not a plain file name.`, 'The catalog entry\'s "file" must be a bare file name such as cuda_10.1.243_418.87.00_linux.run.');
   }
 }
