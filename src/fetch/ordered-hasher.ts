@@ -11,7 +11,7 @@ export interface Digests {
 export class OrderedHasher {
   private sha256: Hash = createHash('sha256');
   private md5: Hash = createHash('md5');
-  private busy = false;
+  private running: Promise<void> | undefined;
   hashed = 0;
 
   /** `writtenEdge()`: how far from byte 0 the file on disk is complete without gaps. */
@@ -22,25 +22,26 @@ export class OrderedHasher {
 
   /** A chunk about to be written at `pos`; taken only if it continues the hashed prefix. */
   offer(pos: number, chunk: Buffer): void {
-    if (this.busy || pos !== this.hashed) return;
+    if (this.running || pos !== this.hashed) return;
     this.sha256.update(chunk);
     this.md5.update(chunk);
     this.hashed += chunk.length;
   }
 
-  /** Reads what is complete on disk beyond the hashed prefix. One catch-up at a time. */
+  /** Reads what is complete on disk beyond the hashed prefix; a second caller waits for the first. */
   async catchUp(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    try {
+    while (this.running) await this.running;
+    if (this.writtenEdge() <= this.hashed) return;
+    this.running = (async () => {
       let edge = this.writtenEdge();
       while (edge > this.hashed) {
         await this.readRange(this.hashed, edge);
         edge = this.writtenEdge();
       }
-    } finally {
-      this.busy = false;
-    }
+    })().finally(() => {
+      this.running = undefined;
+    });
+    await this.running;
   }
 
   digests(): Digests {
