@@ -8,7 +8,7 @@ import { resolveChecksum, type ChecksumSources, type ExpectedChecksum } from './
 import { applyMirror } from './mirror.js';
 import { hashFile, type Digests } from './ordered-hasher.js';
 import { ProgressMeter, type ProgressListener } from './progress.js';
-import { Transfer, type TransferTuning } from './transfer.js';
+import { interruptedError, Transfer, type TransferTuning } from './transfer.js';
 
 export interface FetchRequest {
   /** NVIDIA's URL as the catalog has it; the mirror is applied here. */
@@ -93,6 +93,16 @@ export function mismatchError(file: string, expected: ExpectedChecksum, got: Dig
 }
 
 export async function fetchVerified(req: FetchRequest): Promise<FetchResult> {
+  try {
+    return await fetchVerifiedUnguarded(req);
+  } catch (error) {
+    // Ctrl+C while a checksum list is being read surfaces as got's AbortError: say it as an interruption.
+    if (req.signal?.aborted && !(error instanceof CudawizError)) throw interruptedError(cachePaths(req.cacheDir, req.file), 0);
+    throw error;
+  }
+}
+
+async function fetchVerifiedUnguarded(req: FetchRequest): Promise<FetchResult> {
   const paths = cachePaths(req.cacheDir, req.file);
   await mkdir(paths.dir, { recursive: true });
   const proof = await readProof(paths);

@@ -114,7 +114,7 @@ function isLocalFileError(error: unknown): boolean {
 }
 
 export function interruptedError(paths: CachePaths, bytes: number): CudawizError {
-  return new CudawizError(`Interrupted. ${formatBytes(bytes)} kept in ${paths.part}.`, {
+  return new CudawizError(bytes > 0 ? `Interrupted. ${formatBytes(bytes)} kept in ${paths.part}.` : 'Interrupted before any bytes were saved.', {
     exitCode: EXIT.interrupted,
     code: 'interrupted',
     fix: 'Run the same command again to resume where it stopped.',
