@@ -83,6 +83,7 @@ function measure(cmd, args) {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let peak = 0;
     let stderr = '';
+    let stdout = '';
     const poll = setInterval(() => {
       try {
         const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
@@ -92,12 +93,12 @@ function measure(cmd, args) {
       }
     }, 20);
     child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.resume();
+    child.stdout.on('data', (d) => (stdout += d));
     child.on('error', reject);
     child.on('exit', (code) => {
       clearInterval(poll);
       if (code !== 0) reject(new Error(`${cmd} exited ${code}: ${stderr}`));
-      else resolve({ seconds: (performance.now() - t0) / 1000, peak });
+      else resolve({ seconds: (performance.now() - t0) / 1000, peak, inner: stdout.startsWith('{') ? JSON.parse(stdout).seconds : undefined });
     });
   });
 }
@@ -138,7 +139,9 @@ try {
       console.log(`\n${mode.name}, ${mb(size)} (median of ${rounds}; wall clock incl. start-up, hashing, rename)`);
       console.log(`  cudawiz  ${fmt(oursRate).padStart(13)}   rounds: ${ours.map((x) => fmt(size / x.seconds)).join(', ')}   peak RSS ${mb(peak)}`);
       console.log(`  curl -o  ${fmt(curlRate).padStart(13)}   rounds: ${curl.map((x) => fmt(size / x.seconds)).join(', ')}   peak RSS ${mb(Math.max(...curl.map((x) => x.peak)))}`);
+      const innerRate = size / med(ours.map((x) => x.inner));
       console.log(`  ratio cudawiz/curl ${(oursRate / curlRate).toFixed(2)}${mode.cap ? `   cudawiz/cap ${(oursRate / mode.cap).toFixed(2)}` : ''}`);
+      console.log(`  without node start-up (the download's own clock, hash and rename included): ${fmt(innerRate)}, ratio to curl ${(innerRate / curlRate).toFixed(2)}${mode.cap ? `, to the cap ${(innerRate / mode.cap).toFixed(2)}` : ''}`);
     }
   }
 } finally {

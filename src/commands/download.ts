@@ -5,10 +5,9 @@ import path from 'node:path';
 import { osOption, requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
-import { fetchVerified, formatBytes, resolveCacheDir, type DownloadProgress, type FetchResult } from '../fetch/index.js';
+import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, formatBytes, resolveCacheDir, type DownloadProgress, type DownloadTarget, type FetchResult } from '../fetch/index.js';
 import { parseMirror } from '../fetch/mirror.js';
 import { hashFile } from '../fetch/ordered-hasher.js';
-import { cudaInstallerTarget, cudnnArchiveTarget, type DownloadTarget } from '../fetch/targets.js';
 
 function connectionsOption(value: unknown): number {
   if (value === undefined) return 4;
@@ -99,7 +98,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const dest = ctx.values.dest as string | undefined;
   const file = dest ? await copyToDest(result, target.file, dest) : result.path;
   if (out.json) {
-    out.writeJson({ file, bytes: result.bytes, sha256: result.sha256, md5: result.md5, source: result.source, url: result.url, fromCache: result.fromCache, resumedFrom: result.resumedFrom, cached: result.path });
+    out.writeJson({ file, bytes: result.bytes, sha256: result.sha256, md5: result.md5, source: result.source, url: result.url, fromCache: result.fromCache, resumedFrom: result.resumedFrom, seconds: result.seconds, cached: result.path });
     return EXIT.ok;
   }
   const how = result.source ? `verified against ${result.source}` : 'NOT verified (--allow-unverified)';

@@ -42,6 +42,8 @@ export interface FetchResult {
   url: string | null;
   resumedFrom: number;
   fromCache: boolean;
+  /** Time spent in this call, checksum lookup and verification included. */
+  seconds: number;
 }
 
 interface Proof extends Digests {
@@ -77,7 +79,7 @@ function proofStillHolds(proof: Proof, req: FetchRequest): boolean {
   return proof.source !== null || Boolean(req.allowUnverified);
 }
 
-function fromCache(paths: CachePaths, proof: Proof): FetchResult {
+function fromCache(paths: CachePaths, proof: Proof): Omit<FetchResult, 'seconds'> {
   return { path: paths.final, bytes: proof.size, sha256: proof.sha256, md5: proof.md5, source: proof.source, url: null, resumedFrom: proof.size, fromCache: true };
 }
 
@@ -94,7 +96,9 @@ export function mismatchError(file: string, expected: ExpectedChecksum, got: Dig
 
 export async function fetchVerified(req: FetchRequest): Promise<FetchResult> {
   try {
-    return await fetchVerifiedUnguarded(req);
+    const t0 = performance.now();
+    const r = await fetchVerifiedUnguarded(req);
+    return { ...r, seconds: Math.round(performance.now() - t0) / 1000 };
   } catch (error) {
     // Ctrl+C while a checksum list is being read surfaces as got's AbortError: say it as an interruption.
     if (req.signal?.aborted && !(error instanceof CudawizError)) throw interruptedError(cachePaths(req.cacheDir, req.file), 0);
@@ -102,7 +106,7 @@ export async function fetchVerified(req: FetchRequest): Promise<FetchResult> {
   }
 }
 
-async function fetchVerifiedUnguarded(req: FetchRequest): Promise<FetchResult> {
+async function fetchVerifiedUnguarded(req: FetchRequest): Promise<Omit<FetchResult, 'seconds'>> {
   const paths = cachePaths(req.cacheDir, req.file);
   await mkdir(paths.dir, { recursive: true });
   const proof = await readProof(paths);

@@ -5,3 +5,4 @@ export { formatBytes } from './disk-space.js';
 export { fetchVerified, loginNeededError, type FetchRequest, type FetchResult } from './download.js';
 export { applyMirror, parseMirror } from './mirror.js';
 export type { DownloadProgress, ProgressListener } from './progress.js';
+export { cudaInstallerTarget, cudnnArchiveTarget, type DownloadTarget } from './targets.js';
