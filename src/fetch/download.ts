@@ -143,7 +143,7 @@ export function loginNeededError(what: string, file: string, page: string): Cuda
   return new CudawizError(`${what} is only available after logging in to NVIDIA's developer site.`, {
     code: 'login-required',
     exitCode: 3,
-    fix: `Log in at ${page}, download the file named exactly ${file}, then pass it to cudawiz (e.g. cudawiz install --cudnn-archive ${file}).`,
+    fix: `Log in at ${page}, download the file named exactly ${file}, then give it to cudawiz: cudawiz install --tf V --cudnn-archive PATH/${file}`,
     details: { page, file },
   });
 }

@@ -129,6 +129,7 @@ export class Transfer {
   private firstError: unknown;
   private finalUrl: string;
   private restarts = 0;
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(private readonly req: TransferRequest) {
     this.t = { ...DEFAULTS, freeSpace: realFreeSpace, ...stripUndefined(req.tuning ?? {}) };
@@ -217,7 +218,13 @@ export class Transfer {
     return true;
   }
 
-  private async saveState(): Promise<void> {
+  /** One save at a time, so the timer's save cannot interleave with the last one or outlive it. */
+  private saveState(): Promise<void> {
+    this.saving = this.saving.catch(() => undefined).then(() => this.writeState());
+    return this.saving;
+  }
+
+  private async writeState(): Promise<void> {
     const snapshot: PartState = { ...this.state, pieces: this.state.pieces.map((p) => ({ ...p })) };
     const tmp = `${this.req.paths.partState}.tmp`;
     await writeFile(tmp, JSON.stringify(snapshot));
