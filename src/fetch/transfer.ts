@@ -407,6 +407,8 @@ export class Transfer {
         await this.streamInto(p, r);
         if (p.end === null) p.end = p.start + p.done;
         if (!pieceComplete(p)) throw new Retryable('the connection closed before the end of the range');
+        // Hash what this piece completed now, so little is left to read back once the last piece lands.
+        void this.hasher.catchUp().catch(() => undefined);
       } catch (error) {
         if (this.inner.signal.aborted) throw this.req.signal?.aborted ? interruptedError(this.req.paths, this.req.meter.current) : error;
         if (!(error instanceof Retryable)) throw error;
