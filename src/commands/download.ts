@@ -1,6 +1,109 @@
+// `cudawiz download cuda|cudnn --version V`: a verified installer or archive for an offline machine.
+// Progress goes to stderr as an occasional percentage line; stdout gets the result (or one JSON document).
+import { copyFile, mkdir, rename, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { osOption, requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
-import { CudawizError } from '../errors.js';
+import { CudawizError, EXIT, UsageError } from '../errors.js';
+import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, formatBytes, resolveCacheDir, type DownloadProgress, type DownloadTarget, type FetchResult } from '../fetch/index.js';
+import { parseMirror } from '../fetch/mirror.js';
+import { hashFile } from '../fetch/ordered-hasher.js';
 
-export async function run(_ctx: CommandContext): Promise<number> {
-  throw new CudawizError('cudawiz download is not built yet.', { code: 'not-built' });
+function connectionsOption(value: unknown): number {
+  if (value === undefined) return 4;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError(`--connections must be a whole number from 1 to 16, not "${String(value)}".`);
+  return n;
+}
+
+function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+/** One line per 10 % (or per 10 s when the size is unknown): readable in CI logs, not a flood. */
+export function percentReporter(file: string, write: (line: string) => void): (p: DownloadProgress) => void {
+  let lastStep = -1;
+  let lastAt = 0;
+  let announcedResume = false;
+  return (p) => {
+    if (!announcedResume && p.resumedFrom > 0) {
+      announcedResume = true;
+      write(`  resuming ${file} at ${formatBytes(p.resumedFrom)}${p.total ? ` of ${formatBytes(p.total)}` : ''}`);
+    }
+    const speed = p.speed > 0 ? `, ${formatBytes(p.speed)}/s` : '';
+    if (p.total) {
+      const step = Math.floor((p.bytes / p.total) * 10);
+      if (step <= lastStep) return;
+      lastStep = step;
+      const eta = p.eta !== undefined && p.bytes < p.total ? `, about ${duration(p.eta)} left` : '';
+      write(`  ${file}  ${String(step * 10).padStart(3)}%  (${formatBytes(p.bytes)} of ${formatBytes(p.total)}${speed}${eta})`);
+    } else if (Date.now() - lastAt >= 10_000) {
+      lastAt = Date.now();
+      write(`  ${file}  ${formatBytes(p.bytes)}${speed}`);
+    }
+  };
+}
+
+/** Copies the verified file to --dest without ever leaving a half-copied file under its real name. */
+async function copyToDest(result: FetchResult, file: string, dest: string): Promise<string> {
+  await mkdir(dest, { recursive: true });
+  const target = path.join(path.resolve(dest), file);
+  const existing = await stat(target).catch(() => undefined);
+  if (existing) {
+    if ((await hashFile(target)).sha256 === result.sha256) return target;
+    throw new CudawizError(`${target} already exists and is a different file; it was left as it is.`, { code: 'dest-exists', fix: 'Move it away, or pick another --dest.' });
+  }
+  const tmp = `${target}.cudawiz-copy`;
+  await copyFile(result.path, tmp);
+  await rename(tmp, target);
+  return target;
+}
+
+function freeSpaceOverride(value: string | undefined) {
+  // A test seam for machines where a tiny tmpfs cannot be mounted; never set by users.
+  if (value === undefined || !/^\d+$/.test(value)) return undefined;
+  return async () => Number(value);
+}
+
+export async function run(ctx: CommandContext): Promise<number> {
+  const kind = ctx.positionals[0];
+  if (kind !== 'cuda' && kind !== 'cudnn') {
+    throw new UsageError(kind ? `Cannot download "${kind}": choose cuda or cudnn.` : 'Say what to download: cuda or cudnn.', 'For example: cudawiz download cuda --version 10.1');
+  }
+  const version = requireString(ctx.values, 'version', kind === 'cuda' ? 'cudawiz download cuda --version 10.1' : 'cudawiz download cudnn --version 7.6.5 --cuda 10.1');
+  const os = osOption(ctx.values.os, ctx.host.os);
+  const connections = connectionsOption(ctx.values.connections);
+  const cuda = ctx.values.cuda as string | undefined;
+  if (ctx.globals.mirror) parseMirror(ctx.globals.mirror);
+  const target: DownloadTarget = kind === 'cuda' ? cudaInstallerTarget(ctx.catalog(), version, os) : cudnnArchiveTarget(ctx.catalog(), version, os, cuda);
+  const cacheDir = resolveCacheDir(ctx.globals.cacheDir);
+  const { out } = ctx;
+  if (!out.json) out.error(`Downloading ${target.label}: ${target.file}`);
+  const result = await fetchVerified({
+    url: target.url,
+    file: target.file,
+    checksum: target.checksum,
+    size: target.size,
+    cacheDir,
+    mirror: ctx.globals.mirror,
+    connections,
+    allowUnverified: Boolean(ctx.values['allow-unverified']),
+    signal: ctx.signal,
+    onProgress: out.json ? undefined : percentReporter(target.file, (l) => out.error(l)),
+    tuning: { freeSpace: freeSpaceOverride(ctx.host.env.CUDAWIZ_TEST_FREE_BYTES) },
+  });
+  const dest = ctx.values.dest as string | undefined;
+  const file = dest ? await copyToDest(result, target.file, dest) : result.path;
+  if (out.json) {
+    out.writeJson({ file, bytes: result.bytes, sha256: result.sha256, md5: result.md5, source: result.source, url: result.url, fromCache: result.fromCache, resumedFrom: result.resumedFrom, seconds: result.seconds, cached: result.path });
+    return EXIT.ok;
+  }
+  const how = result.source ? `verified against ${result.source}` : 'NOT verified (--allow-unverified)';
+  out.line(`${out.symbol(result.source ? 'pass' : 'warn')} ${target.file}  ${formatBytes(result.bytes)}, ${how}${result.fromCache ? ', from the cache' : ''}`);
+  out.line(`  ${file}`);
+  out.line(out.dim(`  sha256 ${result.sha256}`));
+  return EXIT.ok;
 }

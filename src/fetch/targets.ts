@@ -1,0 +1,53 @@
+// What `download cuda|cudnn` (and the plan runner) fetch: a catalog entry turned into a URL, a file
+// name and checksum sources, or the login page when NVIDIA offers no public copy.
+import { findCudaRelease } from '../catalog/queries.js';
+import type { Catalog } from '../catalog/schema.js';
+import { UsageError } from '../errors.js';
+import type { OsName } from '../platform.js';
+import { majorMinor, versionHasPrefix } from '../version.js';
+import type { ChecksumSources } from './checksum.js';
+import { loginNeededError } from './download.js';
+
+export interface DownloadTarget {
+  /** "CUDA 10.1.243 (linux)", for messages. */
+  label: string;
+  url: string;
+  file: string;
+  checksum: ChecksumSources;
+  size?: number;
+}
+
+export function cudaInstallerTarget(catalog: Catalog, version: string, os: OsName): DownloadTarget {
+  const release = findCudaRelease(catalog, version, os);
+  const installer = release?.installers[os];
+  if (!release || !installer) {
+    const known = catalog.cuda.releases.filter((r) => r.installers[os]).map((r) => r.version);
+    throw new UsageError(`The catalog has no ${os} installer for CUDA ${version}.`, `Known: ${known.join(', ') || 'none'}. Add one with --catalog (README, "Catalog overlays").`);
+  }
+  return {
+    label: `CUDA ${release.version} (${os})`,
+    url: installer.url,
+    file: installer.file,
+    checksum: { sha256: installer.sha256, md5: installer.md5, md5sumUrl: installer.md5sumUrl },
+    size: installer.size,
+  };
+}
+
+export function cudnnArchiveTarget(catalog: Catalog, version: string, os: OsName, cuda?: string): DownloadTarget {
+  const builds = catalog.cudnn.releases.filter(
+    (r) => versionHasPrefix(r.version, version) && r.archives[os] && (!cuda || r.cuda === cuda || r.cuda === majorMinor(cuda) || (!r.cuda.includes('.') && versionHasPrefix(cuda, r.cuda))),
+  );
+  if (builds.length === 0) {
+    const known = catalog.cudnn.releases.filter((r) => r.archives[os]).map((r) => `${r.version} (CUDA ${r.cuda})`);
+    throw new UsageError(`The catalog has no ${os} cuDNN ${version}${cuda ? ` for CUDA ${cuda}` : ''}.`, `Known: ${known.join(', ') || 'none'}.`);
+  }
+  if (builds.length > 1 && !cuda) {
+    throw new UsageError(`cuDNN ${version} exists for several CUDA versions: ${builds.map((b) => b.cuda).join(', ')}.`, `Pick one with --cuda, e.g. --cuda ${builds[0].cuda}`);
+  }
+  const release = builds[0];
+  const archive = release.archives[os]!;
+  const label = `cuDNN ${release.version} for CUDA ${release.cuda} (${os})`;
+  const url = archive.gated === false ? archive.url : archive.publicUrl;
+  if (!url) throw loginNeededError(label, archive.file, release.downloadPage ?? catalog.cudnn.archivePage);
+  return { label, url, file: archive.file, checksum: { sha256: archive.sha256, manifestUrl: archive.manifestUrl } };
+}

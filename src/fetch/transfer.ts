@@ -1,0 +1,539 @@
+// Moves the bytes of one URL into `<cache>/<name>.part`: resumable pieces over one or several
+// connections, retries with backoff (Retry-After honoured), hashing in order as it goes.
+import { open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { setMaxListeners } from 'node:events';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { CudawizError, EXIT } from '../errors.js';
+import type { CachePaths } from './cache-paths.js';
+import { formatBytes, freeSpace as realFreeSpace, type FreeSpaceProbe } from './disk-space.js';
+import { openResponse, type OpenedResponse } from './http.js';
+import { OrderedHasher, type Digests } from './ordered-hasher.js';
+import type { ProgressMeter } from './progress.js';
+
+export interface TransferTuning {
+  /** Consecutive failed attempts per piece before giving up (an attempt that moved bytes resets it). */
+  retries?: number;
+  /** First backoff; doubles each time, capped at 30 s. */
+  retryBaseMs?: number;
+  /** A Retry-After longer than this ends the download with a message instead of waiting. */
+  maxRetryAfterMs?: number;
+  /** Files at least this large are fetched over several connections when the server honours Range. */
+  segmentMinBytes?: number;
+  /** Size of the pieces handed out to connections. */
+  pieceBytes?: number;
+  /** Socket inactivity before an attempt counts as failed. */
+  idleTimeoutMs?: number;
+  /** How often the resume state is written (and the hasher catches up). */
+  stateIntervalMs?: number;
+  freeSpace?: FreeSpaceProbe;
+}
+
+export interface TransferRequest {
+  url: string;
+  paths: CachePaths;
+  connections: number;
+  /** The size the catalog gives, checked against the server's. */
+  size?: number;
+  signal?: AbortSignal;
+  meter: ProgressMeter;
+  tuning?: TransferTuning;
+}
+
+export interface TransferResult extends Digests {
+  bytes: number;
+  resumedFrom: number;
+  /** The URL the bytes came from, after redirects. */
+  url: string;
+}
+
+interface Piece {
+  start: number;
+  /** Exclusive; null while the size is unknown (a server that sends no length). */
+  end: number | null;
+  done: number;
+}
+
+interface PartState {
+  v: 1;
+  url: string;
+  total: number | null;
+  etag?: string;
+  lastModified?: string;
+  ranges: boolean;
+  pieces: Piece[];
+}
+
+/** The file on the server changed, or the server ignores Range: drop the .part and start over. */
+class RestartNeeded extends Error {}
+/** A failure worth another attempt (network, 5xx), with the server's Retry-After if it sent one. */
+class Retryable extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+const DEFAULTS = {
+  retries: 5,
+  retryBaseMs: 500,
+  maxRetryAfterMs: 120_000,
+  segmentMinBytes: 64 * 1024 * 1024,
+  pieceBytes: 16 * 1024 * 1024,
+  idleTimeoutMs: 60_000,
+  stateIntervalMs: 500,
+};
+
+const pieceEnd = (p: Piece) => (p.end === null ? Infinity : p.end);
+const pieceComplete = (p: Piece) => p.end !== null && p.start + p.done >= p.end;
+
+export function parseContentRange(value: string | undefined): { start: number; end: number; total: number | null } | undefined {
+  const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(value?.trim() ?? '');
+  if (!m) return undefined;
+  return { start: Number(m[1]), end: Number(m[2]) + 1, total: m[3] === '*' ? null : Number(m[3]) };
+}
+
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function isDiskFull(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+function isLocalFileError(error: unknown): boolean {
+  const e = error as NodeJS.ErrnoException;
+  return typeof e?.syscall === 'string' && ['open', 'write', 'read', 'close', 'fstat', 'ftruncate'].includes(e.syscall);
+}
+
+export function interruptedError(paths: CachePaths, bytes: number): CudawizError {
+  return new CudawizError(bytes > 0 ? `Interrupted. ${formatBytes(bytes)} kept in ${paths.part}.` : 'Interrupted before any bytes were saved.', {
+    exitCode: EXIT.interrupted,
+    code: 'interrupted',
+    fix: 'Run the same command again to resume where it stopped.',
+  });
+}
+
+export class Transfer {
+  private readonly t: Required<Omit<TransferTuning, 'freeSpace'>> & { freeSpace: FreeSpaceProbe };
+  private state!: PartState;
+  private hasher!: OrderedHasher;
+  private inner = new AbortController();
+  private firstError: unknown;
+  private finalUrl: string;
+  private restarts = 0;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(private readonly req: TransferRequest) {
+    this.t = { ...DEFAULTS, freeSpace: realFreeSpace, ...stripUndefined(req.tuning ?? {}) };
+    this.finalUrl = req.url;
+    req.signal?.addEventListener('abort', () => this.inner.abort(), { once: true });
+  }
+
+  async run(): Promise<TransferResult> {
+    for (;;) {
+      try {
+        return await this.attemptWhole();
+      } catch (error) {
+        if (!(error instanceof RestartNeeded) || this.restarts >= this.t.retries) throw this.explain(error);
+        this.restarts++;
+        await this.discardPart();
+      }
+    }
+  }
+
+  private async attemptWhole(): Promise<TransferResult> {
+    const { paths, meter } = this.req;
+    this.inner = new AbortController();
+    // One signal is shared by every request and pipe of this download.
+    setMaxListeners(0, this.inner.signal);
+    this.firstError = undefined;
+    if (this.req.signal?.aborted) this.inner.abort();
+    let first: OpenedResponse | undefined;
+    const resumed = await this.loadState();
+    if (!resumed) first = await this.withRetries(() => this.openFirst());
+    const onDisk = this.state.pieces.reduce((n, p) => n + p.done, 0);
+    if (this.state.total !== null) await this.checkFreeSpace(this.state.total - onDisk, first);
+    if (!resumed) await writeFile(paths.part, '');
+    meter.start(onDisk, this.state.total ?? undefined);
+    this.hasher = new OrderedHasher(paths.part, () => this.writtenEdge());
+    await this.hasher.catchUp();
+    await this.saveState();
+    const timer = setInterval(() => {
+      void this.saveState().catch(() => undefined);
+      void this.hasher.catchUp().catch(() => undefined);
+    }, this.t.stateIntervalMs);
+    try {
+      await this.runWorkers(first);
+    } finally {
+      clearInterval(timer);
+      meter.connections = 0;
+      await this.saveState().catch(() => undefined);
+    }
+    const total = this.state.total ?? this.state.pieces[0].done;
+    await this.hasher.catchUp();
+    if (this.hasher.hashed !== total) throw new Retryable(`hashed ${this.hasher.hashed} of ${total} bytes`);
+    meter.finish();
+    return { ...this.hasher.digests(), bytes: total, resumedFrom: meter.resumedFrom, url: this.finalUrl };
+  }
+
+  // ------------------------------------------------------------------ state on disk
+  private async loadState(): Promise<boolean> {
+    const { paths, url, size } = this.req;
+    const partSize = await stat(paths.part).then((s) => s.size, () => -1);
+    if (partSize < 0) {
+      await rm(paths.partState, { force: true });
+      return false;
+    }
+    let saved: PartState | undefined;
+    try {
+      saved = JSON.parse(await readFile(paths.partState, 'utf8')) as PartState;
+      if (saved.v !== 1 || !Array.isArray(saved.pieces) || saved.pieces.length === 0) saved = undefined;
+    } catch {
+      saved = undefined;
+    }
+    if (saved && size !== undefined && saved.total !== null && saved.total !== size) saved = undefined;
+    if (saved && !saved.ranges) saved = undefined;
+    if (saved) {
+      // The state may lag the file (written every half second); never trust more than is on disk.
+      for (const p of saved.pieces) {
+        p.done = Math.max(0, Math.min(p.done, partSize - p.start, pieceEnd(p) - p.start));
+        // Each piece is written in order, so the one holding the file's last byte wrote all before it too.
+        if (p.start < partSize && partSize <= pieceEnd(p)) p.done = partSize - p.start;
+      }
+      this.state = saved;
+      return true;
+    }
+    if (partSize === 0) return false;
+    // A .part without state (killed before the first save): resume by length, checked by Content-Range.
+    const total = size ?? null;
+    this.state = { v: 1, url, total, ranges: true, pieces: [{ start: 0, end: total, done: partSize }] };
+    return true;
+  }
+
+  /** One save at a time, so the timer's save cannot interleave with the last one or outlive it. */
+  private saveState(): Promise<void> {
+    this.saving = this.saving.catch(() => undefined).then(() => this.writeState());
+    return this.saving;
+  }
+
+  private async writeState(): Promise<void> {
+    const snapshot: PartState = { ...this.state, pieces: this.state.pieces.map((p) => ({ ...p })) };
+    const tmp = `${this.req.paths.partState}.tmp`;
+    await writeFile(tmp, JSON.stringify(snapshot));
+    await rename(tmp, this.req.paths.partState);
+  }
+
+  private async discardPart(): Promise<void> {
+    await rm(this.req.paths.part, { force: true });
+    await rm(this.req.paths.partState, { force: true });
+  }
+
+  /** How far from byte 0 the .part is complete on disk. */
+  private writtenEdge(): number {
+    let edge = 0;
+    for (const p of this.state.pieces) {
+      if (p.start !== edge) break;
+      edge = p.start + p.done;
+      if (p.end === null || edge < p.end) break;
+    }
+    return edge;
+  }
+
+  private async checkFreeSpace(needed: number, first?: OpenedResponse): Promise<void> {
+    const { paths } = this.req;
+    const free = await this.t.freeSpace(paths.dir);
+    if (free >= needed) return;
+    first?.body.destroy();
+    throw new CudawizError(
+      `Not enough free space in ${paths.dir}: ${formatBytes(needed)} needed (${needed} bytes), ${formatBytes(free)} free.`,
+      { code: 'disk-full', fix: 'Free up space there, or point --cache-dir (or CUDAWIZ_CACHE_DIR) at a disk with room.', details: { needed, free } },
+    );
+  }
+
+  // ------------------------------------------------------------------ requests
+  private validatorHeaders(): Record<string, string> {
+    const { etag, lastModified } = this.state;
+    if (etag && !etag.startsWith('W/')) return { 'if-range': etag };
+    if (lastModified) return { 'if-range': lastModified };
+    return {};
+  }
+
+  /** A fresh start: ask for the first piece; the answer tells us the size and whether Range works. */
+  private async openFirst(): Promise<OpenedResponse> {
+    const { url, size, connections } = this.req;
+    const r = await this.open(url, { range: `bytes=0-${this.t.pieceBytes - 1}` });
+    const etag = r.headers.etag;
+    const lastModified = r.headers['last-modified'];
+    if (r.status === 206) {
+      const cr = parseContentRange(r.headers['content-range']);
+      if (!cr || cr.start !== 0) {
+        r.body.destroy();
+        throw new Retryable(`unexpected Content-Range "${r.headers['content-range']}"`);
+      }
+      const total = cr.total ?? size ?? null;
+      this.state = { v: 1, url, total, etag, lastModified, ranges: total !== null, pieces: this.planPieces(total, cr.end, connections) };
+    } else {
+      const length = Number(r.headers['content-length']);
+      const total = Number.isFinite(length) && r.headers['content-length'] !== undefined ? length : null;
+      this.state = { v: 1, url, total, etag, lastModified, ranges: false, pieces: [{ start: 0, end: total, done: 0 }] };
+    }
+    if (size !== undefined && this.state.total !== null && this.state.total !== size) {
+      r.body.destroy();
+      throw new CudawizError(`The server's ${this.req.paths.final} is ${this.state.total} bytes; the catalog says ${size}.`, {
+        code: 'size-mismatch',
+        fix: 'The mirror may hold a different file under that name; check --mirror, or correct the catalog overlay.',
+      });
+    }
+    return r;
+  }
+
+  private planPieces(total: number | null, firstEnd: number, connections: number): Piece[] {
+    if (total === null) return [{ start: 0, end: null, done: 0 }];
+    const pieces: Piece[] = [{ start: 0, end: Math.min(firstEnd, total), done: 0 }];
+    if (connections <= 1 || total < this.t.segmentMinBytes) {
+      if (total > firstEnd) pieces.push({ start: firstEnd, end: total, done: 0 });
+      return pieces;
+    }
+    for (let s = firstEnd; s < total; s += this.t.pieceBytes) pieces.push({ start: s, end: Math.min(total, s + this.t.pieceBytes), done: 0 });
+    return pieces;
+  }
+
+  private async open(url: string, opts: { range?: string; validated?: boolean }): Promise<OpenedResponse> {
+    const headers: Record<string, string> = {};
+    if (opts.range) headers.range = opts.range;
+    if (opts.validated) Object.assign(headers, this.validatorHeaders());
+    let r: OpenedResponse;
+    try {
+      r = await openResponse(url, { headers, signal: this.inner.signal, idleTimeoutMs: this.t.idleTimeoutMs });
+    } catch (error) {
+      if (error instanceof CudawizError || this.inner.signal.aborted) throw error;
+      throw new Retryable((error as Error).message);
+    }
+    this.finalUrl = r.url;
+    if (r.status >= 500 || r.status === 429 || r.status === 408) {
+      r.body.destroy();
+      throw new Retryable(`the server answered HTTP ${r.status}`, parseRetryAfter(r.headers['retry-after']));
+    }
+    if (r.status === 416) {
+      r.body.destroy();
+      throw new RestartNeeded('416');
+    }
+    if (r.status !== 200 && r.status !== 206) {
+      r.body.destroy();
+      throw new CudawizError(`${url} answered HTTP ${r.status}${r.status === 404 ? ' (not found)' : ''}.`, {
+        code: 'http-status',
+        fix:
+          r.status === 401 || r.status === 403
+            ? 'This file needs a login at NVIDIA; download it in a browser and pass it to cudawiz.'
+            : 'Check the URL in the catalog (or overlay) and the --mirror, if any: the mirror must keep NVIDIA\'s paths.',
+      });
+    }
+    return r;
+  }
+
+  private async openPiece(p: Piece): Promise<OpenedResponse> {
+    const from = p.start + p.done;
+    if (!this.state.ranges) {
+      if (from > 0) throw new RestartNeeded('no ranges');
+      return this.open(this.req.url, {});
+    }
+    const r = await this.open(this.req.url, { range: `bytes=${from}-${p.end === null ? '' : p.end - 1}`, validated: true });
+    if (r.status === 200) {
+      r.body.destroy();
+      throw new RestartNeeded('the server sent the whole file instead of the range (changed, or Range ignored)');
+    }
+    const cr = parseContentRange(r.headers['content-range']);
+    if (!cr || cr.start !== from || (this.state.total !== null && cr.total !== null && cr.total !== this.state.total)) {
+      r.body.destroy();
+      throw new RestartNeeded(`Content-Range "${r.headers['content-range']}" does not continue the .part`);
+    }
+    if (this.state.total === null && cr.total !== null) {
+      this.state.total = cr.total;
+      p.end = cr.total;
+    }
+    return r;
+  }
+
+  // ------------------------------------------------------------------ workers
+  private async runWorkers(first?: OpenedResponse): Promise<void> {
+    const taken = new Set<Piece>();
+    const pending = () => this.state.pieces.filter((p) => !pieceComplete(p) && !taken.has(p));
+    // Only a plan cut into many pieces is segmented; a plain download is one piece after the probe.
+    const workers = this.state.pieces.length > 2 ? Math.max(1, this.req.connections) : 1;
+    let preopened = first;
+    const worker = async () => {
+      for (let p = pending()[0]; p; p = pending()[0]) {
+        taken.add(p);
+        const opened = preopened && p.start === 0 ? preopened : undefined;
+        if (opened) preopened = undefined;
+        this.req.meter.connections++;
+        try {
+          await this.fetchPiece(p, opened);
+        } finally {
+          this.req.meter.connections--;
+        }
+      }
+    };
+    const results = await Promise.allSettled(Array.from({ length: workers }, worker).map(async (run) => {
+      try {
+        await run;
+      } catch (error) {
+        // The first failure is the cause; the others are connections we stopped because of it.
+        if (!this.inner.signal.aborted) this.firstError = error;
+        this.inner.abort();
+        throw error;
+      }
+    }));
+    preopened?.body.destroy();
+    if (this.req.signal?.aborted) throw interruptedError(this.req.paths, this.req.meter.current);
+    if (results.some((r) => r.status === 'rejected')) throw this.firstError ?? (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
+  }
+
+  private async fetchPiece(p: Piece, opened?: OpenedResponse): Promise<void> {
+    let failures = 0;
+    while (!pieceComplete(p)) {
+      const before = p.done;
+      try {
+        const r = opened ?? (await this.openPiece(p));
+        opened = undefined;
+        await this.streamInto(p, r);
+        if (p.end === null) p.end = p.start + p.done;
+        if (!pieceComplete(p)) throw new Retryable('the connection closed before the end of the range');
+        // Hash what this piece completed now, so little is left to read back once the last piece lands.
+        void this.hasher.catchUp().catch(() => undefined);
+      } catch (error) {
+        if (this.inner.signal.aborted) throw this.req.signal?.aborted ? interruptedError(this.req.paths, this.req.meter.current) : error;
+        if (!(error instanceof Retryable)) throw error;
+        failures = p.done > before ? 1 : failures + 1;
+        if (failures > this.t.retries) throw this.explain(error);
+        const wait = error.retryAfterMs ?? Math.min(30_000, this.t.retryBaseMs * 2 ** (failures - 1)) * (0.75 + Math.random() / 2);
+        if (wait > this.t.maxRetryAfterMs) {
+          throw new CudawizError(`The server asks to come back in ${Math.round(wait / 1000)} s (${error.message}).`, { code: 'retry-later', fix: 'Run the same command again later; it resumes where it stopped.' });
+        }
+        await delay(wait, undefined, { signal: this.inner.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  private async streamInto(p: Piece, r: OpenedResponse): Promise<void> {
+    let fh: FileHandle;
+    try {
+      fh = await open(this.req.paths.part, 'r+');
+    } catch (error) {
+      r.body.destroy();
+      throw this.localFileError(error);
+    }
+    const sink = new PieceSink(fh, p, (pos, chunk) => {
+      this.hasher.offer(pos, chunk);
+      this.req.meter.add(chunk.length);
+    });
+    try {
+      await pipeline(r.body, sink, { signal: this.inner.signal });
+    } catch (error) {
+      if (isLocalFileError(error)) throw this.localFileError(error);
+      if (this.inner.signal.aborted) throw error;
+      throw new Retryable((error as Error).message);
+    } finally {
+      await fh.close().catch(() => undefined);
+    }
+  }
+
+  private localFileError(error: unknown): CudawizError {
+    if (isDiskFull(error)) {
+      return new CudawizError(`The disk holding ${this.req.paths.dir} filled up while writing ${this.req.paths.part}.`, {
+        code: 'disk-full',
+        fix: 'Free up space (the .part is kept and resumes), or point --cache-dir at a disk with room.',
+      });
+    }
+    return new CudawizError(`Cannot write ${this.req.paths.part}: ${(error as Error).message}`, { code: 'cache-unwritable', fix: 'Check the permissions of the cache directory, or pass --cache-dir.' });
+  }
+
+  private async withRetries<T>(fn: () => Promise<T>): Promise<T> {
+    for (let failures = 1; ; failures++) {
+      try {
+        return await fn();
+      } catch (error) {
+        if (this.req.signal?.aborted) throw interruptedError(this.req.paths, 0);
+        if (!(error instanceof Retryable) || failures > this.t.retries) throw error;
+        const wait = error.retryAfterMs ?? Math.min(30_000, this.t.retryBaseMs * 2 ** (failures - 1));
+        if (wait > this.t.maxRetryAfterMs) throw error;
+        await delay(wait, undefined, { signal: this.inner.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Turns what is left of an internal failure into something the user can act on. */
+  private explain(error: unknown): unknown {
+    if (error instanceof CudawizError) return error;
+    if (this.req.signal?.aborted) return interruptedError(this.req.paths, this.req.meter.current);
+    if (error instanceof Retryable) {
+      return new CudawizError(`Download of ${this.req.url} failed after ${this.t.retries + 1} tries: ${error.message}.`, {
+        code: 'download-failed',
+        fix: 'Check the network connection and run the same command again; it resumes from the .part. A --mirror closer to you may help.',
+      });
+    }
+    if (error instanceof RestartNeeded) return new CudawizError(`The server kept changing the file while it was downloaded (${error.message}).`, { code: 'download-failed' });
+    return error;
+  }
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * Writes a piece's bytes at their offsets and only then counts them (done, hash, progress), so what
+ * is hashed and what resumes is exactly what is on disk.
+ */
+class PieceSink extends Writable {
+  constructor(
+    private readonly fh: FileHandle,
+    private readonly piece: Piece,
+    private readonly onWritten: (pos: number, chunk: Buffer) => void,
+  ) {
+    super({ highWaterMark: 1 << 20 });
+  }
+
+  override _writev(entries: { chunk: Buffer }[], cb: (error?: Error | null) => void): void {
+    const p = this.piece;
+    const room = pieceEnd(p) - (p.start + p.done);
+    const chunks: Buffer[] = [];
+    let len = 0;
+    for (const { chunk } of entries) {
+      if (len >= room) break;
+      const c = chunk.length > room - len ? chunk.subarray(0, room - len) : chunk;
+      chunks.push(c);
+      len += c.length;
+    }
+    if (len === 0) return cb();
+    const pos = p.start + p.done;
+    this.fh.writev(chunks, pos).then(
+      ({ bytesWritten }) => {
+        let at = pos;
+        let left = bytesWritten;
+        for (const c of chunks) {
+          const part = left >= c.length ? c : c.subarray(0, left);
+          this.onWritten(at, part);
+          at += part.length;
+          left -= part.length;
+          if (left <= 0) break;
+        }
+        p.done += bytesWritten;
+        cb(bytesWritten === len ? null : new Error(`short write at ${pos}`));
+      },
+      (error: Error) => cb(error),
+    );
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (error?: Error | null) => void): void {
+    this._writev([{ chunk }], cb);
+  }
+}
