@@ -222,7 +222,7 @@ describe('cudawiz download cudnn', () => {
 
   it('for the login-gated Windows zip, exits 3 with the page to log in at and the exact file name', async () => {
     const m = await machine();
-    const r = await runBuilt([...m.args('cudnn', '--version', '7.6.5', '--os', 'windows'), '--json'], { env: m.env });
+    const r = await runBuilt([...m.args('cudnn', '--version', '7.6.5', '--os', 'windows', '--cuda', '10.1'), '--json'], { env: m.env });
     expect(r.code).toBe(3);
     const doc = JSON.parse(r.stdout) as { error: { code: string; page: string; file: string } };
     expect(doc.error).toMatchObject({ code: 'login-required', page: 'https://developer.nvidia.com/rdp/cudnn-archive', file: 'cudnn-10.1-windows10-x64-v7.6.5.32.zip' });
