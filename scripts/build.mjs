@@ -1,36 +1,25 @@
-// Bundles the CLI into one ESM file (dist/cli.js). The three fixes are the ones measured in
-// shared/reference/toolchain.md: stub react-devtools-core, define `require`, and silence `new Buffer`.
+// Bundles the CLI into dist/cli.js (the npm bin) plus dist/chunks/: ESM with code splitting, so
+// `--version` reads one small file and each command loads only its own modules (bench/startup.mjs).
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { bundleOptions } from './bundle-options.mjs';
 
-const stub = fileURLToPath(new URL('./devtools-stub.mjs', import.meta.url));
+const requireShim = "import { createRequire as __cwCreateRequire } from 'node:module'; const require = __cwCreateRequire(import.meta.url);";
 
-const bufferFix = {
-  name: 'buffer-alloc',
-  setup(b) {
-    b.onLoad({ filter: /fd-slicer[\\/]index\.js$/ }, async (args) => {
-      const src = await readFile(args.path, 'utf8');
-      return { contents: src.replace(/new Buffer\(/g, 'Buffer.alloc('), loader: 'js' };
-    });
-  },
-};
-
+await rm(new URL('../dist/chunks', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli.tsx'],
-  outfile: 'dist/cli.js',
-  bundle: true,
-  platform: 'node',
+  ...bundleOptions(),
+  outdir: 'dist',
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
   format: 'esm',
-  target: 'node20',
-  minify: true,
-  sourcemap: false,
-  splitting: false,
-  alias: { 'react-devtools-core': stub },
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __cwCreateRequire } from 'node:module'; const require = __cwCreateRequire(import.meta.url);",
-  },
-  define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [bufferFix],
-  logLevel: 'warning',
+  splitting: true,
+  // Chunks from CommonJS packages (signal-exit, fs-extra, yauzl) call `require`.
+  banner: { js: `#!/usr/bin/env node\n${requireShim}` },
 });
+
+// The entry itself calls no `require`; without the shim it starts ~2 ms sooner.
+const entry = new URL('../dist/cli.js', import.meta.url);
+const code = (await readFile(entry, 'utf8')).replace(`${requireShim}\n`, '');
+if (/\brequire\b/.test(code)) throw new Error('dist/cli.js uses `require`: keep the createRequire banner in it');
+await writeFile(entry, code, { mode: 0o755 });

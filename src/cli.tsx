@@ -1,12 +1,15 @@
 // argv → the wizard (TTY) or a headless command. Nothing else lives here.
+// The program starts in src/bin.ts; main() is also what tests call in-process. Start-up: only light
+// modules are imported statically here, so --help and usage errors answer before the catalog (zod),
+// the command runner (execa) or the UI (ink) load; bench/startup.mjs measures this.
 import pkg from '../package.json' with { type: 'json' };
 import { parseCommandArgs } from './cli/args.js';
 import { COMMANDS } from './cli/commands.js';
-import { catalogLoader, type CommandIO } from './cli/context.js';
+import type { CommandIO } from './cli/context.js';
 import { commandHelp, mainHelp } from './cli/help.js';
 import { createOutput, unicodeSafe } from './cli/output.js';
 import { CudawizError, EXIT, UsageError } from './errors.js';
-import { realHost, type Host } from './host.js';
+import type { Host } from './host.js';
 
 export interface MainOptions {
   io?: CommandIO;
@@ -29,7 +32,6 @@ function reportError(error: unknown, io: CommandIO, json: boolean): number {
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   const io: CommandIO = options.io ?? { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
-  const host = options.host ?? realHost();
   const [first, ...rest] = argv;
   const wantsJson = argv.includes('--json');
   try {
@@ -41,6 +43,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       io.stdout.write(`${rest[0] && COMMANDS[rest[0]] ? commandHelp(rest[0]) : mainHelp()}\n`);
       return EXIT.ok;
     }
+    const host = options.host ?? (await import('./host.js')).realHost();
     if (first === undefined || first.startsWith('-')) {
       const parsed = parseCommandArgs(argv, {}, host.env, Boolean(io.stdout.isTTY));
       if (!io.stdin.isTTY || !io.stdout.isTTY) {
@@ -76,7 +79,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     if (!options.signal) process.once('SIGINT', onSigint);
     else options.signal.addEventListener('abort', onSigint, { once: true });
     try {
-      const mod = await entry.load();
+      const [mod, { catalogLoader }] = await Promise.all([entry.load(), import('./cli/context.js')]);
       return await mod.run({ ...parsed, host, io, out, catalog: catalogLoader(parsed.globals.catalog), signal: controller.signal });
     } finally {
       process.removeListener('SIGINT', onSigint);
@@ -84,17 +87,4 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   } catch (error) {
     return reportError(error, io, wantsJson);
   }
-}
-
-const isEntry = process.argv[1] !== undefined && /(?:^|[\\/])(?:cli\.(?:js|tsx|mjs)|cudawiz(?:\.exe)?)$/.test(process.argv[1]);
-if (isEntry) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      process.stderr.write(`cudawiz: ${String(error)}\n`);
-      process.exitCode = EXIT.problems;
-    },
-  );
 }
