@@ -43,10 +43,14 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       io.stdout.write(`${rest[0] && COMMANDS[rest[0]] ? commandHelp(rest[0]) : mainHelp()}\n`);
       return EXIT.ok;
     }
-    const host = options.host ?? (await import('./host.js')).realHost();
+    // Modules start loading as soon as it is known that they are needed, so their loads overlap.
+    const hostReady = options.host ? Promise.resolve(options.host) : import('./host.js').then((m) => m.realHost());
     if (first === undefined || first.startsWith('-')) {
+      const interactive = Boolean(io.stdin.isTTY && io.stdout.isTTY);
+      const wizardReady = interactive ? import('./wizard.js') : undefined;
+      const host = await hostReady;
       const parsed = parseCommandArgs(argv, {}, host.env, Boolean(io.stdout.isTTY));
-      if (!io.stdin.isTTY || !io.stdout.isTTY) {
+      if (!wizardReady) {
         io.stderr.write(
           'cudawiz: the wizard needs an interactive terminal.\n' +
             '  → Headless, run the same steps with flags, e.g.:\n' +
@@ -57,7 +61,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         );
         return EXIT.usage;
       }
-      const { startWizard } = await import('./wizard.js');
+      const { startWizard } = await wizardReady;
       return await startWizard({ globals: parsed.globals, host, io });
     }
     const entry = COMMANDS[first];
@@ -66,6 +70,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       io.stdout.write(`${commandHelp(first)}\n`);
       return EXIT.ok;
     }
+    const modulesReady = Promise.all([entry.load(), import('./cli/context.js')]);
+    modulesReady.catch(() => undefined); // awaited below; a usage error may return before that
+    const host = await hostReady;
     const parsed = parseCommandArgs(rest, entry.options, host.env, Boolean(io.stdout.isTTY));
     const out = createOutput({
       stdout: io.stdout,
@@ -79,7 +86,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     if (!options.signal) process.once('SIGINT', onSigint);
     else options.signal.addEventListener('abort', onSigint, { once: true });
     try {
-      const [mod, { catalogLoader }] = await Promise.all([entry.load(), import('./cli/context.js')]);
+      const [mod, { catalogLoader }] = await modulesReady;
       return await mod.run({ ...parsed, host, io, out, catalog: catalogLoader(parsed.globals.catalog), signal: controller.signal });
     } finally {
       process.removeListener('SIGINT', onSigint);
