@@ -2,6 +2,7 @@
 // what it needs) and the standalone executables' script (one CommonJS file, scripts/dist.mjs).
 // The fixes for ink/extract-zip are the ones measured in shared/reference/toolchain.md.
 import { readFile } from 'node:fs/promises';
+import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -39,6 +40,30 @@ const zodForCli = {
   },
 };
 
+// The built-in catalog, parsed and validated now rather than on every run (src/catalog/prebuilt.ts):
+// the loader is bundled on its own and run here, so an invalid asset fails the build with the
+// loader's own message, and the CLI loads zod only for an overlay.
+const prebuiltCatalog = {
+  name: 'prebuilt-catalog',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]catalog[\\/]prebuilt\.ts$/ }, async () => {
+      const loader = await build({
+        absWorkingDir: root,
+        entryPoints: ['src/catalog/load.ts'],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        write: false,
+        logLevel: 'error',
+      });
+      const code = loader.outputFiles[0].text;
+      const { builtinCatalog } = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+      return { contents: `export const prebuiltCatalog = ${JSON.stringify(builtinCatalog())};`, loader: 'js' };
+    });
+  },
+};
+
 export const version = pkg.version;
 
 /** @returns {import('esbuild').BuildOptions} */
@@ -53,7 +78,7 @@ export function bundleOptions() {
     sourcemap: false,
     alias: { 'react-devtools-core': stub },
     define: { 'process.env.NODE_ENV': '"production"', CUDAWIZ_VERSION: JSON.stringify(pkg.version) },
-    plugins: [bufferFix, zodForCli],
+    plugins: [bufferFix, zodForCli, prebuiltCatalog],
     logLevel: 'warning',
   };
 }

@@ -70,7 +70,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       io.stdout.write(`${commandHelp(first)}\n`);
       return EXIT.ok;
     }
-    const modulesReady = Promise.all([entry.load(), import('./cli/context.js')]);
+    const modulesReady = Promise.all([entry.load(), import('./cli/catalog.js')]);
     modulesReady.catch(() => undefined); // awaited below; a usage error may return before that
     const host = await hostReady;
     const parsed = parseCommandArgs(rest, entry.options, host.env, Boolean(io.stdout.isTTY));
@@ -86,8 +86,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     if (!options.signal) process.once('SIGINT', onSigint);
     else options.signal.addEventListener('abort', onSigint, { once: true });
     try {
-      const [mod, { catalogLoader }] = await modulesReady;
-      return await mod.run({ ...parsed, host, io, out, catalog: catalogLoader(parsed.globals.catalog), signal: controller.signal });
+      const [mod, { prepareCatalog }] = await modulesReady;
+      const catalog = await prepareCatalog(parsed.globals.catalog);
+      return await mod.run({ ...parsed, host, io, out, catalog, signal: controller.signal });
     } finally {
       process.removeListener('SIGINT', onSigint);
     }
