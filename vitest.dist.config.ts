@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/dist/**/*.dist-test.ts'],
+    include: ['test/standalone/**/*.dist-test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
