@@ -59,7 +59,9 @@ const prebuiltCatalog = {
       });
       const code = loader.outputFiles[0].text;
       const { builtinCatalog } = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
-      return { contents: `export const prebuiltCatalog = ${JSON.stringify(builtinCatalog())};`, loader: 'js' };
+      // A JSON string for JSON.parse: V8 reads that much faster than the same data as an object literal.
+      const json = JSON.stringify(builtinCatalog());
+      return { contents: `export const prebuiltCatalog = JSON.parse(${JSON.stringify(json)});`, loader: 'js' };
     });
   },
 };
