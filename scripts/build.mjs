@@ -1,36 +1,42 @@
-// Bundles the CLI into one ESM file (dist/cli.js). The three fixes are the ones measured in
-// shared/reference/toolchain.md: stub react-devtools-core, define `require`, and silence `new Buffer`.
+// Bundles the CLI for npm: dist/cli.js (the bin) and dist/chunks/. The program is ESM with code
+// splitting (dist/chunks/cli.js + one chunk per command and per heavy dependency), so each command
+// loads only its own modules; the bin in front of it is a few lines of CommonJS that answer
+// `--version` before Node's ES module loader even starts (bench/startup.mjs measures both).
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { bundleOptions } from './bundle-options.mjs';
 
-const stub = fileURLToPath(new URL('./devtools-stub.mjs', import.meta.url));
+const dist = new URL('../dist/', import.meta.url);
+const options = bundleOptions();
 
-const bufferFix = {
-  name: 'buffer-alloc',
-  setup(b) {
-    b.onLoad({ filter: /fd-slicer[\\/]index\.js$/ }, async (args) => {
-      const src = await readFile(args.path, 'utf8');
-      return { contents: src.replace(/new Buffer\(/g, 'Buffer.alloc('), loader: 'js' };
-    });
-  },
-};
-
+await rm(new URL('chunks', dist), { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli.tsx'],
-  outfile: 'dist/cli.js',
-  bundle: true,
-  platform: 'node',
+  ...options,
+  entryPoints: { 'chunks/cli': 'src/cli.tsx' },
+  outdir: 'dist',
+  chunkNames: 'chunks/[name]-[hash]',
   format: 'esm',
-  target: 'node20',
-  minify: true,
-  sourcemap: false,
-  splitting: false,
-  alias: { 'react-devtools-core': stub },
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __cwCreateRequire } from 'node:module'; const require = __cwCreateRequire(import.meta.url);",
-  },
-  define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [bufferFix],
-  logLevel: 'warning',
+  splitting: true,
+  // Chunks from CommonJS packages (signal-exit, fs-extra, yauzl) call `require`.
+  banner: { js: "import { createRequire as __cwCreateRequire } from 'node:module'; const require = __cwCreateRequire(import.meta.url);" },
 });
+
+// The bin: src/bin.ts, with its import of ./cli.js left as a real import() of the chunk.
+await build({
+  ...options,
+  entryPoints: ['src/bin.ts'],
+  outfile: 'dist/cli.js',
+  format: 'cjs',
+  banner: { js: '#!/usr/bin/env node' },
+  plugins: [
+    ...options.plugins,
+    { name: 'program-chunk', setup: (b) => b.onResolve({ filter: /^\.\/cli\.js$/ }, () => ({ path: './chunks/cli.js', external: true })) },
+  ],
+});
+const bin = await readFile(new URL('cli.js', dist), 'utf8');
+if (!bin.includes('import("./chunks/cli.js")')) throw new Error('dist/cli.js must load the program with import("./chunks/cli.js")');
+
+// The package is "type": "module"; these mark the bin as CommonJS and the chunks as ESM.
+await writeFile(new URL('package.json', dist), '{ "type": "commonjs" }\n');
+await mkdir(new URL('chunks/', dist), { recursive: true });
+await writeFile(new URL('chunks/package.json', dist), '{ "type": "module" }\n');

@@ -1,12 +1,15 @@
 // argv → the wizard (TTY) or a headless command. Nothing else lives here.
+// The program starts in src/bin.ts; main() is also what tests call in-process. Start-up: only light
+// modules are imported statically here, so --help and usage errors answer before the catalog (zod),
+// the command runner (execa) or the UI (ink) load; bench/startup.mjs measures this.
 import pkg from '../package.json' with { type: 'json' };
 import { parseCommandArgs } from './cli/args.js';
 import { COMMANDS } from './cli/commands.js';
-import { catalogLoader, type CommandIO } from './cli/context.js';
+import type { CommandIO } from './cli/context.js';
 import { commandHelp, mainHelp } from './cli/help.js';
 import { createOutput, unicodeSafe } from './cli/output.js';
 import { CudawizError, EXIT, UsageError } from './errors.js';
-import { realHost, type Host } from './host.js';
+import type { Host } from './host.js';
 
 export interface MainOptions {
   io?: CommandIO;
@@ -29,7 +32,6 @@ function reportError(error: unknown, io: CommandIO, json: boolean): number {
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   const io: CommandIO = options.io ?? { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
-  const host = options.host ?? realHost();
   const [first, ...rest] = argv;
   const wantsJson = argv.includes('--json');
   try {
@@ -41,9 +43,14 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       io.stdout.write(`${rest[0] && COMMANDS[rest[0]] ? commandHelp(rest[0]) : mainHelp()}\n`);
       return EXIT.ok;
     }
+    // Modules start loading as soon as it is known that they are needed, so their loads overlap.
+    const hostReady = options.host ? Promise.resolve(options.host) : import('./host.js').then((m) => m.realHost());
     if (first === undefined || first.startsWith('-')) {
+      const interactive = Boolean(io.stdin.isTTY && io.stdout.isTTY);
+      const wizardReady = interactive ? import('./wizard.js') : undefined;
+      const host = await hostReady;
       const parsed = parseCommandArgs(argv, {}, host.env, Boolean(io.stdout.isTTY));
-      if (!io.stdin.isTTY || !io.stdout.isTTY) {
+      if (!wizardReady) {
         io.stderr.write(
           'cudawiz: the wizard needs an interactive terminal.\n' +
             '  → Headless, run the same steps with flags, e.g.:\n' +
@@ -54,7 +61,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         );
         return EXIT.usage;
       }
-      const { startWizard } = await import('./wizard.js');
+      const { startWizard } = await wizardReady;
       return await startWizard({ globals: parsed.globals, host, io });
     }
     const entry = COMMANDS[first];
@@ -63,6 +70,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       io.stdout.write(`${commandHelp(first)}\n`);
       return EXIT.ok;
     }
+    const modulesReady = Promise.all([entry.load(), import('./cli/catalog.js')]);
+    modulesReady.catch(() => undefined); // awaited below; a usage error may return before that
+    const host = await hostReady;
     const parsed = parseCommandArgs(rest, entry.options, host.env, Boolean(io.stdout.isTTY));
     const out = createOutput({
       stdout: io.stdout,
@@ -76,25 +86,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     if (!options.signal) process.once('SIGINT', onSigint);
     else options.signal.addEventListener('abort', onSigint, { once: true });
     try {
-      const mod = await entry.load();
-      return await mod.run({ ...parsed, host, io, out, catalog: catalogLoader(parsed.globals.catalog), signal: controller.signal });
+      const [mod, { prepareCatalog }] = await modulesReady;
+      const catalog = await prepareCatalog(parsed.globals.catalog);
+      return await mod.run({ ...parsed, host, io, out, catalog, signal: controller.signal });
     } finally {
       process.removeListener('SIGINT', onSigint);
     }
   } catch (error) {
     return reportError(error, io, wantsJson);
   }
-}
-
-const isEntry = process.argv[1] !== undefined && /(?:^|[\\/])(?:cli\.(?:js|tsx|mjs)|cudawiz(?:\.exe)?)$/.test(process.argv[1]);
-if (isEntry) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      process.stderr.write(`cudawiz: ${String(error)}\n`);
-      process.exitCode = EXIT.problems;
-    },
-  );
 }

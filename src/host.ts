@@ -1,7 +1,6 @@
 // The edges every service reaches the machine through: a command runner and a description of the
 // host. Tests pass fixtures for both; production passes realHost().
 import os from 'node:os';
-import { execa } from 'execa';
 import { hostOs, type Env, type OsName } from './platform.js';
 
 export interface CommandResult {
@@ -33,6 +32,8 @@ export interface Host {
 /** Runs a real child process; never throws. */
 export const runCommand: CommandRunner = async (file, args, options = {}) => {
   try {
+    // Loaded on first use: execa costs start-up time that commands which run nothing should not pay.
+    const { execa } = await import('execa');
     const r = await execa(file, [...args], {
       env: options.env as Record<string, string> | undefined,
       extendEnv: options.env === undefined,
