@@ -169,7 +169,7 @@ describe('cudawiz download cuda', () => {
     expect(json(r.stdout).resumedFrom).toBeGreaterThan(0);
   });
 
-  it('refuses to start on a disk without room, naming how much is needed', async () => {
+  it('refuses to start on a disk without room, naming how much is needed, and stops cleanly when the disk fills up mid-way', async () => {
     const m = await machine({ size: 3 * 1024 * 1024 });
     const small = path.join(m.home, 'small-disk');
     await mkdir(small);
@@ -182,6 +182,20 @@ describe('cudawiz download cuda', () => {
       expect(r.stderr).toContain(`Not enough free space in ${small}: 3.1 MB needed (${m.size} bytes)`);
       expect(r.stderr).toContain('--cache-dir');
       expect(existsSync(path.join(small, `${RUN}.part`))).toBe(false);
+      if (mounted) {
+        // The disk fills up during the download (another program): the write fails, the .part stays.
+        await rm(path.join(m.home, 'small-disk', `${RUN}.part`), { force: true });
+        await execa('umount', [small]);
+        await execa('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', small]);
+        m.mirror.fault({ mode: 'trickle', path: RUN, bytesPerSecond: 512 * 1024 });
+        const child = spawnCli(m, args);
+        await child.stderrLine(/ 10%/);
+        await writeFile(path.join(small, 'filler'), Buffer.alloc(4 * 1024 * 1024)).catch(() => undefined);
+        const done = await child;
+        expect(done.exitCode).toBe(1);
+        expect(done.stderr).toContain(`The disk holding ${small} filled up while writing`);
+        expect((await stat(path.join(small, `${RUN}.part`))).size).toBeGreaterThan(0);
+      }
     } finally {
       if (mounted) await execa('umount', [small], { reject: false });
     }

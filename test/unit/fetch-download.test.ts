@@ -165,6 +165,24 @@ describe('fetchVerified against the local NVIDIA mirror', () => {
     expect(mirror.fileRequests(FILE).at(-1)!.range).toMatch(/^bytes=[1-9]\d*-/);
   });
 
+  it('resumes a segmented download piece by piece after an abort, and the whole file still verifies', async () => {
+    const { base, info, mirror, paths } = await setup(2 * 1024 * 1024);
+    mirror.fault({ mode: 'trickle', path: FILE, bytesPerSecond: 512 * 1024, times: Infinity });
+    const ac = new AbortController();
+    const seg = { ...base, connections: 4, tuning: { ...base.tuning, stateIntervalMs: 50 } };
+    const e = await failure(fetchVerified({ ...seg, signal: ac.signal, onProgress: (p) => p.bytes > 600 * 1024 && ac.abort() }));
+    expect(e.exitCode).toBe(130);
+    const state = JSON.parse(await readFile(paths.partState, 'utf8')) as { pieces: { start: number; done: number }[] };
+    expect(state.pieces.filter((p) => p.done > 0).length).toBeGreaterThan(1);
+    mirror.clearFaults();
+    const before = mirror.requests.length;
+    const r = await fetchVerified(seg);
+    expect(r.sha256).toBe(info.sha256);
+    expect(r.resumedFrom).toBeGreaterThan(600 * 1024);
+    const resumedMidPiece = mirror.requests.slice(before).filter((q) => Number(/^bytes=(\d+)-/.exec(q.range ?? '')?.[1]) % (256 * 1024) !== 0);
+    expect(resumedMidPiece.length).toBeGreaterThan(1);
+  });
+
   it('refuses to start when the disk has less room than the file, naming the number needed', async () => {
     const { base, info, paths } = await setup();
     const e = await failure(fetchVerified({ ...base, tuning: { ...base.tuning, freeSpace: async () => 1000 } }));
