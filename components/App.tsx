@@ -1,6 +1,6 @@
 // The wizard: one active screen at a time, rendered from the controller's state. Ctrl+C asks once,
 // then stops the runner cleanly.
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, Static, Text, useApp, useInput } from 'ink';
 import { useState, useSyncExternalStore } from 'react';
 import type { WizardController } from '../src/wizard/controller.js';
 import { ChooseTfScreen } from './ChooseTfScreen.js';
@@ -8,7 +8,9 @@ import { DoneScreen } from './DoneScreen.js';
 import { PlanScreen } from './PlanScreen.js';
 import { RunScreen } from './RunScreen.js';
 import { ScanScreen } from './ScanScreen.js';
+import { StepView } from './StepView.js';
 import { useUi } from './UiContext.js';
+import { finishedPrefix } from './finished.js';
 
 export function App({ controller }: { controller: WizardController }) {
   const { t } = useUi();
@@ -25,8 +27,11 @@ export function App({ controller }: { controller: WizardController }) {
     }
     if (confirmingQuit) setConfirmingQuit(false);
   });
+  // One <Static> for the whole run, fed only ever-growing: finished steps go to scrollback once.
+  const finished = state.screen === 'run' || state.screen === 'done' ? finishedPrefix(state.runner) : [];
   return (
     <Box flexDirection="column">
+      <Static items={finished}>{(step) => <StepView key={step.id} step={step} />}</Static>
       {/* Once steps start going into <Static> (which prints above the live area), the title would
           land below them, so it shows only on the screens before the run. */}
       {state.screen === 'run' || state.screen === 'done' ? null : (

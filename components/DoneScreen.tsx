@@ -1,10 +1,9 @@
 // Screen 6's ending: on success a short "what now"; on failure the failing step's fix.
-import { Box, Static, Text, useInput } from 'ink';
+import { Box, Text, useInput } from 'ink';
 import type { RunnerState } from '../src/plan/events.js';
 import type { RunResult } from '../src/plan/runner.js';
 import { KeyHints } from './KeyHints.js';
 import { StatusLine } from './StatusLine.js';
-import { StepView } from './StepView.js';
 import { useUi } from './UiContext.js';
 
 export function DoneScreen({ runner, result, pip, onQuit }: { runner: RunnerState; result: RunResult; pip?: string; onQuit(): void }) {
@@ -14,7 +13,6 @@ export function DoneScreen({ runner, result, pip, onQuit }: { runner: RunnerStat
   });
   return (
     <Box flexDirection="column">
-      <Static items={runner.steps.filter((s) => s.status !== 'pending')}>{(step) => <StepView key={step.id} step={step} />}</Static>
       {result.ok ? (
         <Box flexDirection="column" marginTop={1}>
           <StatusLine status="pass" text={t.done} />

@@ -23,7 +23,8 @@ export async function startWizard(options: { globals: GlobalOptions; host: Host;
   );
   void controller.start();
   const code = await controller.exited;
+  // Unmount and return at once: waiting on waitUntilExit here can leave nothing on the event loop,
+  // and Node would end the process with 0 before our code is set.
   app.unmount();
-  await app.waitUntilExit().catch(() => undefined);
   return code;
 }

@@ -27,7 +27,13 @@ const BLOCKING = new Set(['windows-native', 'gpu', 'driver', 'compute-capability
 export const preflightStep: Step<PlanContext> = {
   id: 'preflight',
   title: 'Check this machine',
-  check: async () => ({ done: false }),
+  // Never done: it runs every time. Its reason previews what would stop the run.
+  async check(ctx) {
+    if (!ctx.req.gpuSupported) return { done: false, reason: `will stop: TensorFlow ${ctx.tf} has no GPU support on native Windows` };
+    const facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
+    const blocking = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os }).filter((f) => BLOCKING.has(f.id) && f.status === 'fail');
+    return { done: false, reason: blocking.length ? `will stop: ${blocking[0].title}` : 'GPU, driver and compute capability look right' };
+  },
   async run(ctx) {
     if (!ctx.req.gpuSupported) {
       throw new CudawizError(`TensorFlow ${ctx.tf} has no GPU support on native Windows.`, {
@@ -58,7 +64,11 @@ async function toolkitComplete(ctx: PlanContext): Promise<boolean> {
 export const downloadCudaStep: Step<PlanContext> = {
   id: 'download-cuda',
   title: 'Download the CUDA installer',
-  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: `CUDA ${ctx.cuda} is installed at ${ctx.toolkitDir}` } : { done: false }),
+  check: async (ctx) => {
+    if (await toolkitComplete(ctx)) return { done: true, reason: `CUDA ${ctx.cuda} is installed at ${ctx.toolkitDir}` };
+    const i = ctx.req.cudaInstaller;
+    return { done: false, reason: i ? `${i.file}${i.size ? ` (${(i.size / 2 ** 30).toFixed(1)} GiB)` : ''}, checked against ${i.sha256 ? 'its sha256' : "NVIDIA's md5sum.txt"}` : undefined };
+  },
   async run(ctx, io) {
     const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);
     const r = await fetchVerified({
@@ -84,7 +94,7 @@ export const downloadCudaStep: Step<PlanContext> = {
 export const installCudaStep: Step<PlanContext> = {
   id: 'install-cuda',
   title: 'Install the CUDA toolkit (toolkit only, never the display driver)',
-  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: `nvcc and the CUDA runtime are in ${ctx.toolkitDir}` } : { done: false }),
+  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: `nvcc and the CUDA runtime are in ${ctx.toolkitDir}` } : { done: false, reason: `into ${ctx.toolkitDir}` }),
   async run(ctx, io) {
     const release = findCudaRelease(ctx.catalog, ctx.cuda, ctx.os);
     if (!release || !ctx.installerFile) throw new CudawizError(`No installer for CUDA ${ctx.cuda} was downloaded.`, { fix: 'Run the same command again.' });
@@ -131,7 +141,9 @@ export const obtainCudnnStep: Step<PlanContext> = {
   title: 'Get the cuDNN archive',
   check: async (ctx) => {
     const v = await cudnnInToolkit(ctx);
-    return v ? { done: true, reason: `cuDNN ${v} is already in ${ctx.toolkitDir}` } : { done: false };
+    if (v) return { done: true, reason: `cuDNN ${v} is already in ${ctx.toolkitDir}` };
+    const a = ctx.req.cudnnArchive;
+    return { done: false, reason: a ? `${a.file}${a.gated && !a.publicUrl ? ' (behind a free NVIDIA login)' : ''}` : undefined };
   },
   async run(ctx, io) {
     const archive = ctx.req.cudnnArchive;
@@ -177,7 +189,10 @@ export const obtainCudnnStep: Step<PlanContext> = {
 export const importCudnnStep: Step<PlanContext> = {
   id: 'import-cudnn',
   title: 'Copy cuDNN into the CUDA folder',
-  check: obtainCudnnStep.check,
+  check: async (ctx) => {
+    const v = await cudnnInToolkit(ctx);
+    return v ? { done: true, reason: `cuDNN ${v} is already in ${ctx.toolkitDir}` } : { done: false, reason: `bin, include, lib into ${ctx.toolkitDir}, under a manifest with backups` };
+  },
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
     if (!file) throw new CudawizError('No cuDNN archive to import.', { fix: 'Pass --cudnn-archive FILE.' });

@@ -4,7 +4,8 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../components/App.js';
 import { ProgressLine } from '../../components/ProgressLine.js';
-import { RunScreen } from '../../components/RunScreen.js';
+import { finishedPrefix } from '../../components/finished.js';
+import { StepView } from '../../components/StepView.js';
 import { UiContext } from '../../components/UiContext.js';
 import { en } from '../../src/i18n/en.js';
 import { zh } from '../../src/i18n/zh.js';
@@ -128,6 +129,19 @@ describe('the wizard, driven by keys', () => {
 });
 
 describe('the run screen', () => {
+  it('sends finished steps to scrollback only as a growing prefix, so none is printed twice', () => {
+    const events: RunnerEvent[] = [
+      { type: 'plan', steps: [{ id: 'a', title: 'A', done: false }, { id: 'b', title: 'B', done: false }, { id: 'c', title: 'C', done: true }] },
+      { type: 'step-start', id: 'a' },
+    ];
+    let state = events.reduce(reduceRunner, initialRunnerState);
+    expect(finishedPrefix(state)).toEqual([]);
+    state = reduceRunner(state, { type: 'step-done', id: 'a' });
+    expect(finishedPrefix(state).map((s) => s.id)).toEqual(['a']);
+    state = reduceRunner(reduceRunner(state, { type: 'step-start', id: 'b' }), { type: 'step-done', id: 'b' });
+    expect(finishedPrefix(state).map((s) => s.id)).toEqual(['a', 'b', 'c']);
+  });
+
   it('shows bytes, speed, ETA and where a resumed download started', () => {
     const { lastFrame } = render(<ProgressLine progress={{ bytes: 1536 * 1024 * 1024, total: 2560 * 1024 * 1024, speed: 10 * 1024 * 1024, eta: 102, resumedFrom: 1024 * 1024 * 1024 }} />);
     expect(lastFrame()).toContain('60% 1.5 GiB / 2.5 GiB · 10.0 MiB/s · ETA 1m42s · resumed from 1.0 GiB');
@@ -142,7 +156,14 @@ describe('the run screen', () => {
       { type: 'step-failed', id: 'b', message: 'The installer exited with 1', fix: 'Read the log below', logFile: '/var/log/cuda-installer.log' },
     ];
     const state = events.reduce(reduceRunner, initialRunnerState);
-    const { lastFrame } = render(<RunScreen runner={state} onAnswer={() => {}} />);
+    expect(finishedPrefix(state).map((s) => s.id)).toEqual(['a', 'b']);
+    const { lastFrame } = render(
+      <>
+        {finishedPrefix(state).map((s) => (
+          <StepView key={s.id} step={s} />
+        ))}
+      </>,
+    );
     const frame = lastFrame() ?? '';
     expect(frame).toContain('✓ Download CUDA 10.1: verified sha256');
     expect(frame).toContain('✗ Install CUDA 10.1');
