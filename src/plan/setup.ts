@@ -93,8 +93,8 @@ export const downloadCudaStep: Step<PlanContext> = {
 
 export const installCudaStep: Step<PlanContext> = {
   id: 'install-cuda',
-  title: 'Install the CUDA toolkit (toolkit only, never the display driver)',
-  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: `nvcc and the CUDA runtime are in ${ctx.toolkitDir}` } : { done: false, reason: `into ${ctx.toolkitDir}` }),
+  title: 'Install the CUDA toolkit',
+  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: `nvcc and the CUDA runtime are in ${ctx.toolkitDir}` } : { done: false, reason: `into ${ctx.toolkitDir} (toolkit only, never the display driver)` }),
   async run(ctx, io) {
     const release = findCudaRelease(ctx.catalog, ctx.cuda, ctx.os);
     if (!release || !ctx.installerFile) throw new CudawizError(`No installer for CUDA ${ctx.cuda} was downloaded.`, { fix: 'Run the same command again.' });

@@ -1,16 +1,14 @@
 // `cudawiz install` and `repair` end to end: the built CLI in a real child process, against the local
 // NVIDIA mirror serving the fixture CUDA runfile, a cuDNN tgz with the real layout, a fixture
 // nvidia-smi on PATH, and a temp --cuda-root. Nothing outside the temp dirs is written.
-import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { repoRoot, runBuilt } from '../helpers/cli.js';
+import { runBuilt } from '../helpers/cli.js';
 import { buildCudnnArchive, treeDigest } from '../helpers/cudnn-archive.js';
-import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
+import { CUDA_101, laptop as makeLaptop } from '../helpers/laptop.js';
+import type { NvidiaMirror } from '../helpers/mirror.js';
 import { tempDir } from '../helpers/tmp.js';
-
-const RUN_PATH = 'compute/cuda/10.1/Prod/local_installers/cuda_10.1.243_418.87.00_linux.run';
-const MATH_LIBS = 'libcublas.so.10 libcufft.so.10 libcurand.so.10 libcusolver.so.10 libcusparse.so.10';
 
 let mirror: NvidiaMirror | undefined;
 afterEach(async () => {
@@ -18,48 +16,11 @@ afterEach(async () => {
   mirror = undefined;
 });
 
-interface Laptop {
-  cudaRoot: string;
-  toolkit: string;
-  downloads: string;
-  archive: string;
-  env: Record<string, string>;
-  args(...extra: string[]): string[];
-}
-
-/** A Linux laptop with an RTX 2060 on driver 525, no CUDA yet, and the cuDNN tgz already in Downloads. */
-async function laptop(cuda: { version: string; runPath: string } = { version: '10.1.243', runPath: RUN_PATH }): Promise<Laptop> {
-  const home = await tempDir('cw-home-');
-  const cudaRoot = path.join(home, 'cuda-root');
-  const downloads = path.join(home, 'Downloads');
-  const bin = path.join(home, 'bin');
-  const driverLib = path.join(home, 'driver-lib');
-  await Promise.all([mkdir(cudaRoot), mkdir(downloads), mkdir(bin), mkdir(driverLib)]);
-  for (const f of ['rtx2060-laptop.sh', 'answer-query.sh']) await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi', f), path.join(bin, f === 'answer-query.sh' ? f : 'nvidia-smi'));
-  await writeFile(path.join(driverLib, 'libcuda.so.1'), 'fixture driver library');
-  mirror = await startMirror({ root: await tempDir('cw-mirror-') });
-  const runfile = await mirror.addFile(cuda.runPath, await readFile(path.join(repoRoot, 'test/fixtures/cuda-installer/cuda_runfile.sh')));
-  const overlay = path.join(home, 'overlay.json');
-  await writeFile(overlay, JSON.stringify({ cuda: [{ version: cuda.version, installers: { linux: { sha256: runfile.sha256 } } }] }));
-  const archive = await buildCudnnArchive(downloads, { era: 'linux-cuda-folder' });
-  const toolkit = path.join(cudaRoot, `cuda-${cuda.version.split('.').slice(0, 2).join('.')}`);
-  const m = mirror;
-  return {
-    cudaRoot,
-    toolkit,
-    downloads,
-    archive: archive.file,
-    env: {
-      HOME: home,
-      PATH: `${bin}:${process.env.PATH ?? ''}`,
-      // The user's own loader path, as a home install with --configure-env no leaves it to them.
-      LD_LIBRARY_PATH: `${path.join(toolkit, 'lib64')}:${driverLib}`,
-      CUDA_FIXTURE_LIBS: MATH_LIBS,
-      CUDA_FIXTURE_TMP_LOG: path.join(home, 'cuda-installer.log'),
-      PYTHONPATH: '',
-    },
-    args: (...extra) => [...extra, '--catalog', overlay, '--mirror', m.url, '--cuda-root', cudaRoot, '--cache-dir', path.join(home, 'cache'), '--downloads', downloads, '--configure-env', 'no'],
-  };
+/** The shared laptop, with the install flags this file uses on every run. */
+async function laptop(cuda = CUDA_101) {
+  const l = await makeLaptop(cuda);
+  mirror = l.mirror;
+  return { ...l, args: (...extra: string[]) => [...extra, ...l.globals, '--downloads', l.downloads, '--configure-env', 'no'] };
 }
 
 const events = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; id?: string; ok?: boolean; exitCode?: number; steps?: { id: string; done: boolean }[]; message?: string });

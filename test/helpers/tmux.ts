@@ -18,9 +18,11 @@ let counter = 0;
 export async function openTerminal(command: string[], options: { env?: Record<string, string>; cwd?: string; width?: number; height?: number } = {}): Promise<Terminal> {
   const name = `cudawiz-test-${process.pid}-${++counter}`;
   const socket = ['-L', name];
-  const envArgs = Object.entries(options.env ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const quoted = command.map((c) => `'${c.replace(/'/g, `'\\''`)}'`).join(' ');
-  await execa('tmux', [...socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), ...envArgs, ...(options.cwd ? ['-c', options.cwd] : []), `${quoted}; echo "[exit $?]"; sleep 3600`]);
+  const quote = (c: string) => `'${c.replace(/'/g, `'\\''`)}'`;
+  // tmux's own -e loses to the shell's PATH set-up, so the environment goes on the command line via env(1).
+  const envPrefix = Object.entries(options.env ?? {}).map(([k, v]) => quote(`${k}=${v}`));
+  const quoted = ['env', ...envPrefix, ...command.map(quote)].join(' ');
+  await execa('tmux', [...socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), ...(options.cwd ? ['-c', options.cwd] : []), `${quoted}; echo "[exit $?]"; sleep 3600`]);
   const screen = async () => (await execa('tmux', [...socket, 'capture-pane', '-p', '-t', name], { reject: false })).stdout;
   const waitFor = async (expected: string | RegExp, timeoutMs = 15_000) => {
     const deadline = Date.now() + timeoutMs;

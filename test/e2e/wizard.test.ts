@@ -1,0 +1,58 @@
+// The built wizard in a real terminal (tmux, 80×24), driven by keystrokes: a first-time setup of
+// TF 2.3 on a Linux laptop whose pip already has TensorFlow 2.3, against the local NVIDIA mirror.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { builtCli, repoRoot } from '../helpers/cli.js';
+import { laptop, type Laptop } from '../helpers/laptop.js';
+import { openTerminal, type Terminal } from '../helpers/tmux.js';
+
+let term: Terminal | undefined;
+let machine: Laptop | undefined;
+afterEach(async () => {
+  await term?.kill();
+  await machine?.mirror.close();
+  term = undefined;
+  machine = undefined;
+});
+
+describe('the wizard in a real terminal', () => {
+  it('walks a first-time setup of TF 2.3 by keystrokes, from the scan to "ready"', async () => {
+    machine = await laptop(undefined, { pythonPath: path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu') });
+    term = await openTerminal([process.execPath, builtCli, ...machine.globals], { env: machine.env });
+    let screen = await term.waitFor('New setup', 30_000);
+    expect(screen).toContain('NVIDIA GeForce RTX 2060');
+    expect(screen).toContain('Python 3');
+    await term.keys('Enter');
+    screen = await term.waitFor('Which TensorFlow version?');
+    // The pip-installed TF leads the list.
+    expect(screen).toMatch(/❯ TensorFlow 2\.3\.0 +CUDA 10\.1 · cuDNN 7\.6/);
+    await term.keys('Enter');
+    screen = await term.waitFor('Go ahead?', 30_000);
+    expect(screen).toContain('cuda_10.1.243_418.87.00_linux.run');
+    expect(screen.replace(/\n/g, '')).toContain(`into ${machine.toolkit}`);
+    await term.keys('Enter');
+    // The loader-path step asks before touching shell files; say no.
+    screen = await term.waitFor('so TensorFlow finds CUDA 10.1?', 60_000);
+    await term.keys('Down');
+    await term.waitFor(/❯ No/);
+    await term.keys('Enter');
+    screen = await term.waitFor('Your machine is ready', 60_000);
+    expect(screen).toContain('pip install tensorflow==2.3.0');
+    await term.keys('q');
+    expect(await term.exitCode()).toBe(0);
+    expect(await readdir(path.join(machine.toolkit, 'lib64'))).toEqual(expect.arrayContaining(['libcudart.so.10.1', 'libcudnn.so.7']));
+  });
+
+  it('Ctrl+C asks first, then stops with exit 130', async () => {
+    machine = await laptop();
+    term = await openTerminal([process.execPath, builtCli, ...machine.globals], { env: machine.env });
+    await term.waitFor('New setup', 30_000);
+    await term.keys('Enter');
+    await term.waitFor('Which TensorFlow version?');
+    await term.keys('C-c');
+    await term.waitFor('Stop now?');
+    await term.keys('C-c');
+    expect(await term.exitCode()).toBe(130);
+  });
+});

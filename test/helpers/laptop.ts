@@ -1,0 +1,65 @@
+// A Linux laptop for end-to-end runs: an RTX 2060 on driver 525 (fixture nvidia-smi on PATH), no CUDA
+// yet, the cuDNN tgz already in ~/Downloads, and a local NVIDIA mirror serving the fixture runfile
+// under the real name, with a catalog overlay naming its checksum. Everything lives in temp dirs.
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { repoRoot } from './cli.js';
+import { buildCudnnArchive } from './cudnn-archive.js';
+import { startMirror, type NvidiaMirror } from './mirror.js';
+import { tempDir } from './tmp.js';
+
+export const CUDA_101 = { version: '10.1.243', runPath: 'compute/cuda/10.1/Prod/local_installers/cuda_10.1.243_418.87.00_linux.run' };
+const MATH_LIBS = 'libcublas.so.10 libcufft.so.10 libcurand.so.10 libcusolver.so.10 libcusparse.so.10';
+
+export interface Laptop {
+  home: string;
+  cudaRoot: string;
+  cache: string;
+  toolkit: string;
+  downloads: string;
+  archive: string;
+  overlay: string;
+  mirror: NvidiaMirror;
+  env: Record<string, string>;
+  /** The global flags that point cudawiz at this laptop's mirror, catalog overlay and folders. */
+  globals: string[];
+}
+
+export async function laptop(cuda = CUDA_101, options: { pythonPath?: string } = {}): Promise<Laptop> {
+  const home = await tempDir('cw-home-');
+  const cudaRoot = path.join(home, 'cuda-root');
+  const downloads = path.join(home, 'Downloads');
+  const bin = path.join(home, 'bin');
+  const driverLib = path.join(home, 'driver-lib');
+  const cache = path.join(home, 'cache');
+  await Promise.all([mkdir(cudaRoot), mkdir(downloads), mkdir(bin), mkdir(driverLib)]);
+  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/rtx2060-laptop.sh'), path.join(bin, 'nvidia-smi'));
+  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/answer-query.sh'), path.join(bin, 'answer-query.sh'));
+  await writeFile(path.join(driverLib, 'libcuda.so.1'), 'fixture driver library');
+  const mirror = await startMirror({ root: await tempDir('cw-mirror-') });
+  const runfile = await mirror.addFile(cuda.runPath, await readFile(path.join(repoRoot, 'test/fixtures/cuda-installer/cuda_runfile.sh')));
+  const overlay = path.join(home, 'overlay.json');
+  await writeFile(overlay, JSON.stringify({ cuda: [{ version: cuda.version, installers: { linux: { sha256: runfile.sha256 } } }] }));
+  const archive = await buildCudnnArchive(downloads, { era: 'linux-cuda-folder' });
+  const toolkit = path.join(cudaRoot, `cuda-${cuda.version.split('.').slice(0, 2).join('.')}`);
+  return {
+    home,
+    cudaRoot,
+    cache,
+    toolkit,
+    downloads,
+    archive: archive.file,
+    overlay,
+    mirror,
+    env: {
+      HOME: home,
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      // The user's own loader path, as a home install with --configure-env no leaves it to them.
+      LD_LIBRARY_PATH: `${path.join(toolkit, 'lib64')}:${driverLib}`,
+      CUDA_FIXTURE_LIBS: MATH_LIBS,
+      CUDA_FIXTURE_TMP_LOG: path.join(home, 'cuda-installer.log'),
+      PYTHONPATH: options.pythonPath ?? '',
+    },
+    globals: ['--catalog', overlay, '--mirror', mirror.url, '--cuda-root', cudaRoot, '--cache-dir', cache],
+  };
+}
