@@ -23,7 +23,7 @@ export function unreadableFindings(facts: MachineFacts): Finding[] {
 
 export function copyInterruptedFindings(facts: MachineFacts): Finding[] {
   return facts.toolkits
-    .filter((t) => t.cudawizCopy && t.cudawizCopy.state !== 'done')
+    .filter((t) => t.cudawizCopy && t.cudawizCopy.state !== 'complete' && t.cudawizCopy.state !== 'rolled-back')
     .map((t) => t.cudawizCopy!.state === 'copying'
       ? finding(`copy-interrupted:${t.path}`, 'fail', `A cudawiz cuDNN copy into ${t.path} stopped half-way`, [`${t.cudawizCopy!.manifest}: state "copying"`], 'cudawiz repair')
       : finding(`copy-interrupted:${t.path}`, 'warn', `cudawiz's manifest in ${t.path} is in state "${t.cudawizCopy!.state}"`, [t.cudawizCopy!.manifest], 'cudawiz repair'));
