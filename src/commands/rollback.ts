@@ -6,6 +6,7 @@ import type { CommandContext } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
 import { rollbackImport, type RollbackReport } from '../cudnn/import.js';
 import { manifestPaths } from '../cudnn/manifest.js';
+import { envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { defaultCudaRoot, elevationHint } from '../platform.js';
 
@@ -46,6 +47,13 @@ function render(reports: RollbackReport[], root: string | undefined, out: Output
   }
 }
 
+function renderEnv(env: EnvRollbackResult, out: Output): void {
+  if (env.undone.length + env.kept.length + env.failed.length === 0) return;
+  for (const c of env.undone) out.line(`${out.symbol('pass')} ${c.target}: cudawiz's change undone.`);
+  for (const k of env.kept) out.line(`${out.symbol('warn')} ${k.change.target}: left as it is — ${k.reason}${k.fix ? ` (${k.fix})` : ''}`);
+  for (const f of env.failed) out.line(`${out.symbol('fail')} ${f.change.target}: ${f.message}`);
+}
+
 export async function run(ctx: CommandContext): Promise<number> {
   const cudaDir = ctx.values['cuda-dir'] as string | undefined;
   let dirs: string[];
@@ -69,7 +77,12 @@ export async function run(ctx: CommandContext): Promise<number> {
       throw error;
     }
   }
-  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports });
-  else render(reports, root, ctx.out);
-  return EXIT.ok;
+  // A whole-machine rollback also undoes what cudawiz wrote to the environment (ld.so.conf.d, rc files, PATH).
+  const env = cudaDir === undefined ? await rollbackEnvChanges(envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile, { host: ctx.host }) : undefined;
+  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
+  else {
+    render(reports, root, ctx.out);
+    if (env) renderEnv(env, ctx.out);
+  }
+  return env && !env.ok ? EXIT.problems : EXIT.ok;
 }
