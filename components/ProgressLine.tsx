@@ -1,24 +1,8 @@
 // One line of progress: a bar, bytes (or files), speed, time left, and where a resume started.
 import { Text } from 'ink';
 import type { Progress } from '../src/plan/events.js';
+import { formatBytes, formatEta } from '../src/format.js';
 import { useUi } from './UiContext.js';
-
-export function formatBytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB'];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(u === 0 ? 0 : 1)} ${units[u]}`;
-}
-
-export function formatEta(seconds: number): string {
-  if (!Number.isFinite(seconds)) return '?';
-  const s = Math.round(seconds);
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
-}
 
 export function ProgressLine({ progress, width = 24 }: { progress: Progress; width?: number }) {
   const { t, unicode } = useUi();

@@ -1,23 +1,13 @@
 // Headless renderers of runner events: plain lines (one per step, occasional percentages) or JSON
 // lines (one event each, the last one the result).
 import type { Output } from '../cli/output.js';
+import { formatBytes } from '../format.js';
 import type { RunnerEvent } from './events.js';
 
 export type Reporter = (event: RunnerEvent) => void;
 
 export function jsonLinesReporter(write: (line: string) => void): Reporter {
   return (event) => write(JSON.stringify(event));
-}
-
-function formatBytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB'];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(u === 0 ? 0 : 1)} ${units[u]}`;
 }
 
 /** Percentages at most every 10 points, so a log stays readable. */

@@ -11,12 +11,12 @@ import { findArchiveInDownloads, importCudnn, importState, inspectCudnnArchive, 
 import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
 import { CudawizError, EXIT } from '../errors.js';
-import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified } from '../fetch/index.js';
+import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, type DownloadTarget } from '../fetch/index.js';
 import { probeMachine } from '../probe/index.js';
 import { libraryFileName, pathFor, toolkitLibraryDir } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
 import type { PlanContext } from './context.js';
-import { NeedsInput, type Step } from './runner.js';
+import { NeedsInput, type Step, type StepIO } from './runner.js';
 import { verifyManifest, verifySetup } from '../verify/index.js';
 
 const exists = (p: string) => access(p).then(() => true, () => false);
@@ -61,6 +61,22 @@ async function toolkitComplete(ctx: PlanContext): Promise<boolean> {
   return (await toolkitState(ctx.os, ctx.catalog, ctx.toolkitDir, ctx.cuda)).state === 'complete';
 }
 
+/** Downloads a catalog target into the cache, verified, reporting progress to the step. */
+function fetchTarget(ctx: PlanContext, io: StepIO, target: DownloadTarget) {
+  return fetchVerified({
+    url: target.url,
+    file: target.file,
+    checksum: target.checksum,
+    size: target.size,
+    cacheDir: ctx.cacheDir,
+    mirror: ctx.mirror,
+    connections: ctx.connections,
+    allowUnverified: ctx.allowUnverified,
+    signal: io.signal,
+    onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total ?? undefined, speed: p.speed, eta: p.eta ?? undefined, resumedFrom: p.resumedFrom }),
+  });
+}
+
 export const downloadCudaStep: Step<PlanContext> = {
   id: 'download-cuda',
   title: 'Download the CUDA installer',
@@ -71,18 +87,7 @@ export const downloadCudaStep: Step<PlanContext> = {
   },
   async run(ctx, io) {
     const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);
-    const r = await fetchVerified({
-      url: target.url,
-      file: target.file,
-      checksum: target.checksum,
-      size: target.size,
-      cacheDir: ctx.cacheDir,
-      mirror: ctx.mirror,
-      connections: ctx.connections,
-      allowUnverified: ctx.allowUnverified,
-      signal: io.signal,
-      onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total ?? undefined, speed: p.speed, eta: p.eta ?? undefined, resumedFrom: p.resumedFrom }),
-    });
+    const r = await fetchTarget(ctx, io, target);
     ctx.installerFile = r.path;
     return {
       summary: r.fromCache ? `${target.file} (verified copy in the cache)` : `${target.file}, ${r.source ? `checksum from ${r.source}` : 'unverified (--allow-unverified)'}`,
@@ -159,17 +164,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
     }
     if (!archive.gated || archive.publicUrl) {
       const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
-      const r = await fetchVerified({
-        url: target.url,
-        file: target.file,
-        checksum: target.checksum,
-        cacheDir: ctx.cacheDir,
-        mirror: ctx.mirror,
-        connections: ctx.connections,
-        allowUnverified: ctx.allowUnverified,
-        signal: io.signal,
-        onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total ?? undefined, speed: p.speed, eta: p.eta ?? undefined, resumedFrom: p.resumedFrom }),
-      });
+      const r = await fetchTarget(ctx, io, target);
       ctx.cudnnArchive = r.path;
       return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})` };
     }
