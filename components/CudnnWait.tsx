@@ -20,7 +20,7 @@ export function CudnnWait({ need, onAnswer }: { need: Extract<InputNeed, { kind:
       <Text>{t.cudnnWatching(need.downloadsDir)}</Text>
       <Box>
         <Text>{t.cudnnPathLabel}</Text>
-        <TextInput placeholder={need.file} onSubmit={(v) => v.trim() && onAnswer(v.trim())} />
+        <TextInput placeholder={need.file} suggestions={need.candidates} onSubmit={(v) => v.trim() && onAnswer(v.trim())} />
       </Box>
     </Box>
   );

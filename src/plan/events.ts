@@ -14,7 +14,7 @@ export interface Progress {
 }
 
 export type InputNeed =
-  | { kind: 'cudnn-archive'; file: string; page: string; downloadsDir: string; why: string }
+  | { kind: 'cudnn-archive'; file: string; page: string; downloadsDir: string; why: string; candidates?: string[] }
   | { kind: 'confirm'; question: string; flag: string }
   | { kind: 'elevation'; message: string; fix: string };
 

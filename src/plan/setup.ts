@@ -1,6 +1,6 @@
 // The setup plan as data: the guide's steps in order, each able to say whether it is already done.
 // check → download CUDA → install CUDA → obtain cuDNN → import cuDNN → loader path → verify.
-import { access, readFile } from 'node:fs/promises';
+import { access, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { findCudaRelease } from '../catalog/queries.js';
 import { installToolkit } from '../cuda/install.js';
@@ -168,8 +168,11 @@ export const obtainCudnnStep: Step<PlanContext> = {
       ctx.cudnnArchive = r.path;
       return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})` };
     }
+    // Archives already in Downloads, offered as completions for the path prompt.
+    const candidates = (await readdir(ctx.downloadsDir).catch(() => [] as string[])).filter((n) => /^cudnn.*\.(zip|tgz|tar\.xz)$/i.test(n)).map((n) => path.join(ctx.downloadsDir, n));
     throw new NeedsInput({
       kind: 'cudnn-archive',
+      candidates,
       file: archive.file,
       page: archive.page,
       downloadsDir: ctx.downloadsDir,
