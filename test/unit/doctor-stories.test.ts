@@ -6,30 +6,7 @@ import { diagnose, type Finding } from '../../src/doctor/diagnose.js';
 import { probeMachine } from '../../src/probe/index.js';
 import { runCli } from '../helpers/cli.js';
 import { TOOLKIT_LIBRARIES, fakeTensorflow, fixtureMachine, hostPython, type FixtureMachine } from '../fixtures/machine.js';
-
-const CUDA = 'C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA';
-const PYTHON38 = 'C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python38';
-
-/** The seed's laptop: RTX 2060, CUDA 11.0 with cuDNN 8 copied in, Python 3.8 with pip's tensorflow 2.3.0. */
-async function seedLaptop(options: { fixed?: boolean; cuda110First?: boolean } = {}): Promise<FixtureMachine> {
-  const bins = options.fixed ? (options.cuda110First ? ['v11.0', 'v10.1'] : ['v10.1', 'v11.0']) : ['v11.0'];
-  const m = await fixtureMachine('windows', {
-    Path: ['C:\\Windows\\System32', ...bins.map((v) => `${CUDA}\\${v}\\bin`), `${CUDA}\\v11.0\\libnvvp`, PYTHON38].join(';'),
-    SystemRoot: 'C:\\Windows',
-    ProgramFiles: 'C:\\Program Files',
-    CUDA_PATH: `${CUDA}\\v11.0`,
-    CUDA_PATH_V11_0: `${CUDA}\\v11.0`,
-    ...(options.fixed ? { CUDA_PATH_V10_1: `${CUDA}\\v10.1` } : {}),
-  });
-  await m.nvidiaSmi('C:\\Windows\\System32\\nvidia-smi.exe', 'rtx2060-laptop');
-  for (const dll of ['nvcuda.dll', 'msvcp140.dll', 'msvcp140_1.dll']) await m.file(`C:\\Windows\\System32\\${dll}`, 'MZ');
-  await m.toolkit(`${CUDA}\\v11.0`, { version: '11.0.228', versionFile: 'version.txt', libraries: [...TOOLKIT_LIBRARIES.windows['11.0']], cudnn: '8.0.4' });
-  if (options.fixed) await m.toolkit(`${CUDA}\\v10.1`, { version: '10.1.243', versionFile: 'version.txt', libraries: [...TOOLKIT_LIBRARIES.windows['10.1']], cudnn: '7.6.5' });
-  // python.exe stands in for the interpreter: it answers the probe's script as CPython 3.8.5 with TF 2.3.0 would.
-  const answer = { executable: `${PYTHON38}\\python.exe`, version: '3.8.5', bits: 64, tensorflow: { version: '2.3.0', package: 'tensorflow', importable: true, buildInfo: { cuda_version: '64_101', cudnn_version: '64_7', is_cuda_build: true } } };
-  await m.script(`${PYTHON38}\\python.exe`, `[ "$1" = "-c" ] || exit 2\ncat <<'JSON'\n${JSON.stringify(answer)}\nJSON`);
-  return m;
-}
+import { CUDA, PYTHON38, seedLaptop } from '../fixtures/seed-laptop.js';
 
 const byId = (findings: Finding[]) => Object.fromEntries(findings.map((f) => [f.id, f]));
 
