@@ -157,6 +157,8 @@ async function undoOne(host: Host, change: EnvChange): Promise<Undo> {
 export async function rollbackEnvChanges(journalFile: string, options: { host: Host }): Promise<EnvRollbackResult> {
   const result: EnvRollbackResult = { ok: true, undone: [], kept: [], failed: [] };
   const journal = await readEnvJournal(journalFile);
+  // Nothing recorded: nothing to undo, and no journal file to create.
+  if (journal.entries.length === 0) return result;
   const left: EnvJournalEntry[] = [];
   let rebuildCache: EnvChange | undefined;
   for (const entry of [...journal.entries].reverse()) {
