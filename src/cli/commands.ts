@@ -70,9 +70,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   install: {
     summary: 'The whole setup, headless: the same plan and runner as the wizard.',
-    usage: 'cudawiz install --tf V [--cudnn-archive FILE] [--downloads DIR] [--configure-env yes|no] [--yes] [--dry-run] [--json]',
+    usage: 'cudawiz install --tf V [--route toolkit|pip] [--venv DIR] [--cudnn-archive FILE] [--downloads DIR] [--configure-env yes|no] [--yes] [--dry-run] [--json]',
     options: {
       tf: { type: 'string' },
+      route: { type: 'string' },
+      venv: { type: 'string' },
       'cudnn-archive': { type: 'string' },
       downloads: { type: 'string' },
       yes: { type: 'boolean', short: 'y' },
@@ -83,11 +85,13 @@ export const COMMANDS: Record<string, CommandEntry> = {
     },
     flags: [
       ['--tf V', 'the TensorFlow version to set up for'],
+      ['--route toolkit|pip', 'toolkit (default): CUDA + cuDNN in the system; pip: tensorflow[and-cuda] in a venv (Linux/WSL2, TF 2.14+)'],
+      ['--venv DIR', 'the pip route\'s virtual environment, made if absent (default: ./.venv)'],
       ['--cudnn-archive FILE', 'the cuDNN archive you downloaded after logging in to NVIDIA'],
       ['--downloads DIR', 'where to look for that archive (default: your Downloads folder)'],
       ['--yes, -y', 'go ahead without asking (also: --configure-env yes)'],
       ['--dry-run', 'print the plan and change nothing'],
-      ['--configure-env yes|no', 'make the libraries findable (ld.so.conf.d / PATH); default: no when headless without --yes'],
+      ['--configure-env yes|no', 'make the libraries findable (ld.so.conf.d / PATH; the venv\'s activate script on the pip route); default: no when headless without --yes'],
       ['--connections N', 'parallel connections for large downloads (default 4)'],
       ['--allow-unverified', 'accept a download for which no checksum is known'],
     ],

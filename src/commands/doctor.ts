@@ -18,6 +18,62 @@ export interface DoctorReport {
   python: { command: string | null; version: string | null; bits: number | null; executable: string | null } | null;
   tensorflow: { version: string; package: string | null; importable: boolean; buildInfo: Record<string, unknown> | null } | null;
   findings: Finding[];
+  /** Only inside WSL: the WSL version, the Windows build and the Windows driver WSL lends to Linux. */
+  wsl?: {
+    version: number | null;
+    distro: string | null;
+    kernel: string | null;
+    windowsVersion: string | null;
+    windowsBuild: number | null;
+    windowsDriverVersion: string | null;
+    driverCudaVersion: string | null;
+    libcuda: string | null;
+    driverFix: string | null;
+    problems: string[];
+  };
+  /** Only when the probed Python has pip's nvidia-* wheels: their CUDA/cuDNN and which copy TF loads. */
+  pipCuda?: {
+    python: string;
+    venv: string | null;
+    tensorflow: string | null;
+    cuda: string | null;
+    cudnn: string | null;
+    packages: { name: string; version: string }[];
+    loads: { file: string; from: string; dir: string | null; via: string | null }[];
+    loaderPathFix: { needed: boolean; alreadyApplied: boolean; missingDirs: string[]; activateScript: string | null };
+  };
+}
+
+function wslReport(facts: MachineFacts): DoctorReport['wsl'] {
+  const w = facts.wsl;
+  if (!w?.isWsl) return undefined;
+  return {
+    version: w.version ?? null,
+    distro: w.distro ?? null,
+    kernel: w.kernel ?? null,
+    windowsVersion: w.windowsVersion ?? null,
+    windowsBuild: w.windowsBuild ?? null,
+    windowsDriverVersion: w.windowsDriverVersion ?? null,
+    driverCudaVersion: w.driverCudaVersion ?? null,
+    libcuda: w.libcuda ?? null,
+    driverFix: w.driverFix ?? null,
+    problems: w.problems.map((p) => p.id),
+  };
+}
+
+function pipReport(facts: MachineFacts): DoctorReport['pipCuda'] {
+  const p = facts.pip;
+  if (!p) return undefined;
+  return {
+    python: p.python,
+    venv: p.venv ?? null,
+    tensorflow: p.tensorflow?.version ?? null,
+    cuda: p.cudaFromWheels ?? null,
+    cudnn: p.cudnnFromWheels ?? null,
+    packages: p.packages.map(({ name, version }) => ({ name, version })),
+    loads: p.loads.map((l) => ({ file: l.file, from: l.from, dir: l.dir ?? null, via: l.via ?? null })),
+    loaderPathFix: { needed: p.fix.needed, alreadyApplied: p.fix.alreadyApplied, missingDirs: p.fix.missingDirs, activateScript: p.fix.activateScript ?? null },
+  };
 }
 
 export function doctorReport(facts: MachineFacts, findings: Finding[]): DoctorReport {
@@ -32,6 +88,9 @@ export function doctorReport(facts: MachineFacts, findings: Finding[]): DoctorRe
     python: py.state === 'found' ? { command: py.command ?? null, version: py.version ?? null, bits: py.bits ?? null, executable: py.executable ?? null } : null,
     tensorflow: tf?.version ? { version: tf.version, package: tf.package ?? null, importable: tf.importable, buildInfo: tf.buildInfo ?? null } : null,
     findings,
+    // Present only where they apply, so the report of an ordinary machine keeps its shape.
+    ...(wslReport(facts) ? { wsl: wslReport(facts) } : {}),
+    ...(pipReport(facts) ? { pipCuda: pipReport(facts) } : {}),
   };
 }
 
@@ -44,6 +103,8 @@ function summaryLines(r: DoctorReport): string[] {
     `cudnn: ${r.cudnn.length ? r.cudnn.map((c) => `${c.version ?? '?'} ${c.path}`).join('; ') : 'none'}`,
     `python: ${r.python ? `${r.python.version} ${r.python.bits}-bit (${r.python.command})` : 'none'}`,
     `tensorflow: ${r.tensorflow ? `${r.tensorflow.package ?? 'tensorflow'} ${r.tensorflow.version}` : 'not installed'}`,
+    ...(r.wsl ? [`wsl: ${r.wsl.version ?? '?'}, Windows ${r.wsl.windowsVersion ?? r.wsl.windowsBuild ?? '?'}, Windows driver ${r.wsl.windowsDriverVersion ?? 'none'}`] : []),
+    ...(r.pipCuda ? [`pip cuda: ${r.pipCuda.cuda ?? '?'}, cudnn ${r.pipCuda.cudnn ?? '?'} (${r.pipCuda.venv ?? r.pipCuda.python})`] : []),
   ];
 }
 

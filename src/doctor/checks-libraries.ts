@@ -44,7 +44,7 @@ function libraryFinding(facts: MachineFacts, req: Requirements, lib: RequiredLib
       ], addToSearchPath(facts, offPath.dir));
     }
     const fix =
-      lib.from === 'driver' ? `It comes with the NVIDIA display driver: install one from ${DRIVER_DOWNLOAD_PAGE}.`
+      lib.from === 'driver' ? facts.wsl?.driverFix ?? `It comes with the NVIDIA display driver: install one from ${DRIVER_DOWNLOAD_PAGE}.`
       : lib.from === 'cudnn' ? `Copy cuDNN ${req.cudnn} into CUDA ${req.cuda}: cudawiz install --tf ${req.tensorflow} --cudnn-archive FILE`
       : `Install CUDA ${req.cuda}: cudawiz install --tf ${req.tensorflow}`;
     return finding(id, 'fail', `${lib.file} is not found anywhere`, [`looked in: ${facts.search.dirs.map((d) => d.dir).join(', ') || '(empty search path)'}`], fix);

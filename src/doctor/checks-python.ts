@@ -3,7 +3,17 @@ import type { Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import type { MachineFacts } from '../probe/types.js';
 import { inRange, majorMinor } from '../version.js';
+import { wslRouteSteps } from '../pip/wsl-route.js';
 import { finding, type Finding } from './finding.js';
+
+/** The WSL2 route as numbered evidence lines; none when the catalog has no Linux row for this TF. */
+function wslSteps(catalog: Catalog, tf: string): string[] {
+  try {
+    return wslRouteSteps(catalog, tf).map((s, i) => `WSL2 step ${i + 1}: ${s}`);
+  } catch {
+    return [];
+  }
+}
 
 export function pythonFinding(facts: MachineFacts, req: Requirements | undefined): Finding {
   const py = facts.python;
@@ -37,6 +47,6 @@ export function windowsNativeFinding(facts: MachineFacts, req: Requirements, cat
   if (req.os !== 'windows') return undefined;
   if (req.gpuSupported) return finding('windows-native', 'pass', `TensorFlow ${req.tensorflow} supports the GPU on native Windows`);
   return finding('windows-native', 'fail', `TensorFlow ${req.tensorflow} has no GPU support on native Windows (the last was ${catalog.tensorflow.windowsNativeGpuLast})`,
-    req.alternatives.map((a) => `${a.title}: ${a.detail}`),
-    `Use WSL2: install Ubuntu under WSL2 and run cudawiz there — TensorFlow inside WSL2 uses this Windows driver. Or stay native with pip install "tensorflow<2.11".`);
+    [...req.alternatives.map((a) => `${a.title}: ${a.detail}`), ...wslSteps(catalog, req.tensorflow)],
+    `Use WSL2: install Ubuntu under WSL2 and run cudawiz there (the steps above) — TensorFlow inside WSL2 uses this Windows driver. Or stay native with pip install "tensorflow<2.11".`);
 }

@@ -76,13 +76,18 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
 function wheelFindings(facts: MachineFacts, req: Requirements): Finding[] | undefined {
   const cudart = req.libraries.find((l) => l.name === 'cudart');
   const winner = cudart ? resolveLibrary(facts.search, cudart.file).winner : undefined;
-  if (!req.andCuda || winner?.via !== 'pip wheel') return undefined;
+  // Covered when the wheels' copy wins, or when the wheels ship it and only load order is wrong (pip-cuda says which).
+  const wheelsShipIt = facts.pip?.loads.some((l) => l.file === cudart?.file) ?? false;
+  if (!req.andCuda || (winner?.via !== 'pip wheel' && !wheelsShipIt)) return undefined;
   const cudnnFile = req.libraries.find((l) => l.name === 'cudnn')?.file;
   const cudnnDir = cudnnFile ? resolveLibrary(facts.search, cudnnFile).winner?.dir : undefined;
-  const copy = cudnnDir ? facts.cudnn.find((c) => c.path === cudnnDir) : undefined;
+  const found = cudnnDir ? facts.cudnn.find((c) => c.path === cudnnDir) : undefined;
+  // A wheel's dist-info names the exact cuDNN even where its folder has no version header.
+  const wheelCudnn = facts.pip?.cudnnFromWheels;
+  const copy = found && !found.version && wheelCudnn && major(wheelCudnn) === found.major ? { ...found, version: wheelCudnn, header: 'nvidia-cudnn wheel metadata' } : found;
   const reinstall = `pip install "tensorflow[and-cuda]==${req.row}"`;
   return [
-    finding('toolkit', 'pass', `CUDA ${req.cuda} comes from pip's nvidia-* wheels (tensorflow[and-cuda]); no toolkit needed`, [`${cudart!.file} → ${winner.dir}`]),
+    finding('toolkit', 'pass', `CUDA ${req.cuda} comes from pip's nvidia-* wheels (tensorflow[and-cuda]); no toolkit needed`, [winner ? `${cudart!.file} → ${winner.dir}` : `${cudart!.file}: in ${facts.pip?.venv ?? 'the Python environment'}'s nvidia wheels`]),
     cudnnFinding(facts, req, copy, "pip's nvidia-cudnn wheel", reinstall),
   ];
 }

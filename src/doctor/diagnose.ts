@@ -4,8 +4,10 @@ import type { OsName } from '../platform.js';
 import type { MachineFacts } from '../probe/types.js';
 import { computeCapabilityFinding, driverFinding, gpuFinding } from './checks-gpu.js';
 import { libraryFindings, windowsRuntimeFindings } from './checks-libraries.js';
+import { pipFindings } from './checks-pip.js';
 import { pythonFinding, tensorflowFinding, windowsNativeFinding } from './checks-python.js';
 import { copyInterruptedFindings, toolkitFindings, toolkitInventory, unreadableFindings } from './checks-toolkit.js';
+import { insideWsl, wslDriverFinding, wslFindings, wslGpuFinding } from './checks-wsl.js';
 import type { Finding } from './finding.js';
 import { chooseTarget } from './target.js';
 import { toolkitInUse } from './toolkit-lookup.js';
@@ -23,14 +25,18 @@ export function diagnose(catalog: Catalog, facts: MachineFacts, options: Diagnos
   const req = target.requirements;
   const out: (Finding | undefined)[] = [target.finding];
   if (req) out.push(windowsNativeFinding(facts, req, catalog));
-  out.push(gpuFinding(facts));
+  // Inside WSL the driver is Windows': never a Linux-driver fix.
+  const wsl = insideWsl(facts);
+  out.push(...wslFindings(facts));
+  out.push(wsl ? wslGpuFinding(gpuFinding(facts), wsl) : gpuFinding(facts));
   if (req) out.push(computeCapabilityFinding(facts, req, catalog));
-  out.push(driverFinding(facts, req));
+  out.push(wsl ? wslDriverFinding(facts, wsl, req, catalog) : driverFinding(facts, req));
   out.push(...unreadableFindings(facts));
   out.push(...copyInterruptedFindings(facts));
   if (req?.gpuSupported) {
     out.push(...toolkitFindings(facts, req, catalog));
     out.push(...libraryFindings(facts, req));
+    out.push(...pipFindings(facts, req));
     const used = toolkitInUse(facts, req);
     const cudnn = facts.cudnn.find((c) => used && c.where === 'toolkit' && c.path === used.path);
     out.push(...windowsRuntimeFindings(facts, cudnn?.version));

@@ -5,11 +5,13 @@ import { defaultCudaRoot } from '../platform.js';
 import { probeCudnn } from './cudnn.js';
 import { probeGpu } from './gpu.js';
 import { machineFs } from './machine-fs.js';
+import { probePipEnvironment } from './pip-environment.js';
 import { probePython } from './python.js';
 import { probeSearchPath } from './resolution.js';
 import { probeToolkits } from './toolkits.js';
 import type { MachineFacts } from './types.js';
 import { probeWindowsExtras } from './windows-extras.js';
+import { probeWsl } from './wsl.js';
 
 export interface ProbeOptions {
   /** Where toolkits live (default: the OS's standard place). */
@@ -25,12 +27,14 @@ export interface ProbeOptions {
 export async function probeMachine(host: Host, options: ProbeOptions = {}): Promise<MachineFacts> {
   const mfs = machineFs(host.os, options.fsRoot ?? host.fsRoot);
   const cudaRoot = options.cudaRoot ?? defaultCudaRoot(host.os, host.env);
-  const [gpu, { toolkits, nvccOnPath }, python] = await Promise.all([
+  const [gpu, { toolkits, nvccOnPath }, python, wsl] = await Promise.all([
     probeGpu(host, mfs, options.catalog),
     probeToolkits(host, mfs, cudaRoot),
     probePython(host, mfs, options.python),
+    host.os === 'linux' ? probeWsl(host, { fsRoot: options.fsRoot ?? host.fsRoot }) : undefined,
   ]);
   const search = await probeSearchPath(host, mfs, toolkits, host.os === 'linux' ? python.nvidiaLibDirs : []);
+  const pip = await probePipEnvironment(host, mfs, python, search);
   return {
     os: host.os,
     cudaRoot,
@@ -41,6 +45,8 @@ export async function probeMachine(host: Host, options: ProbeOptions = {}): Prom
     python,
     search,
     ...(host.os === 'windows' ? { windows: probeWindowsExtras(mfs, search) } : {}),
+    ...(wsl ? { wsl } : {}),
+    ...(pip ? { pip } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
 // The facts the probes collect about a machine. Plain data: the doctor, the plan and --json read it.
 // Paths are the machine's own (C:\… on Windows), never the host path a fixture maps them to.
+import type { LibrarySource, PipCudaFacts, WheelLibraryFix } from '../pip/index.js';
 import type { OsName } from '../platform.js';
+import type { WslFacts } from './wsl.js';
 
 export interface GpuInfo {
   index: number;
@@ -137,4 +139,16 @@ export interface MachineFacts {
   python: PythonFacts;
   search: SearchPath;
   windows?: WindowsExtras;
+  /** Linux only: whether this is WSL, and the Windows driver WSL lends to Linux. */
+  wsl?: WslFacts;
+  /** The CUDA/cuDNN pip's nvidia-* wheels brought into the probed Python (absent when it has none). */
+  pip?: PipEnvironment;
+}
+
+/** pip's wheel-provided CUDA in the probed Python, which copy of each wheel library TF loads, and the loader-path fix. */
+export interface PipEnvironment extends PipCudaFacts {
+  /** For every library a wheel ships: the copy the loader takes (the wheel's, a system one, or none). */
+  loads: LibrarySource[];
+  /** Whether the wheel folders must be put on the loader path, and the lines that do it. */
+  fix: WheelLibraryFix;
 }

@@ -1,0 +1,139 @@
+// The doctor inside WSL2 and on native Windows: fixture machines with the kernel's microsoft marker,
+// WSL's library folder holding the Windows driver's libcuda.so.1 and an nvidia-smi that prints what it
+// printed inside WSL2. The driver is Windows': every driver fix says so, never a Linux driver.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { builtinCatalog } from '../../src/catalog/load.js';
+import { diagnose, type Finding } from '../../src/doctor/diagnose.js';
+import { probeMachine } from '../../src/probe/index.js';
+import { runCli } from '../helpers/cli.js';
+import { fixtureMachine, type FixtureMachine } from '../fixtures/machine.js';
+
+const catalog = builtinCatalog();
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
+const answerQuery = path.join(fixtures, 'nvidia-smi/answer-query.sh');
+const WSL2_KERNEL = 'Linux version 5.15.153.1-microsoft-standard-WSL2 (root@941d701f84f1) (gcc (GCC) 12.2.0, GNU ld (GNU Binutils) 2.40) #1 SMP Fri Mar 29 23:14:13 UTC 2024';
+const WSL1_KERNEL = 'Linux version 4.4.0-18985-Microsoft (Microsoft@Microsoft.com) (gcc version 5.4.0 (GCC) ) #1-Microsoft Fri Sep 13 14:26:00 PST 2019';
+const WSL_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/lib/wsl/lib', WSL_DISTRO_NAME: 'Ubuntu', WSL_INTEROP: '/run/WSL/1_interop' };
+/** The header nvidia-smi printed inside WSL2 on a GeForce RTX 3060 Ti with Windows driver 516.94 (NVIDIA/nvidia-docker#1665). */
+const SMI_516_TABLE = '| NVIDIA-SMI 516.01       Driver Version: 516.94       CUDA Version: 11.7     |';
+
+interface WslMachine {
+  kernel?: string;
+  /** The Windows driver WSL's nvidia-smi reports; undefined: no nvidia-smi and no libcuda (no Windows driver). */
+  driver?: '555.99' | '516.94';
+  windowsVer?: string;
+  ldConf?: boolean;
+  strayLinuxLibcuda?: boolean;
+}
+
+async function wslMachine(spec: WslMachine = {}): Promise<FixtureMachine> {
+  const m = await fixtureMachine('linux', { ...WSL_ENV, ...(spec.kernel === WSL1_KERNEL ? { WSL_INTEROP: '' } : {}) });
+  const kernel = spec.kernel ?? WSL2_KERNEL;
+  await m.file('/proc/version', `${kernel}\n`);
+  await m.file('/proc/sys/kernel/osrelease', `${/^Linux version (\S+)/.exec(kernel)![1]}\n`);
+  if (spec.driver) {
+    await m.file('/usr/lib/wsl/lib/libcuda.so.1', 'the Windows driver\'s libcuda');
+    const [name, cc, table] = spec.driver === '555.99'
+      ? ['NVIDIA GeForce RTX 4070', '8.9', `cat '${path.join(fixtures, 'wsl/nvidia-smi-555.99.txt')}'`]
+      : ['NVIDIA GeForce RTX 3060 Ti', '8.6', `echo '${SMI_516_TABLE}'`];
+    // The query answers in CSV as nvidia-smi does; with no arguments it prints the table with its header.
+    await m.script('/usr/lib/wsl/lib/nvidia-smi', `case "$*" in\n  *--query-gpu=*) . "${answerQuery}"; row 0 "${name}" ${spec.driver} ${cc} "8188 MiB" ;;\n  *) ${table} ;;\nesac`);
+    await m.script('/sbin/ldconfig', `printf '\\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/wsl/lib/libcuda.so.1\\n'`);
+  }
+  if (spec.windowsVer) await m.script('/mnt/c/Windows/System32/cmd.exe', `printf '\\r\\nMicrosoft Windows [Version ${spec.windowsVer}]\\r\\n'`);
+  if (spec.ldConf ?? true) await m.file('/etc/ld.so.conf.d/ld.wsl.conf', '/usr/lib/wsl/lib\n');
+  if (spec.strayLinuxLibcuda) await m.file('/usr/lib/x86_64-linux-gnu/libcuda.so.1', 'a Linux driver package copy');
+  return m;
+}
+
+const byId = (findings: Finding[]) => Object.fromEntries(findings.map((f) => [f.id, f]));
+/** No finding may tell a WSL user to install a Linux driver. */
+const linuxDriverAdvice = (findings: Finding[]) => findings.filter((f) => /display driver|apt (install|remove)[^\n]*nvidia-driver|nvidia-utils|reload the NVIDIA driver/i.test(f.fix ?? ''));
+
+describe('a WSL2 laptop: Windows 11, RTX 4070 on the Windows driver 555.99', () => {
+  it('is WSL 2, judges the Windows driver against the Windows minimum for CUDA 12.3, and reports it in --json', async () => {
+    const m = await wslMachine({ driver: '555.99', windowsVer: '10.0.22631.3880' });
+    const r = await runCli(['doctor', '--tf', '2.16', '--json'], { host: m.host });
+    const doc = JSON.parse(r.stdout);
+    const f = byId(doc.findings);
+    expect(f.wsl).toMatchObject({ status: 'pass', title: "Inside WSL 2 (Ubuntu): the GPU driver is Windows' (555.99)" });
+    expect(f.wsl.evidence).toContain('Windows 10.0.22631.3880 (from cmd.exe ver)');
+    expect(f.driver).toMatchObject({ status: 'pass', title: 'Windows NVIDIA driver 555.99 ≥ 528.33 (CUDA 12.3, used through WSL)' });
+    expect(f.driver.evidence).toEqual(['Windows driver 555.99 (/usr/lib/wsl/lib/nvidia-smi inside WSL)', "NVIDIA-SMI 555.52.01 is WSL's own tool version, not the driver's"]);
+    expect(f.gpu).toMatchObject({ status: 'pass', title: 'NVIDIA GPU: NVIDIA GeForce RTX 4070' });
+    expect(f['library:cuda']).toMatchObject({ status: 'pass', title: 'libcuda.so.1 → /usr/lib/wsl/lib' });
+    expect(doc.findings.filter((x: Finding) => x.id.startsWith('wsl:'))).toEqual([]);
+    // The report keeps its keys and adds the WSL facts.
+    expect(Object.keys(doc)).toEqual(['os', 'gpus', 'driver', 'toolkits', 'cudnn', 'python', 'tensorflow', 'findings', 'wsl']);
+    expect(doc.wsl).toMatchObject({ version: 2, distro: 'Ubuntu', windowsBuild: 22631, windowsDriverVersion: '555.99', driverCudaVersion: '12.5', libcuda: '/usr/lib/wsl/lib/libcuda.so.1', problems: [] });
+    expect(linuxDriverAdvice(doc.findings)).toEqual([]);
+  });
+
+  it('shares the WSL line in the pasteable block', async () => {
+    const m = await wslMachine({ driver: '555.99', windowsVer: '10.0.22631.3880' });
+    const r = await runCli(['doctor', '--tf', '2.16'], { host: m.host });
+    expect(r.stdout).toContain('wsl: 2, Windows 10.0.22631.3880, Windows driver 555.99');
+    expect(r.stdout).toContain('[ok] wsl: Inside WSL 2 (Ubuntu)');
+  });
+});
+
+describe('WSL2 machines with something wrong', () => {
+  it('a Windows driver too old for CUDA 12.3 (516.94): the fix is on Windows, with the minimum', async () => {
+    const m = await wslMachine({ driver: '516.94', windowsVer: '10.0.19045.3803' });
+    const findings = diagnose(catalog, await probeMachine(m.host, { catalog }), { tf: '2.16' });
+    const f = byId(findings);
+    expect(f.driver).toMatchObject({ status: 'fail', title: 'Windows NVIDIA driver 516.94 is too old for CUDA 12.3 (needs 528.33 or newer)' });
+    expect(f.driver.fix).toContain('Update the NVIDIA driver on Windows, not inside WSL');
+    expect(f.driver.fix).toContain('528.33 or newer');
+    // The same driver is new enough for TF 2.10's CUDA 11.2.
+    expect(byId(diagnose(catalog, await probeMachine(m.host, { catalog }), { tf: '2.10' })).driver.status).toBe('pass');
+    expect(linuxDriverAdvice(findings)).toEqual([]);
+  });
+
+  it('WSL 1 on Windows build 18985 without a Windows driver: three findings, each fixed on Windows', async () => {
+    const m = await wslMachine({ kernel: WSL1_KERNEL, ldConf: false });
+    const findings = diagnose(catalog, await probeMachine(m.host, { catalog }), { tf: '2.16' });
+    const f = byId(findings);
+    expect(f.wsl).toMatchObject({ status: 'fail', title: 'Ubuntu runs under WSL 1, which has no GPU access', fix: 'In PowerShell on Windows: wsl --set-version Ubuntu 2' });
+    expect(f['wsl:windows-too-old']).toMatchObject({ status: 'fail', fix: expect.stringContaining('21H2') });
+    expect(f['wsl:no-wsl-libcuda']).toMatchObject({ status: 'fail', fix: expect.stringContaining('on Windows, not inside WSL') });
+    expect(f.gpu).toMatchObject({ status: 'fail', title: 'No NVIDIA driver from Windows inside WSL, so no usable GPU', evidence: ['nvidia-smi: not on PATH and not in /usr/lib/wsl/lib'] });
+    expect(f.gpu.fix).toContain('on Windows, not inside WSL');
+    expect(f['library:cuda'].fix).toContain('on Windows, not inside WSL');
+    expect(linuxDriverAdvice(findings)).toEqual([]);
+  });
+
+  it('a Linux driver installed inside WSL, and WSL\'s folder off the loader path: both found, with their fixes', async () => {
+    const m = await wslMachine({ driver: '555.99', ldConf: false, strayLinuxLibcuda: true });
+    const f = byId(diagnose(catalog, await probeMachine(m.host, { catalog }), { tf: '2.16' }));
+    expect(f['wsl:linux-driver-inside-wsl']).toMatchObject({ status: 'fail', evidence: ['/usr/lib/x86_64-linux-gnu/libcuda.so.1'] });
+    expect(f['wsl:linux-driver-inside-wsl'].fix).toContain('apt remove --purge "nvidia-driver-*"');
+    expect(f['wsl:wsl-lib-not-on-loader-path']).toMatchObject({ status: 'fail', fix: expect.stringContaining('/etc/ld.so.conf.d/ld.wsl.conf') });
+    // The Windows build could not be read (no interop here): said, not guessed.
+    expect(f.wsl.evidence).toContain('Windows build: could not be read (no interop)');
+  });
+});
+
+describe('not WSL', () => {
+  it('a plain Linux box has no wsl finding and no wsl key in --json', async () => {
+    const m = await fixtureMachine('linux', { PATH: '/usr/bin:/bin' });
+    await m.file('/proc/version', 'Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) #45-Ubuntu SMP\n');
+    const r = await runCli(['doctor', '--tf', '2.16', '--json'], { host: m.host });
+    const doc = JSON.parse(r.stdout);
+    expect(doc.wsl).toBeUndefined();
+    expect(doc.findings.filter((x: Finding) => x.id === 'wsl' || x.id.startsWith('wsl:'))).toEqual([]);
+  });
+
+  it('native Windows with TF 2.16: the windows-native finding walks through the WSL2 route', async () => {
+    const m = await fixtureMachine('windows', { Path: 'C:\\Windows\\System32', SystemRoot: 'C:\\Windows' });
+    const f = byId(diagnose(catalog, await probeMachine(m.host, { catalog }), { tf: '2.16' }));
+    expect(f['windows-native'].status).toBe('fail');
+    const steps = f['windows-native'].evidence.filter((e) => e.startsWith('WSL2 step '));
+    expect(steps[0]).toMatch(/^WSL2 step 1: Check Windows: run `winver`/);
+    expect(steps.some((s) => s.includes('wsl --install -d Ubuntu'))).toBe(true);
+    expect(steps.some((s) => s.includes('pip install "tensorflow[and-cuda]==2.16.1"'))).toBe(true);
+    expect(f['windows-native'].fix).toContain('the steps above');
+  });
+});
