@@ -22,7 +22,7 @@ import { verifyManifest, verifySetup } from '../verify/index.js';
 const exists = (p: string) => access(p).then(() => true, () => false);
 
 /** The findings that make a setup pointless or impossible, checked before any big download. */
-const BLOCKING = new Set(['windows-native', 'gpu', 'driver', 'compute-capability']);
+const BLOCKING = new Set(['windows-native', 'gpu', 'driver', 'compute-capability', 'wsl']);
 
 export const preflightStep: Step<PlanContext> = {
   id: 'preflight',
