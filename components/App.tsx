@@ -6,6 +6,7 @@ import type { WizardController } from '../src/wizard/controller.js';
 import { ChooseTfScreen } from './ChooseTfScreen.js';
 import { DoneScreen } from './DoneScreen.js';
 import { PlanScreen } from './PlanScreen.js';
+import { RouteScreen } from './RouteScreen.js';
 import { RunScreen } from './RunScreen.js';
 import { ScanScreen } from './ScanScreen.js';
 import { StepView } from './StepView.js';
@@ -44,6 +45,7 @@ export function App({ controller }: { controller: WizardController }) {
       {state.screen === 'choose' ? (
         <ChooseTfScreen choices={state.choices} defaultVersion={state.defaultVersion} onPick={(v) => controller.pickTf(v)} onBack={() => controller.back()} />
       ) : null}
+      {state.screen === 'route' ? <RouteScreen tf={state.tf} routes={state.routes} onPick={(r) => controller.chooseRoute(r)} onBack={() => controller.back()} /> : null}
       {state.screen === 'plan' ? <PlanScreen tf={state.tf} preview={state.preview} onConfirm={() => void controller.confirm()} onBack={() => controller.back()} /> : null}
       {state.screen === 'run' ? <RunScreen runner={state.runner} waiting={state.waiting} onAnswer={(a) => controller.answer(a)} /> : null}
       {state.screen === 'done' ? (

@@ -25,14 +25,17 @@ export type { TfChoice } from '../catalog/tf-choices.js';
 import type { TfChoice } from '../catalog/tf-choices.js';
 
 export type Mode = 'setup' | 'repair';
+export type Route = 'toolkit' | 'pip';
 
 export interface WizardServices {
   scan(signal: AbortSignal): Promise<ScanSummary>;
   choices(scan: ScanSummary): { choices: TfChoice[]; defaultVersion?: string };
+  /** The ways to set that TF up here, the first the recommended one (pip where it exists). */
+  routes(tf: string): Route[];
   run(
     tf: string | undefined,
     mode: Mode,
-    options: { signal: AbortSignal; dryRun: boolean; onEvent(e: RunnerEvent): void; ask?(need: InputNeed): Promise<string | undefined> },
+    options: { signal: AbortSignal; dryRun: boolean; route?: Route; onEvent(e: RunnerEvent): void; ask?(need: InputNeed): Promise<string | undefined> },
   ): Promise<RunResult>;
   /** What to tell the user at the end (pip command, check command). */
   whatNow(tf: string | undefined): { pip?: string };
@@ -41,8 +44,9 @@ export interface WizardServices {
 export type WizardState =
   | { screen: 'scan'; scan?: ScanSummary; error?: string }
   | { screen: 'choose'; scan: ScanSummary; choices: TfChoice[]; defaultVersion?: string }
-  | { screen: 'plan'; scan: ScanSummary; tf?: string; mode: Mode; preview: RunnerState }
-  | { screen: 'run'; scan: ScanSummary; tf?: string; mode: Mode; runner: RunnerState; waiting?: InputNeed }
+  | { screen: 'route'; scan: ScanSummary; tf: string; routes: Route[] }
+  | { screen: 'plan'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; preview: RunnerState }
+  | { screen: 'run'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; runner: RunnerState; waiting?: InputNeed }
   | { screen: 'done'; tf?: string; mode: Mode; runner: RunnerState; result: RunResult; pip?: string };
 
 export class WizardController {
@@ -96,22 +100,32 @@ export class WizardController {
     if (s.screen !== 'choose') return;
     const choice = s.choices.find((c) => c.version === version);
     if (!choice || choice.blocked) return;
-    void this.preview(s.scan, version, 'setup');
+    const routes = this.services.routes(version);
+    if (routes.length > 1) this.set({ screen: 'route', scan: s.scan, tf: version, routes });
+    else void this.preview(s.scan, version, 'setup', routes[0]);
   }
 
-  private async preview(scan: ScanSummary, tf: string | undefined, mode: Mode): Promise<void> {
+  chooseRoute(route: Route): void {
+    const s = this.state;
+    if (s.screen !== 'route') return;
+    void this.preview(s.scan, s.tf, 'setup', route);
+  }
+
+  private async preview(scan: ScanSummary, tf: string | undefined, mode: Mode, route?: Route): Promise<void> {
     let preview = initialRunnerState;
     await this.services.run(tf, mode, {
       signal: this.controller.signal,
       dryRun: true,
+      route,
       onEvent: (e) => (preview = reduceRunner(preview, e)),
     });
-    this.set({ screen: 'plan', scan, tf, mode, preview });
+    this.set({ screen: 'plan', scan, tf, mode, route, preview });
   }
 
   back(): void {
     const s = this.state;
     if (s.screen === 'choose') this.set({ screen: 'scan', scan: s.scan });
+    else if (s.screen === 'route') this.set({ screen: 'choose', scan: s.scan, ...this.services.choices(s.scan) });
     else if (s.screen === 'plan') {
       if (s.mode === 'repair') this.set({ screen: 'scan', scan: s.scan });
       else this.set({ screen: 'choose', scan: s.scan, ...this.services.choices(s.scan) });
@@ -121,24 +135,25 @@ export class WizardController {
   async confirm(): Promise<void> {
     const s = this.state;
     if (s.screen !== 'plan') return;
-    const { scan, tf, mode } = s;
+    const { scan, tf, mode, route } = s;
     let runner = initialRunnerState;
-    this.set({ screen: 'run', scan, tf, mode, runner });
+    this.set({ screen: 'run', scan, tf, mode, route, runner });
     const result = await this.services.run(tf, mode, {
       signal: this.controller.signal,
       dryRun: false,
+      route,
       onEvent: (e) => {
         runner = reduceRunner(runner, e);
         const cur = this.state;
         // A step that starts again got its answer some other way (the archive appeared in Downloads).
         if (e.type === 'step-start') this.pendingAnswer = undefined;
         const waiting = e.type === 'step-start' || cur.screen !== 'run' ? undefined : cur.waiting;
-        this.set({ screen: 'run', scan, tf, mode, runner, waiting });
+        this.set({ screen: 'run', scan, tf, mode, route, runner, waiting });
       },
       ask: (need) =>
         new Promise((resolve) => {
           this.pendingAnswer = resolve;
-          this.set({ screen: 'run', scan, tf, mode, runner, waiting: need });
+          this.set({ screen: 'run', scan, tf, mode, route, runner, waiting: need });
         }),
     });
     this.set({ screen: 'done', tf, mode, runner, result, pip: this.services.whatNow(tf).pip });

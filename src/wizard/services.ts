@@ -10,6 +10,7 @@ import { diagnose } from '../doctor/diagnose.js';
 import type { Host } from '../host.js';
 import { defaultCudaRoot } from '../platform.js';
 import { createPlanContext } from '../plan/context.js';
+import { createPipPlanContext, pipRouteRefusal, pipRouteSteps } from '../plan/pip-route.js';
 import { repairSteps } from '../plan/repair.js';
 import { runPlan } from '../plan/runner.js';
 import { setupSteps } from '../plan/setup.js';
@@ -66,18 +67,16 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
       return scanSummary(catalog, facts);
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
+    // pip first where it exists: it changes nothing outside the virtual environment.
+    routes: (tf) => (pipRouteRefusal(catalog, tf, host.os) ? ['toolkit'] : ['pip', 'toolkit']),
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
       if (!version) return { ok: false, exitCode: 2, message: 'No TensorFlow version chosen.' };
-      const ctx = createPlanContext(catalog, host, {
-        tf: version,
-        cudaRoot,
-        cacheDir: globals.cacheDir,
-        mirror: globals.mirror,
-        yes: true,
-        configureEnv: 'ask',
-        command: 'cudawiz',
-      });
+      const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz' };
+      if (o.route === 'pip') {
+        return runPlan(pipRouteSteps(), createPipPlanContext(catalog, host, options), { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask });
+      }
+      const ctx = createPlanContext(catalog, host, options);
       const steps = mode === 'repair' && facts ? repairSteps(facts) : setupSteps();
       return runPlan(steps, ctx, {
         signal: o.signal,

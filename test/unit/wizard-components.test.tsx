@@ -67,6 +67,7 @@ function servicesIn(dir: string): WizardServices {
       ],
       defaultVersion: '2.3.0',
     }),
+    routes: (tf) => (tf === '2.10.0' ? ['pip', 'toolkit'] : ['toolkit']),
     run: (_tf, _mode, o) => runPlan(steps, ctx, { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask }),
     whatNow: (tf) => ({ pip: `tensorflow==${tf}` }),
   };
@@ -103,6 +104,20 @@ describe('the wizard, driven by keys', () => {
     expect(frame).toContain('pip install tensorflow==2.3.0');
     stdin.write('q');
     expect(await controller.exited).toBe(0);
+    unmount();
+  });
+
+  it('where a pip route exists, asks how to get CUDA first (pip recommended), and Esc goes back to the versions', async () => {
+    const controller = new WizardController(servicesIn(await tempDir()));
+    const { stdin, lastFrame, unmount } = mount(controller);
+    await controller.start();
+    await waitForFrame(lastFrame, 'Repair it');
+    await press(stdin, KEY.down, lastFrame, /❯ New setup/);
+    await press(stdin, KEY.enter, lastFrame, 'Which TensorFlow version?');
+    await press(stdin, KEY.down, lastFrame, /❯ TensorFlow 2\.10\.0/);
+    let frame = await press(stdin, KEY.enter, lastFrame, 'How should TensorFlow 2.10.0 get CUDA and cuDNN?');
+    expect(frame).toMatch(/❯ As pip wheels in a virtual environment \(recommended/);
+    frame = await press(stdin, KEY.esc, lastFrame, 'Which TensorFlow version?');
     unmount();
   });
 
