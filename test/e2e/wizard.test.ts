@@ -44,6 +44,39 @@ describe('the wizard in a real terminal', () => {
     expect(await readdir(path.join(machine.toolkit, 'lib64'))).toEqual(expect.arrayContaining(['libcudart.so.10.1', 'libcudnn.so.7']));
   });
 
+  it('Ctrl+C mid-download stops with 130, and the next run resumes the download where it stopped', async () => {
+    machine = await laptop(undefined, { pythonPath: path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu'), runfilePadding: 3 * 1024 * 1024, linkBytesPerSec: 1024 * 1024 });
+    const m = machine;
+    const start = async () => {
+      term = await openTerminal([process.execPath, builtCli, ...m.globals], { env: m.env });
+      await term.waitFor('New setup', 30_000);
+      await term.keys('Enter');
+      await term.waitFor('Which TensorFlow version?');
+      await term.keys('Enter');
+      await term.waitFor('Go ahead?', 30_000);
+      await term.keys('Enter');
+    };
+    await start();
+    await term!.waitFor(/\d+% [\d.]+ (KiB|MiB) \/ 3\.0 MiB/, 30_000);
+    await term!.keys('C-c');
+    await term!.waitFor('Stop now?');
+    await term!.keys('C-c');
+    expect(await term!.exitCode()).toBe(130);
+    await term!.kill();
+    const first = m.mirror.fileRequests('cuda_10.1.243_418.87.00_linux.run').length;
+
+    await start();
+    await term!.waitFor(/resumed from [\d.]+ (KiB|MiB)/, 30_000);
+    await term!.waitFor('so TensorFlow finds CUDA 10.1?', 60_000);
+    await term!.keys('Down');
+    await term!.waitFor(/❯ No/);
+    await term!.keys('Enter');
+    await term!.waitFor('Your machine is ready', 60_000);
+    const resumed = m.mirror.fileRequests('cuda_10.1.243_418.87.00_linux.run').slice(first);
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(resumed.every((q) => q.range && !q.range.startsWith('bytes=0-'))).toBe(true);
+  });
+
   it('Ctrl+C asks first, then stops with exit 130', async () => {
     machine = await laptop();
     term = await openTerminal([process.execPath, builtCli, ...machine.globals], { env: machine.env });

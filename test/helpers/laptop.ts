@@ -2,6 +2,7 @@
 // yet, the cuDNN tgz already in ~/Downloads, and a local NVIDIA mirror serving the fixture runfile
 // under the real name, with a catalog overlay naming its checksum. Everything lives in temp dirs.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { repoRoot } from './cli.js';
 import { buildCudnnArchive } from './cudnn-archive.js';
@@ -25,7 +26,7 @@ export interface Laptop {
   globals: string[];
 }
 
-export async function laptop(cuda = CUDA_101, options: { pythonPath?: string } = {}): Promise<Laptop> {
+export async function laptop(cuda = CUDA_101, options: { pythonPath?: string; runfilePadding?: number; linkBytesPerSec?: number } = {}): Promise<Laptop> {
   const home = await tempDir('cw-home-');
   const cudaRoot = path.join(home, 'cuda-root');
   const downloads = path.join(home, 'Downloads');
@@ -36,8 +37,10 @@ export async function laptop(cuda = CUDA_101, options: { pythonPath?: string } =
   await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/rtx2060-laptop.sh'), path.join(bin, 'nvidia-smi'));
   await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/answer-query.sh'), path.join(bin, 'answer-query.sh'));
   await writeFile(path.join(driverLib, 'libcuda.so.1'), 'fixture driver library');
-  const mirror = await startMirror({ root: await tempDir('cw-mirror-') });
-  const runfile = await mirror.addFile(cuda.runPath, await readFile(path.join(repoRoot, 'test/fixtures/cuda-installer/cuda_runfile.sh')));
+  const mirror = await startMirror({ root: await tempDir('cw-mirror-'), linkBytesPerSec: options.linkBytesPerSec });
+  // Padding after the script's final `exit 0` makes a download long enough to interrupt; sh never reads it.
+  const script = await readFile(path.join(repoRoot, 'test/fixtures/cuda-installer/cuda_runfile.sh'));
+  const runfile = await mirror.addFile(cuda.runPath, Buffer.concat([script, randomBytes(options.runfilePadding ?? 0)]));
   const overlay = path.join(home, 'overlay.json');
   await writeFile(overlay, JSON.stringify({ cuda: [{ version: cuda.version, installers: { linux: { sha256: runfile.sha256 } } }] }));
   const archive = await buildCudnnArchive(downloads, { era: 'linux-cuda-folder' });
