@@ -22,13 +22,14 @@ export function ScanScreen({ scan, error, onChoose }: { scan?: ScanSummary; erro
         ) : (
           <>
             <StatusLine status="warn" text={t.problemsFound(scan.problems.length)} />
-            {scan.problems.slice(0, 4).map((p) => (
-              <Text key={p.title}>
+            {/* One truncated line each, so the screen fits 80×24; the doctor has the full story. */}
+            {scan.problems.slice(0, 3).map((p) => (
+              <Text key={p.title} wrap="truncate-end">
                 {'  '}
                 {p.title}
-                {p.fix ? <Text dimColor> → {p.fix}</Text> : null}
               </Text>
             ))}
+            {scan.problems.length > 3 ? <Text dimColor>{t.moreProblems(scan.problems.length - 3)}</Text> : null}
           </>
         )}
       </Box>

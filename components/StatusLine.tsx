@@ -6,7 +6,7 @@ import { useUi } from './UiContext.js';
 export function StatusLine({ status, label, text }: { status: Status; label?: string; text: string }) {
   const { unicode } = useUi();
   return (
-    <Text>
+    <Text wrap="truncate-end">
       <Text color={STATUS_COLOR[status]}>{statusSymbol(status, unicode)}</Text> {label ? <Text bold>{label}: </Text> : null}
       {text}
     </Text>

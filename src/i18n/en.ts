@@ -13,6 +13,7 @@ export const en = {
   newSetup: 'New setup for a TensorFlow version',
   problemsFound: (n: number) => `${n} problem${n === 1 ? '' : 's'} found`,
   noProblems: 'No problems found',
+  moreProblems: (n: number) => `  …and ${n} more (cudawiz doctor shows every finding with its fix)`,
   chooseTf: 'Which TensorFlow version?',
   chooseTfHint: 'The version decides the CUDA and cuDNN: the library names encode them.',
   needs: (cuda: string, cudnn: string, python: string) => `CUDA ${cuda} · cuDNN ${cudnn} · Python ${python}`,

@@ -14,6 +14,7 @@ export const zh: Strings = {
   newSetup: '为某个 TensorFlow 版本重新安装',
   problemsFound: (n: number) => `发现 ${n} 个问题`,
   noProblems: '没有发现问题',
+  moreProblems: (n: number) => `  ……还有 ${n} 个（cudawiz doctor 会列出全部及修复方法）`,
   chooseTf: '选择 TensorFlow 版本',
   chooseTfHint: '版本决定了 CUDA 和 cuDNN：动态库的文件名里就写着版本号。',
   needs: (cuda: string, cudnn: string, python: string) => `CUDA ${cuda} · cuDNN ${cudnn} · Python ${python}`,

@@ -1,14 +1,11 @@
 // `cudawiz repair` end to end, on machines left broken the way users leave them: the seed's (CUDA
 // 11.0 + cuDNN 8 installed while TensorFlow 2.3 wants 10.1 + 7), and a cuDNN copy killed midway.
-import { copyFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bundleForNode } from '../../bench/bundle-for-node.mjs';
 import { repoRoot, runBuilt } from '../helpers/cli.js';
 import { buildCudnnArchive, treeDigest } from '../helpers/cudnn-archive.js';
-import { laptop, type Laptop } from '../helpers/laptop.js';
+import { importInChild, installByHand, laptop, type Laptop } from '../helpers/laptop.js';
 import { tempDir } from '../helpers/tmp.js';
 
 let machine: Laptop | undefined;
@@ -18,32 +15,6 @@ afterEach(async () => {
 });
 
 const TF23 = path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu');
-
-/** Runs the fixture runfile by hand, as a user would have, into the laptop's CUDA root. */
-async function installByHand(m: Laptop, runName: string, mm: string, libs: string): Promise<string> {
-  const dir = await tempDir('cw-run-');
-  const run = path.join(dir, runName);
-  await copyFile(path.join(repoRoot, 'test/fixtures/cuda-installer/cuda_runfile.sh'), run);
-  const toolkit = path.join(m.cudaRoot, `cuda-${mm}`);
-  const r = await execa('sh', [run, '--silent', '--toolkit', `--installpath=${toolkit}`, `--tmpdir=${dir}`], { env: { CUDA_FIXTURE_LIBS: libs }, reject: false });
-  expect(r.exitCode, r.stdout).toBe(0);
-  return toolkit;
-}
-
-/** cudawiz's own import in a real child process, copying slowly; killed with SIGKILL after `afterFiles` files, or left to finish. */
-async function importInChild(archive: string, toolkit: string, afterFiles?: number): Promise<void> {
-  const script = await bundleForNode(path.join(repoRoot, 'test/fixtures/slow-cudnn-import.ts'), path.join(await tempDir(), 'slow-cudnn-import.mjs'));
-  const child = execa(process.execPath, [script, archive, toolkit, 'linux', afterFiles === undefined ? '0' : '100'], { reject: false });
-  if (afterFiles !== undefined) {
-    for await (const line of createInterface({ input: child.stdout! })) {
-      if (((JSON.parse(line) as { files?: number }).files ?? 0) >= afterFiles) {
-        child.kill('SIGKILL');
-        break;
-      }
-    }
-  }
-  await child;
-}
 
 const events = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; id?: string; ok?: boolean; summary?: string; steps?: { id: string; done: boolean }[] });
 

@@ -4,7 +4,9 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtCli, repoRoot } from '../helpers/cli.js';
-import { laptop, type Laptop } from '../helpers/laptop.js';
+import { buildCudnnArchive } from '../helpers/cudnn-archive.js';
+import { importInChild, installByHand, laptop, type Laptop } from '../helpers/laptop.js';
+import { tempDir } from '../helpers/tmp.js';
 import { openTerminal, type Terminal } from '../helpers/tmux.js';
 
 let term: Terminal | undefined;
@@ -75,6 +77,30 @@ describe('the wizard in a real terminal', () => {
     const resumed = m.mirror.fileRequests('cuda_10.1.243_418.87.00_linux.run').slice(first);
     expect(resumed.length).toBeGreaterThan(0);
     expect(resumed.every((q) => q.range && !q.range.startsWith('bytes=0-'))).toBe(true);
+  });
+
+  it("repairs the seed's machine by keystrokes: Repair → plan → CUDA 10.1 and cuDNN 7.6.5 go in beside 11.0", async () => {
+    machine = await laptop(undefined, { pythonPath: path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu') });
+    const m = machine;
+    const cuda110 = await installByHand(m, 'cuda_11.0.3_450.51.06_linux.run', '11.0', 'libcublas.so.11 libcufft.so.10 libcurand.so.10 libcusolver.so.10 libcusparse.so.11');
+    await importInChild((await buildCudnnArchive(await tempDir('cw-cudnn8-'), { era: 'linux-cuda-folder', version: '8.0.4.30', cuda: '11.0' })).file, cuda110);
+    term = await openTerminal([process.execPath, builtCli, ...m.globals], { env: m.env });
+    let screen = await term.waitFor('Repair it', 30_000);
+    expect(screen).toContain('CUDA 11.0');
+    expect(screen).toMatch(/CUDA 10\.1 is not installed/);
+    await term.keys('Enter');
+    screen = await term.waitFor('Go ahead?', 30_000);
+    expect(screen).toContain('The plan for TensorFlow 2.3.0');
+    await term.keys('Enter');
+    await term.waitFor('so TensorFlow finds CUDA 10.1?', 60_000);
+    await term.keys('Down');
+    await term.waitFor(/❯ No/);
+    await term.keys('Enter');
+    await term.waitFor('Your machine is ready', 60_000);
+    await term.keys('q');
+    expect(await term.exitCode()).toBe(0);
+    expect(await readdir(path.join(m.cudaRoot, 'cuda-10.1', 'lib64'))).toContain('libcudnn.so.7');
+    expect(await readdir(path.join(cuda110, 'lib64'))).toContain('libcudnn.so.8');
   });
 
   it('Ctrl+C asks first, then stops with exit 130', async () => {

@@ -2,6 +2,9 @@
 // yet, the cuDNN tgz already in ~/Downloads, and a local NVIDIA mirror serving the fixture runfile
 // under the real name, with a catalog overlay naming its checksum. Everything lives in temp dirs.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { execa } from 'execa';
+import { bundleForNode } from '../../bench/bundle-for-node.mjs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { repoRoot } from './cli.js';
@@ -66,3 +69,30 @@ export async function laptop(cuda = CUDA_101, options: { pythonPath?: string; ru
     globals: ['--catalog', overlay, '--mirror', mirror.url, '--cuda-root', cudaRoot, '--cache-dir', cache],
   };
 }
+
+/** Runs the fixture runfile by hand, as a user would have, into the laptop's CUDA root. */
+export async function installByHand(m: Laptop, runName: string, mm: string, libs: string): Promise<string> {
+  const dir = await tempDir('cw-run-');
+  const run = path.join(dir, runName);
+  await copyFile(path.join(repoRoot, 'test/fixtures/cuda-installer/cuda_runfile.sh'), run);
+  const toolkit = path.join(m.cudaRoot, `cuda-${mm}`);
+  const r = await execa('sh', [run, '--silent', '--toolkit', `--installpath=${toolkit}`, `--tmpdir=${dir}`], { env: { CUDA_FIXTURE_LIBS: libs }, reject: false });
+  if (r.exitCode !== 0) throw new Error(`the fixture runfile failed: ${r.stdout}${r.stderr}`);
+  return toolkit;
+}
+
+/** cudawiz's own import in a real child process, copying slowly; killed with SIGKILL after `afterFiles` files, or left to finish. */
+export async function importInChild(archive: string, toolkit: string, afterFiles?: number): Promise<void> {
+  const script = await bundleForNode(path.join(repoRoot, 'test/fixtures/slow-cudnn-import.ts'), path.join(await tempDir(), 'slow-cudnn-import.mjs'));
+  const child = execa(process.execPath, [script, archive, toolkit, 'linux', afterFiles === undefined ? '0' : '100'], { reject: false });
+  if (afterFiles !== undefined) {
+    for await (const line of createInterface({ input: child.stdout! })) {
+      if (((JSON.parse(line) as { files?: number }).files ?? 0) >= afterFiles) {
+        child.kill('SIGKILL');
+        break;
+      }
+    }
+  }
+  await child;
+}
+
