@@ -3,7 +3,7 @@
 // driven by keystrokes, plus the headless commands' output. Each capture goes to stdout under a title.
 //
 //   npm run build && node scripts/capture-screens.mjs [NAME…] > screens.txt
-import { appendFile, mkdir, rm } from 'node:fs/promises';
+import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { builtCli, repoRoot } from '../test/helpers/cli.js';
@@ -178,9 +178,30 @@ async function samples(): Promise<void> {
   );
 }
 
+/** cudawiz's own errors, as the Troubleshooting section quotes them. */
+async function errors(): Promise<void> {
+  const home = { HOME: process.env.HOME ?? '/tmp' };
+  await headless('error: unknown TF version', ['requirements', '--tf', '2.99'], home);
+  await headless('error: the wizard without a terminal', [], home);
+  await withLaptop(
+    () => laptop(),
+    async (m) => {
+      // An overlay whose checksum the served file cannot match: what a tampering mirror looks like.
+      const wrong = path.join(m.home, 'wrong-sha.json');
+      await writeFile(wrong, JSON.stringify({ cuda: [{ version: CUDA_101.version, installers: { linux: { sha256: 'e'.repeat(64) } } }] }));
+      const globals = m.globals.map((g) => (g === m.overlay ? wrong : g));
+      await headless('error: checksum mismatch', ['download', 'cuda', '--version', '10.1', '--os', 'linux'], m.env, globals);
+      const bad = path.join(m.home, 'bad-overlay.json');
+      await writeFile(bad, JSON.stringify({ cuda: [{ version: '13.9.0', installers: { linux: { sha256: 'not-hex' } } }] }));
+      await headless('error: a bad overlay', ['requirements', '--tf', '2.3', '--catalog', bad], m.env);
+    },
+  );
+}
+
 describe('README screens', () => {
   it('wizard: a first-time TF 2.3 setup', setup);
   it('wizard: waiting for cuDNN', cudnnWait);
   it('wizard: the installer fails', installerFails);
   it('headless samples', samples);
+  it('headless errors', errors);
 });
