@@ -1,6 +1,7 @@
 // The README's screens, captured for real: the built wizard in tmux at 80×24 against a fixture laptop
 // (test/helpers/laptop.ts: local NVIDIA mirror, fixture nvidia-smi and runfile, fixture TensorFlow),
-// driven by keystrokes, plus the headless commands' output. Each capture goes to stdout under a title.
+// driven by keystrokes, plus the headless commands' output. Each capture is appended under a title to
+// $CAPTURE_FILE; scripts/capture-screens.mjs runs this file under vitest and prints that file.
 //
 //   npm run build && node scripts/capture-screens.mjs [NAME…] > screens.txt
 import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
@@ -16,7 +17,7 @@ const TF23 = path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu');
 const CUDA_1103 = { version: '11.0.3', runPath: 'compute/cuda/11.0.3/local_installers/cuda_11.0.3_450.51.06_linux.run' };
 
 function show(title: string, text: string): Promise<void> {
-  // Trailing blanks of the 24 rows say nothing; the temp dirs read as ~ for the reader.
+  // Trailing blanks of the 24 rows say nothing.
   let body = text.replace(/[ \t]+$/gm, '').replace(/\n+$/, '');
   // mkdtemp's random suffixes (also where tmux wrapped a path), kept the same width so the wrapping stays as captured.
   for (const [, suffix] of body.matchAll(/cw-(?:home|mirror)-([A-Za-z0-9]{6})/g)) body = body.replaceAll(suffix, 'XXXXXX');
