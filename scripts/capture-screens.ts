@@ -1,0 +1,204 @@
+// The README's screens, captured for real: the built wizard in tmux at 80×24 against a fixture laptop
+// (test/helpers/laptop.ts: local NVIDIA mirror, fixture nvidia-smi and runfile, fixture TensorFlow),
+// driven by keystrokes, plus the headless commands' output. Each capture is appended under a title to
+// $CAPTURE_FILE; scripts/capture-screens.mjs runs this file under vitest and prints that file.
+//
+//   npm run build && node scripts/capture-screens.mjs [NAME…] > screens.txt
+import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { builtCli, repoRoot } from '../test/helpers/cli.js';
+import { buildCudnnArchive } from '../test/helpers/cudnn-archive.js';
+import { CUDA_101, laptop, type Laptop } from '../test/helpers/laptop.js';
+import { describe, it } from 'vitest';
+import { openTerminal, type Terminal } from '../test/helpers/tmux.js';
+
+const TF23 = path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu');
+const CUDA_1103 = { version: '11.0.3', runPath: 'compute/cuda/11.0.3/local_installers/cuda_11.0.3_450.51.06_linux.run' };
+
+function show(title: string, text: string): Promise<void> {
+  // Trailing blanks of the 24 rows say nothing.
+  let body = text.replace(/[ \t]+$/gm, '').replace(/\n+$/, '');
+  // mkdtemp's random suffixes (also where tmux wrapped a path), kept the same width so the wrapping stays as captured.
+  for (const [, suffix] of body.matchAll(/cw-(?:home|mirror)-([A-Za-z0-9]{6})/g)) body = body.replaceAll(suffix, 'XXXXXX');
+  return appendFile(process.env.CAPTURE_FILE ?? '/dev/stdout', `===== ${title}\n${body}\n\n`);
+}
+
+async function wizard(machine: Laptop, env: Record<string, string> = {}): Promise<Terminal> {
+  return openTerminal([process.execPath, builtCli, ...machine.globals], { env: { ...machine.env, ...env } });
+}
+
+async function withLaptop(make: () => Promise<Laptop>, body: (m: Laptop) => Promise<void>): Promise<void> {
+  const machine = await make();
+  try {
+    await body(machine);
+  } finally {
+    await machine.mirror.close();
+  }
+}
+
+/** A first-time TF 2.3 setup: scan, choose, plan, download and install progress, the env question, done. */
+async function setup(): Promise<void> {
+  await withLaptop(
+    () => laptop(undefined, { pythonPath: TF23 }),
+    async (machine) => {
+      // A slow link and a slow installer, so the progress screens stay up long enough to capture.
+      machine.mirror.fault({ mode: 'trickle', path: '.run', bytesPerSecond: 2048 });
+      const term = await wizard(machine, { CUDA_FIXTURE_SLOW_FILES: '40' });
+      try {
+        await show('wizard: scan', await term.waitFor('New setup', 30_000));
+        await term.keys('Enter');
+        await show('wizard: choose TensorFlow', await term.waitFor('Which TensorFlow version?'));
+        await term.keys('Enter');
+        await show('wizard: plan', await term.waitFor('Go ahead?', 30_000));
+        await term.keys('Enter');
+        await show('wizard: CUDA download', await term.waitFor(/\d+%/, 30_000));
+        await show('wizard: CUDA install', await term.waitFor(/Installing|installing/, 60_000));
+        await show('wizard: loader path question', await term.waitFor('so TensorFlow finds CUDA 10.1?', 60_000));
+        await term.keys('Down');
+        await term.waitFor(/❯ No/);
+        await term.keys('Enter');
+        await show('wizard: ready', await term.waitFor('Your machine is ready', 60_000));
+        await term.keys('q');
+        await term.exitCode();
+      } finally {
+        await term.kill();
+      }
+    },
+  );
+}
+
+/** The pane with its history, from the last line holding `from`. */
+async function scrollback(term: Terminal, from: string): Promise<string> {
+  const { stdout } = await execa('tmux', ['-L', term.name, 'capture-pane', '-p', '-S', '-200', '-t', term.name]);
+  return stdout.slice(stdout.lastIndexOf(from));
+}
+
+/** Moves the picker down, one frame at a time, until the wanted line is the focused one. */
+async function pick(term: Terminal, focused: RegExp): Promise<string> {
+  let screen = await term.screen();
+  for (let i = 0; i < 60 && !focused.test(screen); i++) {
+    const before = screen;
+    await term.keys('Down');
+    const deadline = Date.now() + 5_000;
+    while (screen === before && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 30));
+      screen = await term.screen();
+    }
+  }
+  if (!focused.test(screen)) throw new Error(`The picker never focused ${String(focused)}. Screen:\n${screen}`);
+  return screen;
+}
+
+/** TF 2.4 needs cuDNN 8.0.4 for CUDA 11.0, whose Linux tgz is behind NVIDIA's login: the wizard waits. */
+async function cudnnWait(): Promise<void> {
+  await withLaptop(
+    () => laptop(CUDA_1103),
+    async (machine) => {
+      await rm(machine.archive);
+      const elsewhere = path.join(machine.home, 'elsewhere');
+      await mkdir(elsewhere);
+      // The seed's mistake the other way round: a cuDNN 7 archive where TF 2.4 loads libcudnn.so.8.
+      const wrong = await buildCudnnArchive(elsewhere, { era: 'linux-cuda-folder' });
+      const term = await wizard(machine);
+      try {
+        await term.waitFor('New setup', 30_000);
+        await term.keys('Enter');
+        await term.waitFor('Which TensorFlow version?');
+        await show('wizard: choose TensorFlow 2.4', await pick(term, /❯ TensorFlow 2\.4\.0 /));
+        await term.keys('Enter');
+        await term.waitFor('Go ahead?', 30_000);
+        await term.keys('Enter');
+        await show('wizard: waiting for cuDNN', await term.waitFor('Archive path:', 60_000));
+        await term.type(wrong.file);
+        await term.waitFor('elsewhere/');
+        await term.keys('Enter');
+        await show('wizard: the wrong cuDNN archive', await term.waitFor(/✗/, 30_000));
+      } finally {
+        await term.kill();
+      }
+    },
+  );
+}
+
+/** The runfile stops half-way ("Installation failed"): the wizard shows the log's tail and what to do. */
+async function installerFails(): Promise<void> {
+  await withLaptop(
+    () => laptop(undefined, { pythonPath: TF23 }),
+    async (machine) => {
+      const term = await wizard(machine, { CUDA_FIXTURE_FAIL: 'exit:1' });
+      try {
+        await term.waitFor('New setup', 30_000);
+        await term.keys('Enter');
+        await term.waitFor('Which TensorFlow version?');
+        await term.keys('Enter');
+        await term.waitFor('Go ahead?', 30_000);
+        await term.keys('Enter');
+        await term.waitFor('Enter or q quit', 60_000);
+        // The step's failure has scrolled above the 24 rows; tmux's history still holds it.
+        await show('wizard: the installer fails', await scrollback(term, '✗ Install the CUDA toolkit'));
+        await term.keys('q');
+        await show('wizard: the installer fails (exit code)', `[exit ${await term.exitCode()}]`);
+      } finally {
+        await term.kill();
+      }
+    },
+  );
+}
+
+/** A headless command as a user types it: stdout and stderr as they interleave, then the exit code. */
+async function headless(title: string, args: string[], env: Record<string, string>, globals: string[] = []): Promise<void> {
+  const r = await execa(process.execPath, [builtCli, ...args, ...globals], { env: { PATH: process.env.PATH ?? '', ...env }, extendEnv: false, all: true, reject: false });
+  await show(title, `$ cudawiz ${args.join(' ')}\n${r.all ?? ''}\n[exit ${r.exitCode}]`);
+}
+
+/** Headless samples: on the fixture laptop, and doctor on this real machine. */
+async function samples(): Promise<void> {
+  await headless('requirements', ['requirements', '--tf', '2.3', '--os', 'windows'], { HOME: process.env.HOME ?? '/tmp' });
+  await headless('doctor (this build machine)', ['doctor'], { HOME: process.env.HOME ?? '/tmp' });
+  await headless('explain', ['explain', 'test/fixtures/logs/windows-tf23-cudart101.log'], { HOME: process.env.HOME ?? '/tmp' });
+  await withLaptop(
+    () => laptop(undefined, { pythonPath: TF23 }),
+    async (machine) => {
+      const m = { ...machine, env: { ...machine.env, SHELL: '/bin/bash' } };
+      await headless('install --dry-run', ['install', '--tf', '2.3', '--dry-run'], m.env, m.globals);
+      await headless('download cuda', ['download', 'cuda', '--version', '10.1', '--os', 'linux'], m.env, m.globals);
+      await headless('download cudnn (gated)', ['download', 'cudnn', '--version', '8.0.4', '--cuda', '11.0', '--os', 'linux'], m.env, m.globals);
+      // install fetches the runfile itself, as on a machine where download never ran.
+      await rm(path.join(m.cache, path.basename(CUDA_101.runPath)));
+      await headless('install --yes', ['install', '--tf', '2.3', '--yes'], m.env, m.globals);
+      // Something deletes cuDNN's library from the toolkit: repair puts the copy right again.
+      await rm(path.join(m.toolkit, 'lib64', 'libcudnn.so.7.6.5'));
+      await headless('repair', ['repair', '--tf', '2.3', '--yes'], m.env, m.globals);
+      await headless('rollback', ['rollback'], m.env, m.globals);
+    },
+  );
+}
+
+/** cudawiz's own errors, as the Troubleshooting section quotes them. */
+async function errors(): Promise<void> {
+  const home = { HOME: process.env.HOME ?? '/tmp' };
+  await headless('error: unknown TF version', ['requirements', '--tf', '2.99'], home);
+  await headless('error: the wizard without a terminal', [], home);
+  await withLaptop(
+    () => laptop(),
+    async (m) => {
+      // An overlay whose checksum the served file cannot match: what a tampering mirror looks like.
+      const wrong = path.join(m.home, 'wrong-sha.json');
+      await writeFile(wrong, JSON.stringify({ cuda: [{ version: CUDA_101.version, installers: { linux: { sha256: 'e'.repeat(64) } } }] }));
+      const globals = m.globals.map((g) => (g === m.overlay ? wrong : g));
+      await headless('error: checksum mismatch', ['download', 'cuda', '--version', '10.1', '--os', 'linux'], m.env, globals);
+      const bad = path.join(m.home, 'bad-overlay.json');
+      await writeFile(bad, JSON.stringify({ cuda: [{ version: '13.9.0', installers: { linux: { sha256: 'not-hex' } } }] }));
+      await headless('error: a bad overlay', ['requirements', '--tf', '2.3', '--catalog', bad], m.env);
+    },
+  );
+}
+
+describe('README screens', () => {
+  it('wizard: a first-time TF 2.3 setup', setup);
+  it('wizard: waiting for cuDNN', cudnnWait);
+  it('wizard: the installer fails', installerFails);
+  it('headless samples', samples);
+  it('headless errors', errors);
+});
