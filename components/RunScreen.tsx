@@ -21,8 +21,8 @@ export function RunScreen({ runner, waiting, onAnswer }: { runner: RunnerState; 
           <StatusLine status="warn" text={waiting.question} />
           <Select
             options={[
-              { label: t.yes, value: 'yes' },
-              { label: t.no, value: 'no' },
+              { label: t.confirmYes, value: 'yes' },
+              { label: t.confirmNo, value: 'no' },
             ]}
             onChange={onAnswer}
           />

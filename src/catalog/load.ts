@@ -105,7 +105,7 @@ export function readOverlay(file: string): CatalogOverlay {
   } catch (error) {
     throw new CudawizError(`The catalog overlay ${file} is not valid JSON: ${(error as Error).message}`, {
       code: 'overlay-invalid',
-      fix: 'Fix the JSON syntax; the format is described in README.md under "Catalog overlays".',
+      fix: 'Fix the JSON syntax; the format is described in README.md under "Catalog and overlays".',
       exitCode: EXIT.usage,
     });
   }

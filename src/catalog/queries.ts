@@ -312,7 +312,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
   if (!release) {
     const oldest = [...catalog.cuda.releases].sort((a, b) => compareDotted(a.version, b.version))[0]?.version;
     const older = oldest && compareDotted(row.cuda, majorMinor(oldest)) < 0 ? ` (older than any release it ships, which start at ${oldest})` : '';
-    notes.push(`The catalog has no ${os} installer for CUDA ${row.cuda}${older}; add one with --catalog (see README, "Catalog overlays").`);
+    notes.push(`The catalog has no ${os} installer for CUDA ${row.cuda}${older}; add one with --catalog (see README, "Catalog and overlays").`);
   }
   if (!archive) notes.push(`The catalog has no ${os} cuDNN ${row.cudnn} build for CUDA ${row.cuda}; add one with --catalog.`);
   else if (!archive.sha256 && archive.manifestUrl) notes.push(`cuDNN ${cudnnRelease!.version} carries no sha256 of its own here; its manifest ${archive.manifestUrl} lists it.`);

@@ -82,6 +82,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
       'allow-unverified': { type: 'boolean' },
       connections: { type: 'string' },
       'configure-env': { type: 'string' },
+      'override-compiler-check': { type: 'boolean' },
     },
     flags: [
       ['--tf V', 'the TensorFlow version to set up for'],
@@ -94,6 +95,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
       ['--configure-env yes|no', 'make the libraries findable (ld.so.conf.d / PATH; the venv\'s activate script on the pip route); default: no when headless without --yes'],
       ['--connections N', 'parallel connections for large downloads (default 4)'],
       ['--allow-unverified', 'accept a download for which no checksum is known'],
+      ['--override-compiler-check', "let the Linux runfile accept a gcc it does not list (its --override)"],
     ],
     load: () => import('../commands/install.js'),
   },

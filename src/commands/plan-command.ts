@@ -22,6 +22,7 @@ export function planContextFromFlags(ctx: CommandContext, tf: string, command: s
     mirror: ctx.globals.mirror,
     connections,
     allowUnverified: Boolean(v['allow-unverified']),
+    overrideCompilerCheck: Boolean(v['override-compiler-check']),
     cudnnArchive: typeof v['cudnn-archive'] === 'string' ? path.resolve(v['cudnn-archive']) : undefined,
     downloadsDir: typeof v.downloads === 'string' ? v.downloads : undefined,
     yes: Boolean(v.yes),

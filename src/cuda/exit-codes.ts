@@ -64,14 +64,14 @@ function linuxOutcome(code: number | undefined, signal: string | undefined, logT
       kind: 'failed',
       id: 'unsupported-compiler',
       meaning: 'The installer refused this machine\'s gcc as unsupported by this CUDA version (TensorFlow does not compile with it, so the check does not matter here).',
-      fix: 'Run again allowing an unsupported compiler (the runfile\'s --override), or install a supported gcc.',
+      fix: 'Run again with --override-compiler-check (passes the runfile\'s --override), or install a supported gcc.',
     };
   if (/No space left on device/i.test(logTail))
     return {
       kind: 'failed',
       id: 'no-space',
       meaning: 'The disk filled up while the installer unpacked or copied files.',
-      fix: 'Free space on the target disk, or give a --tmpdir on a disk with several GB free, and run again.',
+      fix: 'Free space on the target disk (the installer unpacks into the cache: --cache-dir on a disk with several GB free moves it), and run again.',
       source: 'compiler-explorer/infra#286',
     };
   if (code === 126 || code === 127) return { kind: 'failed', id: 'not-runnable', meaning: `The installer could not be started (exit ${code}).`, fix: 'Check that the file is the complete runfile and that `sh` exists.' };
@@ -80,7 +80,7 @@ function linuxOutcome(code: number | undefined, signal: string | undefined, logT
     kind: 'failed',
     id: 'installation-failed',
     meaning: `The installer failed with exit code ${code}${/Installation failed/i.test(logTail) ? ' ("Installation failed")' : ''}; its log says why (below).`,
-    fix: `Read the installer's log (${LINUX_CUDA_INSTALLER_LOG}); fix what it names, then run again.`,
+    fix: 'Read the installer log shown below (its tail is printed with this error); fix what it names, then run again.',
     source: 'replicate/setup-cog#14',
   };
 }

@@ -22,7 +22,7 @@ export function cudaInstallerTarget(catalog: Catalog, version: string, os: OsNam
   const installer = release?.installers[os];
   if (!release || !installer) {
     const known = catalog.cuda.releases.filter((r) => r.installers[os]).map((r) => r.version);
-    throw new UsageError(`The catalog has no ${os} installer for CUDA ${version}.`, `Known: ${known.join(', ') || 'none'}. Add one with --catalog (README, "Catalog overlays").`);
+    throw new UsageError(`The catalog has no ${os} installer for CUDA ${version}.`, `Known: ${known.join(', ') || 'none'}. Add one with --catalog (README, "Catalog and overlays").`);
   }
   return {
     label: `CUDA ${release.version} (${os})`,

@@ -15,6 +15,8 @@ export interface PlanOptions {
   mirror?: string;
   connections?: number;
   allowUnverified?: boolean;
+  /** Linux runfile: accept an unsupported gcc (--override); TensorFlow does not compile with it. */
+  overrideCompilerCheck?: boolean;
   /** The cuDNN archive the user downloaded (--cudnn-archive, or typed in the wizard). */
   cudnnArchive?: string;
   /** Where to look for (and wait for) the archive. */

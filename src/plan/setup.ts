@@ -1,6 +1,6 @@
 // The setup plan as data: the guide's steps in order, each able to say whether it is already done.
 // check → download CUDA → install CUDA → obtain cuDNN → import cuDNN → loader path → verify.
-import { access, readFile, readdir } from 'node:fs/promises';
+import { access, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { findCudaRelease } from '../catalog/queries.js';
 import { installToolkit } from '../cuda/install.js';
@@ -103,7 +103,7 @@ export const installCudaStep: Step<PlanContext> = {
   async run(ctx, io) {
     const release = findCudaRelease(ctx.catalog, ctx.cuda, ctx.os);
     if (!release || !ctx.installerFile) throw new CudawizError(`No installer for CUDA ${ctx.cuda} was downloaded.`, { fix: 'Run the same command again.' });
-    const { size } = await import('node:fs/promises').then((fs) => fs.stat(ctx.installerFile!));
+    const { size } = await stat(ctx.installerFile);
     const scratch = await scratchDirWithRoom(ctx.os, [path.join(ctx.cacheDir, 'scratch'), ctx.root], scratchSpaceNeeded(size));
     if (!scratch) throw new CudawizError(`Not enough free disk space to unpack the CUDA installer (about ${Math.ceil(scratchSpaceNeeded(size) / 2 ** 30)} GiB needed).`, { fix: 'Free some space, or pass --cache-dir on a bigger disk.' });
     const r = await installToolkit({
@@ -117,6 +117,7 @@ export const installCudaStep: Step<PlanContext> = {
       signal: io.signal,
       onLog: io.log,
       permission: { host: ctx.host, command: ctx.command },
+      overrideCompilerCheck: ctx.overrideCompilerCheck,
     });
     return { summary: r.skipped ? 'already installed' : `CUDA ${release.version} in ${r.toolkitDir}`, evidence: [r.warning, r.logFile && `installer log: ${r.logFile}`].filter((x): x is string => Boolean(x)) };
   },
@@ -152,7 +153,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
   },
   async run(ctx, io) {
     const archive = ctx.req.cudnnArchive;
-    if (!archive) throw new CudawizError(`The catalog has no cuDNN ${ctx.req.cudnn} build for CUDA ${ctx.cuda} on ${ctx.os}.`, { fix: 'Add one with --catalog (README, "Catalog overlays").' });
+    if (!archive) throw new CudawizError(`The catalog has no cuDNN ${ctx.req.cudnn} build for CUDA ${ctx.cuda} on ${ctx.os}.`, { fix: 'Add one with --catalog (README, "Catalog and overlays").' });
     if (ctx.cudnnArchive) {
       if (!(await exists(ctx.cudnnArchive))) throw new CudawizError(`The cuDNN archive ${ctx.cudnnArchive} does not exist.`, { fix: `Check the path; the file to get is ${archive.file}.`, exitCode: EXIT.usage });
       return { summary: ctx.cudnnArchive };
