@@ -31,7 +31,14 @@ function reportError(error: unknown, io: CommandIO, json: boolean): number {
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
-  const io: CommandIO = options.io ?? { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
+  // stdin is touched only by what reads it (the wizard, `explain -`): setting it up costs start-up time.
+  const io: CommandIO = options.io ?? {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    get stdin() {
+      return process.stdin;
+    },
+  };
   const [first, ...rest] = argv;
   const wantsJson = argv.includes('--json');
   try {
