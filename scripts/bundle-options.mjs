@@ -92,6 +92,13 @@ const yogaWithoutFetch = {
       ].join('\n');
       return { contents, loader: 'js', resolveDir: dir };
     });
+    // The loader's own copy of the bytes is never read now: dropped, so the bundle holds them once.
+    b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (args) => {
+      const src = await readFile(args.path, 'utf8');
+      const emptied = src.replace(/(data:application\/octet-stream;base64,)[A-Za-z0-9+/=]+/, '$1');
+      if (emptied.length > src.length - 1000) throw new Error(`yoga-without-fetch: no embedded wasm in ${args.path}; update scripts/bundle-options.mjs`);
+      return { contents: emptied, loader: 'js' };
+    });
   },
 };
 

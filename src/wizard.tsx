@@ -6,6 +6,7 @@ import { App } from '../components/App.js';
 import { UiContext } from '../components/UiContext.js';
 import type { GlobalOptions } from './cli/args.js';
 import { prepareCatalog } from './cli/catalog.js';
+import type { FirstFrame } from './cli/first-frame.js';
 import { unicodeSafe } from './cli/output.js';
 import type { CommandIO } from './cli/context.js';
 import type { Catalog } from './catalog/schema.js';
@@ -31,12 +32,14 @@ function lazyServices(options: { globals: GlobalOptions; host: Host; catalog?: C
   };
 }
 
-export async function startWizard(options: { globals: GlobalOptions; host: Host; io: CommandIO }): Promise<number> {
+export async function startWizard(options: { globals: GlobalOptions; host: Host; io: CommandIO; firstFrame?: FirstFrame }): Promise<number> {
   const { globals, host, io } = options;
   // An overlay is validated before the first frame: a bad one ends the run with its message (exit 2).
   const catalog = globals.catalog ? (await prepareCatalog(globals.catalog))() : undefined;
   const controller = new WizardController(lazyServices({ globals, host, catalog }));
   const t = globals.lang === 'zh' ? zh : en;
+  // Ink draws the same frame again where the one drawn before it loaded was (src/cli/first-frame.ts).
+  options.firstFrame?.erase();
   const app = render(
     <UiContext.Provider value={{ t, unicode: unicodeSafe(host.env) }}>
       <App controller={controller} />
