@@ -4,7 +4,10 @@
 // against bare Node printing one character in the same pseudo-terminal). Rounds interleave the cases;
 // ratios compare the fastest round of each side (noise from other processes only ever adds time),
 // and the medians are shown beside them. The standalone executable is timed too when it is built.
+// The wizard draws its first frame before Ink loads (src/cli/first-frame.ts); a second row shows
+// when Ink has drawn its own and the wizard is live.
 // Usage: node bench/startup.mjs [--rounds N] [--quick] [--json]   (needs `npm run build` first)
+//   BENCH_SAMPLES=1 also prints every round's times on stderr (to see the noise).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -138,7 +141,7 @@ for (let i = 0; i < warmup + rounds; i++) {
   }
 }
 
-if (process.env.BENCH_SAMPLES) for (const [k, v] of Object.entries(times)) process.stderr.write(`${k}: ${v.map((x) => x.toFixed(0)).join(" ")}\n`);
+if (process.env.BENCH_SAMPLES) for (const [k, v] of Object.entries(times)) process.stderr.write(`${k}: ${v.map((x) => x.toFixed(0)).join(' ')}\n`);
 const best = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, v.length ? Math.min(...v) : null]));
 const med = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, v.length ? median(v) : null]));
 const mem = Object.fromEntries(Object.entries(headless).map(([k, [f, a]]) => [k, peakRssMiB(f, a, { env })]));
