@@ -4,7 +4,10 @@
 // against bare Node printing one character in the same pseudo-terminal). Rounds interleave the cases;
 // ratios compare the fastest round of each side (noise from other processes only ever adds time),
 // and the medians are shown beside them. The standalone executable is timed too when it is built.
+// The wizard draws its first frame before Ink loads (src/cli/first-frame.ts); a second row shows
+// when Ink has drawn its own and the wizard is live.
 // Usage: node bench/startup.mjs [--rounds N] [--quick] [--json]   (needs `npm run build` first)
+//   BENCH_SAMPLES=1 also prints every round's times on stderr (to see the noise).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -72,12 +75,19 @@ function peakOf(pids) {
 // eslint-disable-next-line no-control-regex
 const visible = (text) => text.replace(/\u001B\[[0-?]*[ -/]*[@-~]|\u001B[\]P^_][^\u0007\u001B]*(?:\u0007|\u001B\\)|\u001B./g, '').trim();
 
-/** Milliseconds until the first visible character appears in a fresh pseudo-terminal. */
-function firstOutput(commandLine) {
+// Ink hides the cursor as it draws its first frame: from then on the wizard is Ink's, and live.
+const INK_DREW = '\u001B[?25l';
+
+/**
+ * Milliseconds until the first visible character appears in a fresh pseudo-terminal, and with
+ * `untilInk`, also until Ink has drawn its own first frame (`inkMs`).
+ */
+function firstOutput(commandLine, { untilInk = false } = {}) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn('script', ['-qfec', commandLine, '/dev/null'], { env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     let text = '';
+    let firstMs = null;
     let done = false;
     const finish = (error, value) => {
       if (done) return;
@@ -94,9 +104,10 @@ function firstOutput(commandLine) {
     const timer = setTimeout(() => finish(new Error(`no output within 20 s from: ${commandLine}\n${text}`)), 20_000);
     child.stdout.on('data', (chunk) => {
       text += String(chunk);
-      if (visible(text)) {
-        const ms = performance.now() - start;
-        finish(null, { ms, peak: peakOf(descendants(child.pid)), text: visible(text) });
+      const now = performance.now() - start;
+      if (firstMs === null && visible(text)) firstMs = now;
+      if (firstMs !== null && (!untilInk || text.includes(INK_DREW))) {
+        finish(null, { ms: firstMs, inkMs: untilInk ? now : null, peak: peakOf(descendants(child.pid)), text: visible(text.split(INK_DREW)[0]) || visible(text) });
       }
     });
     child.on('error', (error) => finish(error));
@@ -105,6 +116,7 @@ function firstOutput(commandLine) {
 }
 
 const times = Object.fromEntries([...Object.keys(headless), ...(hasScript ? Object.keys(ptyCases) : [])].map((k) => [k, []]));
+const inkTimes = [];
 let firstFrameText = '';
 let firstFramePeak = null;
 let ptyBarePeak = null;
@@ -117,9 +129,10 @@ for (let i = 0; i < warmup + rounds; i++) {
     if (key in headless) {
       ms = timeCommand(...headless[key], { env });
     } else {
-      const r = await firstOutput(ptyCases[key]);
+      const r = await firstOutput(ptyCases[key], { untilInk: key === 'firstFrame' });
       ms = r.ms;
       if (key === 'firstFrame') {
+        if (i >= warmup) inkTimes.push(r.inkMs);
         firstFrameText = r.text;
         firstFramePeak = r.peak ?? firstFramePeak;
       } else ptyBarePeak = r.peak ?? ptyBarePeak;
@@ -128,6 +141,7 @@ for (let i = 0; i < warmup + rounds; i++) {
   }
 }
 
+if (process.env.BENCH_SAMPLES) for (const [k, v] of Object.entries(times)) process.stderr.write(`${k}: ${v.map((x) => x.toFixed(0)).join(' ')}\n`);
 const best = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, v.length ? Math.min(...v) : null]));
 const med = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, v.length ? median(v) : null]));
 const mem = Object.fromEntries(Object.entries(headless).map(([k, [f, a]]) => [k, peakRssMiB(f, a, { env })]));
@@ -163,6 +177,21 @@ if (hasScript) {
     peakRssMiB: firstFramePeak,
     refPeakRssMiB: ptyBarePeak,
     firstFrame: firstFrameText.slice(0, 200),
+  });
+  // The first frame is drawn before Ink loads (src/cli/first-frame.ts); this is when Ink has taken
+  // it over and the wizard answers keys.
+  const inkBest = Math.min(...inkTimes);
+  const inkMedian = median(inkTimes);
+  rows.push({
+    bench: 'startup',
+    case: 'cudawiz (wizard) live: Ink has drawn its first frame',
+    ours: `${inkBest.toFixed(1)} ms (median ${inkMedian.toFixed(1)})`,
+    reference: `node printing "." in the same pty: ${ms('ptyBare')}`,
+    ratio: round(inkBest / best.ptyBare),
+    medianRatio: round(inkMedian / med.ptyBare),
+    target: '',
+    peakRssMiB: firstFramePeak,
+    refPeakRssMiB: ptyBarePeak,
   });
 } else {
   rows.push({ bench: 'startup', case: 'cudawiz (wizard) first frame in a pty', ours: 'skipped', reference: 'util-linux `script` is not installed', ratio: null, target: '≤ 3×' });

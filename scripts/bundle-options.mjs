@@ -3,6 +3,7 @@
 // The fixes for ink/extract-zip are the ones measured in shared/reference/toolchain.md.
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -66,6 +67,41 @@ const prebuiltCatalog = {
   },
 };
 
+// yoga-layout (Ink's layout engine) gets its WebAssembly by fetch()ing a data: URL, and fetch loads
+// Node's whole HTTP client (undici) first: ~25 ms before the wizard's first frame. It is given the
+// same bytes instead, decoded from that URL at build time and instantiated synchronously (which Node
+// allows on the main thread), so no top-level await is left either (a standalone executable runs
+// CommonJS, which has none). The rewrite checks that it matched, so a yoga-layout upgrade fails loudly.
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, async (args) => {
+      const dir = path.dirname(args.path);
+      const [index, binaries] = await Promise.all([readFile(args.path, 'utf8'), readFile(path.join(dir, '../binaries/yoga-wasm-base64-esm.js'), 'utf8')]);
+      const wasm = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(binaries);
+      if (!wasm || !index.includes('wrapAssembly(await loadYoga())')) throw new Error(`yoga-without-fetch: yoga-layout under ${dir} changed; update scripts/bundle-options.mjs`);
+      const contents = [
+        "import loadYoga from '../binaries/yoga-wasm-base64-esm.js';",
+        "import wrapAssembly from './wrapAssembly.js';",
+        `const bytes = Buffer.from(${JSON.stringify(wasm[1])}, 'base64');`,
+        'const module = { instantiateWasm(imports, receive) { const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports); receive(instance); return instance.exports; } };',
+        'loadYoga(module);',
+        'const Yoga = wrapAssembly(module);',
+        'export default Yoga;',
+        "export * from './generated/YGEnums.js';",
+      ].join('\n');
+      return { contents, loader: 'js', resolveDir: dir };
+    });
+    // The loader's own copy of the bytes is never read now: dropped, so the bundle holds them once.
+    b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (args) => {
+      const src = await readFile(args.path, 'utf8');
+      const emptied = src.replace(/(data:application\/octet-stream;base64,)[A-Za-z0-9+/=]+/, '$1');
+      if (emptied.length > src.length - 1000) throw new Error(`yoga-without-fetch: no embedded wasm in ${args.path}; update scripts/bundle-options.mjs`);
+      return { contents: emptied, loader: 'js' };
+    });
+  },
+};
+
 export const version = pkg.version;
 
 /** @returns {import('esbuild').BuildOptions} */
@@ -80,7 +116,7 @@ export function bundleOptions() {
     sourcemap: false,
     alias: { 'react-devtools-core': stub },
     define: { 'process.env.NODE_ENV': '"production"', CUDAWIZ_VERSION: JSON.stringify(pkg.version) },
-    plugins: [bufferFix, zodForCli, prebuiltCatalog],
+    plugins: [bufferFix, zodForCli, prebuiltCatalog, yogaWithoutFetch],
     logLevel: 'warning',
   };
 }

@@ -6,7 +6,19 @@ import { writeSync } from 'node:fs';
 
 declare const CUDAWIZ_VERSION: string; // replaced by scripts/bundle-options.mjs with package.json's version
 
+type Program = { main(argv: string[]): Promise<number> };
+
 const argv = process.argv.slice(2);
+
+/**
+ * `requirements` without a catalog overlay (the command scripts call most) gets main() from one
+ * CommonJS file holding only that command's modules (the build points the require() below there):
+ * no ES module loader, no chunks to resolve. An overlay needs the validating loader (zod), which
+ * only the full program carries.
+ */
+function requirementsAlone(): boolean {
+  return argv[0] === 'requirements' && !argv.some((a) => a.startsWith('--catalog')) && process.env.CUDAWIZ_CATALOG === undefined;
+}
 
 if (argv[0] === '--version' || argv[0] === '-v') {
   // Straight to fd 1: setting up process.stdout costs more than the rest of this answer.
@@ -21,7 +33,8 @@ if (argv[0] === '--version' || argv[0] === '-v') {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
-  import('./cli.js')
+  const program: Promise<Program> = requirementsAlone() ? Promise.resolve().then(() => require('./cli.js') as Program) : import('./cli.js');
+  program
     .then(({ main }) => main(argv))
     .then(
       (code) => {

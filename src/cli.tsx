@@ -31,7 +31,14 @@ function reportError(error: unknown, io: CommandIO, json: boolean): number {
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
-  const io: CommandIO = options.io ?? { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
+  // stdin is touched only by what reads it (the wizard, `explain -`): setting it up costs start-up time.
+  const io: CommandIO = options.io ?? {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    get stdin() {
+      return process.stdin;
+    },
+  };
   const [first, ...rest] = argv;
   const wantsJson = argv.includes('--json');
   try {
@@ -47,10 +54,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     const hostReady = options.host ? Promise.resolve(options.host) : import('./host.js').then((m) => m.realHost());
     if (first === undefined || first.startsWith('-')) {
       const interactive = Boolean(io.stdin.isTTY && io.stdout.isTTY);
-      const wizardReady = interactive ? import('./wizard.js') : undefined;
+      const firstFrameReady = interactive ? import('./cli/first-frame.js') : undefined;
       const host = await hostReady;
       const parsed = parseCommandArgs(argv, {}, host.env, Boolean(io.stdout.isTTY));
-      if (!wizardReady) {
+      if (!firstFrameReady) {
         io.stderr.write(
           'cudawiz: the wizard needs an interactive terminal.\n' +
             '  → Headless, run the same steps with flags, e.g.:\n' +
@@ -61,8 +68,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         );
         return EXIT.usage;
       }
-      const { startWizard } = await wizardReady;
-      return await startWizard({ globals: parsed.globals, host, io });
+      // The first frame goes up before the UI starts loading (its loading would hold the frame back).
+      // With an overlay, which is validated first and may end the run with an error, Ink draws it.
+      const { drawFirstFrame } = await firstFrameReady;
+      const firstFrame = parsed.globals.catalog ? undefined : drawFirstFrame(io.stdout, parsed.globals.lang, host.env);
+      const { startWizard } = await import('./wizard.js');
+      return await startWizard({ globals: parsed.globals, host, io, firstFrame });
     }
     const entry = COMMANDS[first];
     if (!entry) throw new UsageError(`Unknown command "${first}".`, `Commands: ${Object.keys(COMMANDS).join(', ')} (cudawiz --help)`);

@@ -56,9 +56,10 @@ export function tfChoices(catalog: Catalog, host: Host, scan: ScanSummary, facts
   return { choices, defaultVersion: defaultTfChoice(choices, scan.installedTf)?.version };
 }
 
-export function realWizardServices(options: { globals: GlobalOptions; host: Host }): WizardServices {
+/** `catalog`: one already loaded (the bundle's prebuilt one); otherwise it is loaded and validated here. */
+export function realWizardServices(options: { globals: GlobalOptions; host: Host; catalog?: Catalog }): WizardServices {
   const { globals, host } = options;
-  const catalog = loadCatalog({ overlayFile: globals.catalog });
+  const catalog = options.catalog ?? loadCatalog({ overlayFile: globals.catalog });
   const cudaRoot = globals.cudaRoot ?? defaultCudaRoot(host.os, host.env);
   let facts: MachineFacts | undefined;
   return {

@@ -6,9 +6,13 @@ export const visibleText = (text: string) => text.replace(/\u001B\[[0-?]*[ -/]*[
 
 /**
  * Runs `argv` in a 100×30 pty and resolves with what it printed once `until` matches the visible
- * text (or it exits); then stops it. Rejects after `timeoutMs` with what it had printed.
+ * text (or, with `untilRaw`, the bytes as printed), or it exits; then stops it. `raw` keeps the
+ * escape sequences. Rejects after `timeoutMs` with what it had printed.
  */
-export function inPty(argv: string[], options: { env?: Record<string, string>; until?: RegExp; timeoutMs?: number } = {}): Promise<{ text: string; exitCode: number | null }> {
+export function inPty(
+  argv: string[],
+  options: { env?: Record<string, string>; until?: RegExp; untilRaw?: RegExp; timeoutMs?: number } = {},
+): Promise<{ text: string; raw: string; exitCode: number | null }> {
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
   const command = `stty cols 100 rows 30 2>/dev/null; exec ${argv.map(quote).join(' ')}`;
   return new Promise((resolve, reject) => {
@@ -33,11 +37,11 @@ export function inPty(argv: string[], options: { env?: Record<string, string>; u
     }, options.timeoutMs ?? 15_000);
     child.stdout.on('data', (chunk) => {
       raw += String(chunk);
-      if (!settled && options.until?.test(visibleText(raw))) {
+      if (!settled && (options.until?.test(visibleText(raw)) || options.untilRaw?.test(raw))) {
         settled = true;
         clearTimeout(timer);
         stop();
-        resolve({ text: visibleText(raw), exitCode: null });
+        resolve({ text: visibleText(raw), raw, exitCode: null });
       }
     });
     child.on('error', (error) => {
@@ -50,7 +54,7 @@ export function inPty(argv: string[], options: { env?: Record<string, string>; u
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ text: visibleText(raw), exitCode: code });
+      resolve({ text: visibleText(raw), raw, exitCode: code });
     });
   });
 }
