@@ -14,7 +14,7 @@ export function ScanScreen({ scan, error, onChoose }: { scan?: ScanSummary; erro
   return (
     <Box flexDirection="column">
       {scan.lines.map((l) => (
-        <StatusLine key={l.label} status={l.status} label={labels[l.label]} text={l.text} />
+        <StatusLine key={l.label} status={l.status} label={labels[l.label]} text={l.text} truncate />
       ))}
       <Box marginTop={1} flexDirection="column">
         {scan.problems.length === 0 ? (

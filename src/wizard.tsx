@@ -27,6 +27,7 @@ function lazyServices(options: { globals: GlobalOptions; host: Host; catalog?: C
   return {
     scan: async (signal) => (await ready).scan(signal),
     choices: (scan) => loaded().choices(scan),
+    routes: (tf) => loaded().routes(tf),
     run: async (tf, mode, o) => (await ready).run(tf, mode, o),
     whatNow: (tf) => loaded().whatNow(tf),
   };
