@@ -70,7 +70,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   install: {
     summary: 'The whole setup, headless: the same plan and runner as the wizard.',
-    usage: 'cudawiz install --tf V [--route toolkit|pip] [--venv DIR] [--cudnn-archive FILE] [--downloads DIR] [--configure-env yes|no] [--yes] [--dry-run] [--json]',
+    usage: 'cudawiz install --tf V [--route toolkit|pip] [--venv DIR] [--cudnn-archive FILE] [--downloads DIR] [--configure-env yes|no] [--connections N] [--allow-unverified] [--override-compiler-check] [--yes] [--dry-run] [--json]',
     options: {
       tf: { type: 'string' },
       route: { type: 'string' },
@@ -101,7 +101,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   repair: {
     summary: 'Doctor, then fix: finish or roll back an interrupted copy, re-copy cuDNN, add a missing toolkit.',
-    usage: 'cudawiz repair [--tf V] [--cudnn-archive FILE] [--configure-env yes|no] [--yes] [--dry-run] [--json]',
+    usage: 'cudawiz repair [--tf V] [--python PATH] [--cudnn-archive FILE] [--downloads DIR] [--configure-env yes|no] [--connections N] [--allow-unverified] [--yes] [--dry-run] [--json]',
     options: {
       tf: { type: 'string' },
       python: { type: 'string' },
@@ -121,6 +121,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
       ['--yes, -y', 'go ahead without asking'],
       ['--dry-run', 'print the fixes and change nothing'],
       ['--configure-env yes|no', 'fix the loader path / PATH order too'],
+      ['--connections N', 'parallel connections for large downloads (default 4)'],
+      ['--allow-unverified', 'accept a download for which no checksum is known'],
     ],
     load: () => import('../commands/repair.js'),
   },

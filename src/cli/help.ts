@@ -9,7 +9,7 @@ export const GLOBAL_FLAGS: [string, string][] = [
   ['--log FILE', 'write a log of the run there'],
   ['--json', 'print one JSON document (JSON lines for a running plan) and nothing else'],
   ['--no-color', 'no colours (also NO_COLOR)'],
-  ['--verbose', 'more detail'],
+  ['--verbose', "install/repair: also print the installer's and pip's output lines"],
   ['--version, -v', 'print the version'],
   ['--help, -h', 'this help; `cudawiz COMMAND --help` for one command'],
 ];

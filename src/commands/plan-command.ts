@@ -50,7 +50,7 @@ export async function runPlanCommand(ctx: CommandContext, plan: PlanContext, ste
   mkdirSync(path.dirname(logFile), { recursive: true });
   const log = (line: string) => appendFileSync(logFile, `${new Date().toISOString()} ${line}\n`);
   log(`cudawiz ${ctx.positionals.join(' ')} tf=${plan.tf} os=${plan.os} toolkit=${plan.toolkitDir}`);
-  const report = ctx.out.json ? jsonLinesReporter((l) => ctx.io.stdout.write(`${l}\n`)) : plainReporter(ctx.out);
+  const report = ctx.out.json ? jsonLinesReporter((l) => ctx.io.stdout.write(`${l}\n`)) : plainReporter(ctx.out, { verbose: ctx.globals.verbose });
   const onEvent = (e: RunnerEvent) => {
     log(JSON.stringify(e));
     report(e);

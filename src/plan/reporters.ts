@@ -11,7 +11,7 @@ export function jsonLinesReporter(write: (line: string) => void): Reporter {
 }
 
 /** Percentages at most every 10 points, so a log stays readable. */
-export function plainReporter(out: Output): Reporter {
+export function plainReporter(out: Output, options: { verbose?: boolean } = {}): Reporter {
   const titles = new Map<string, string>();
   const lastPercent = new Map<string, number>();
   return (event) => {
@@ -20,7 +20,7 @@ export function plainReporter(out: Output): Reporter {
         out.line(out.bold('Plan:'));
         for (const s of event.steps) {
           titles.set(s.id, s.title);
-          out.line(`  ${s.done ? out.symbol('skip') : out.symbol('info')} ${s.title}${s.done ? out.dim(`  (already done${s.reason ? `: ${s.reason}` : ''})`) : ''}`);
+          out.line(`  ${s.done ? out.symbol('skip') : out.symbol('info')} ${s.title}${s.done ? out.dim(`  (already done${s.reason ? `: ${s.reason}` : ''})`) : s.reason ? out.dim(` — ${s.reason}`) : ''}`);
         }
         break;
       case 'step-start':
@@ -37,6 +37,7 @@ export function plainReporter(out: Output): Reporter {
         break;
       }
       case 'log':
+        if (options.verbose) out.line(out.dim(`    | ${event.line}`));
         break;
       case 'needs-input': {
         const n = event.need;

@@ -17,6 +17,7 @@ import { libraryFileName, pathFor, toolkitLibraryDir } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
 import type { PlanContext } from './context.js';
 import { NeedsInput, type Step, type StepIO } from './runner.js';
+import { sha256File } from '../cudnn/manifest.js';
 import { verifyManifest, verifySetup } from '../verify/index.js';
 
 const exists = (p: string) => access(p).then(() => true, () => false);
@@ -195,6 +196,18 @@ export const importCudnnStep: Step<PlanContext> = {
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
     if (!file) throw new CudawizError('No cuDNN archive to import.', { fix: 'Pass --cudnn-archive FILE.' });
+    // An archive under the catalog's exact file name must be NVIDIA's bytes: a truncated or tampered
+    // download is refused before it is opened.
+    const expected = ctx.req.cudnnArchive;
+    if (expected?.sha256 && path.basename(file) === expected.file) {
+      const actual = await sha256File(file);
+      if (actual !== expected.sha256) {
+        throw new CudawizError(`${file} is not NVIDIA's ${expected.file}: its sha256 is ${actual}, the catalog's is ${expected.sha256}.`, {
+          code: 'cudnn-checksum-mismatch',
+          fix: `Download it again from ${expected.page} (an interrupted browser download is the usual cause).`,
+        });
+      }
+    }
     const report = await inspectCudnnArchive(file, { os: ctx.os, tfCudnn: ctx.req.cudnn ?? undefined, cudaVersion: ctx.cuda });
     if (!report.ok) throw refusalError(report);
     const state = await importState(ctx.toolkitDir);

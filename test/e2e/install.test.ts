@@ -1,7 +1,8 @@
 // `cudawiz install` and `repair` end to end: the built CLI in a real child process, against the local
 // NVIDIA mirror serving the fixture CUDA runfile, a cuDNN tgz with the real layout, a fixture
 // nvidia-smi on PATH, and a temp --cuda-root. Nothing outside the temp dirs is written.
-import { readFile, readdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBuilt } from '../helpers/cli.js';
@@ -80,6 +81,17 @@ describe('cudawiz install, headless', () => {
     expect(r.stdout).toContain('--cudnn-archive');
     // CUDA itself went in; the next run with --cudnn-archive continues from there.
     expect(await readdir(path.join(m.toolkit, 'bin'))).toContain('nvcc');
+  });
+
+  it('refuses an archive under NVIDIA\'s name whose bytes are not NVIDIA\'s (a truncated download), before opening it', async () => {
+    const m = await laptop();
+    const fake = path.join(await tempDir('cw-fake-'), 'cudnn-10.1-linux-x64-v7.6.5.32.tgz');
+    await writeFile(fake, randomBytes(4096));
+    const r = await runBuilt(m.args('install', '--tf', '2.3', '--yes', '--cudnn-archive', fake), { env: m.env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${fake} is not NVIDIA's cudnn-10.1-linux-x64-v7.6.5.32.tgz`);
+    expect(r.stdout).toContain('Download it again from https://developer.nvidia.com/rdp/cudnn-archive');
+    expect(await readdir(path.join(m.toolkit, 'lib64'))).not.toContain('libcudnn.so.7');
   });
 
   it('refuses a wrong archive before copying anything, and says why', async () => {

@@ -5,7 +5,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { execa } from 'execa';
 import { bundleForNode } from '../../bench/bundle-for-node.mjs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { repoRoot } from './cli.js';
 import { buildCudnnArchive } from './cudnn-archive.js';
@@ -44,9 +44,11 @@ export async function laptop(cuda = CUDA_101, options: { pythonPath?: string; ru
   // Padding after the script's final `exit 0` makes a download long enough to interrupt; sh never reads it.
   const script = await readFile(path.join(repoRoot, 'test/fixtures/cuda-installer/cuda_runfile.sh'));
   const runfile = await mirror.addFile(cuda.runPath, Buffer.concat([script, randomBytes(options.runfilePadding ?? 0)]));
-  const overlay = path.join(home, 'overlay.json');
-  await writeFile(overlay, JSON.stringify({ cuda: [{ version: cuda.version, installers: { linux: { sha256: runfile.sha256 } } }] }));
   const archive = await buildCudnnArchive(downloads, { era: 'linux-cuda-folder' });
+  // The fixture archive carries NVIDIA's file name, so the overlay gives its checksum in place of NVIDIA's.
+  const overlay = path.join(home, 'overlay.json');
+  const archiveSha = createHash('sha256').update(await readFile(archive.file)).digest('hex');
+  await writeFile(overlay, JSON.stringify({ cuda: [{ version: cuda.version, installers: { linux: { sha256: runfile.sha256 } } }], cudnn: [{ version: '7.6.5.32', cuda: '10.1', archives: { linux: { sha256: archiveSha } } }] }));
   const toolkit = path.join(cudaRoot, `cuda-${cuda.version.split('.').slice(0, 2).join('.')}`);
   return {
     home,
