@@ -14,6 +14,25 @@ export interface CommandEntry {
   load(): Promise<CommandModule>;
 }
 
+/** What install and repair share: both run a plan through the same runner. */
+const PLAN_OPTIONS = {
+  'cudnn-archive': { type: 'string' },
+  downloads: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  'dry-run': { type: 'boolean' },
+  'allow-unverified': { type: 'boolean' },
+  connections: { type: 'string' },
+  'configure-env': { type: 'string' },
+  'override-compiler-check': { type: 'boolean' },
+} as const;
+const PLAN_USAGE = '[--cudnn-archive FILE] [--downloads DIR] [--configure-env yes|no] [--connections N] [--allow-unverified] [--override-compiler-check] [--yes] [--dry-run] [--json]';
+const PLAN_FLAGS: [string, string][] = [
+  ['--downloads DIR', 'where to look for the cuDNN archive (default: your Downloads folder)'],
+  ['--connections N', 'parallel connections for large downloads (default 4)'],
+  ['--allow-unverified', 'accept a download for which no checksum is known'],
+  ['--override-compiler-check', 'let the Linux runfile accept a gcc it does not list (its --override)'],
+];
+
 export const COMMANDS: Record<string, CommandEntry> = {
   requirements: {
     summary: 'What a TensorFlow version needs on an OS: Python, CUDA, cuDNN, driver, library names, installers.',
@@ -70,59 +89,32 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   install: {
     summary: 'The whole setup, headless: the same plan and runner as the wizard.',
-    usage: 'cudawiz install --tf V [--route toolkit|pip] [--venv DIR] [--cudnn-archive FILE] [--downloads DIR] [--configure-env yes|no] [--connections N] [--allow-unverified] [--override-compiler-check] [--yes] [--dry-run] [--json]',
-    options: {
-      tf: { type: 'string' },
-      route: { type: 'string' },
-      venv: { type: 'string' },
-      'cudnn-archive': { type: 'string' },
-      downloads: { type: 'string' },
-      yes: { type: 'boolean', short: 'y' },
-      'dry-run': { type: 'boolean' },
-      'allow-unverified': { type: 'boolean' },
-      connections: { type: 'string' },
-      'configure-env': { type: 'string' },
-      'override-compiler-check': { type: 'boolean' },
-    },
+    usage: `cudawiz install --tf V [--route toolkit|pip] [--venv DIR] ${PLAN_USAGE}`,
+    options: { tf: { type: 'string' }, route: { type: 'string' }, venv: { type: 'string' }, ...PLAN_OPTIONS },
     flags: [
       ['--tf V', 'the TensorFlow version to set up for'],
       ['--route toolkit|pip', 'toolkit (default): CUDA + cuDNN in the system; pip: tensorflow[and-cuda] in a venv (Linux/WSL2, TF 2.14+)'],
       ['--venv DIR', 'the pip route\'s virtual environment, made if absent (default: ./.venv)'],
       ['--cudnn-archive FILE', 'the cuDNN archive you downloaded after logging in to NVIDIA'],
-      ['--downloads DIR', 'where to look for that archive (default: your Downloads folder)'],
       ['--yes, -y', 'go ahead without asking (also: --configure-env yes)'],
       ['--dry-run', 'print the plan and change nothing'],
       ['--configure-env yes|no', 'make the libraries findable (ld.so.conf.d / PATH; the venv\'s activate script on the pip route); default: no when headless without --yes'],
-      ['--connections N', 'parallel connections for large downloads (default 4)'],
-      ['--allow-unverified', 'accept a download for which no checksum is known'],
-      ['--override-compiler-check', "let the Linux runfile accept a gcc it does not list (its --override)"],
+      ...PLAN_FLAGS,
     ],
     load: () => import('../commands/install.js'),
   },
   repair: {
     summary: 'Doctor, then fix: finish or roll back an interrupted copy, re-copy cuDNN, add a missing toolkit.',
-    usage: 'cudawiz repair [--tf V] [--python PATH] [--cudnn-archive FILE] [--downloads DIR] [--configure-env yes|no] [--connections N] [--allow-unverified] [--yes] [--dry-run] [--json]',
-    options: {
-      tf: { type: 'string' },
-      python: { type: 'string' },
-      'cudnn-archive': { type: 'string' },
-      downloads: { type: 'string' },
-      yes: { type: 'boolean', short: 'y' },
-      'dry-run': { type: 'boolean' },
-      'allow-unverified': { type: 'boolean' },
-      connections: { type: 'string' },
-      'configure-env': { type: 'string' },
-    },
+    usage: `cudawiz repair [--tf V] [--python PATH] ${PLAN_USAGE}`,
+    options: { tf: { type: 'string' }, python: { type: 'string' }, ...PLAN_OPTIONS },
     flags: [
       ['--tf V', 'the TensorFlow version to repair for (default: the pip-installed one)'],
       ['--python PATH', 'the Python whose TensorFlow to read'],
       ['--cudnn-archive FILE', 'a cuDNN archive to copy in again'],
-      ['--downloads DIR', 'where to look for that archive (default: your Downloads folder)'],
       ['--yes, -y', 'go ahead without asking'],
       ['--dry-run', 'print the fixes and change nothing'],
       ['--configure-env yes|no', 'fix the loader path / PATH order too'],
-      ['--connections N', 'parallel connections for large downloads (default 4)'],
-      ['--allow-unverified', 'accept a download for which no checksum is known'],
+      ...PLAN_FLAGS,
     ],
     load: () => import('../commands/repair.js'),
   },
