@@ -35,7 +35,7 @@ describe('the wizard in a real terminal', () => {
     expect(screen.replace(/\n/g, '')).toContain(`into ${machine.toolkit}`);
     await term.keys('Enter');
     // The loader-path step asks before touching shell files; say no.
-    screen = await term.waitFor('so TensorFlow finds CUDA 10.1?', 60_000);
+    screen = await term.waitFor(/TensorFlow\s+finds\s+CUDA\s+10\.1\?/, 60_000);
     await term.keys('Down');
     await term.waitFor(/❯ No/);
     await term.keys('Enter');
@@ -69,7 +69,7 @@ describe('the wizard in a real terminal', () => {
 
     await start();
     await term!.waitFor(/resumed from [\d.]+ (KiB|MiB)/, 30_000);
-    await term!.waitFor('so TensorFlow finds CUDA 10.1?', 60_000);
+    await term!.waitFor(/TensorFlow\s+finds\s+CUDA\s+10\.1\?/, 60_000);
     await term!.keys('Down');
     await term!.waitFor(/❯ No/);
     await term!.keys('Enter');
@@ -92,7 +92,7 @@ describe('the wizard in a real terminal', () => {
     screen = await term.waitFor('Go ahead?', 30_000);
     expect(screen).toContain('The plan for TensorFlow 2.3.0');
     await term.keys('Enter');
-    await term.waitFor('so TensorFlow finds CUDA 10.1?', 60_000);
+    await term.waitFor(/TensorFlow\s+finds\s+CUDA\s+10\.1\?/, 60_000);
     await term.keys('Down');
     await term.waitFor(/❯ No/);
     await term.keys('Enter');

@@ -19,9 +19,10 @@ export async function openTerminal(command: string[], options: { env?: Record<st
   const name = `cudawiz-test-${process.pid}-${++counter}`;
   const socket = ['-L', name];
   const quote = (c: string) => `'${c.replace(/'/g, `'\\''`)}'`;
-  // tmux's own -e loses to the shell's PATH set-up, so the environment goes on the command line via env(1).
-  const envPrefix = Object.entries(options.env ?? {}).map(([k, v]) => quote(`${k}=${v}`));
-  const quoted = ['env', ...envPrefix, ...command.map(quote)].join(' ');
+  // tmux's own -e loses to the shell's PATH set-up, so the environment goes on the command line via
+  // env(1) — a clean one: the test runner's CI=true would make Ink hold every frame until exit.
+  const envPrefix = Object.entries({ TERM: 'xterm-256color', ...options.env }).map(([k, v]) => quote(`${k}=${v}`));
+  const quoted = ['env', '-i', ...envPrefix, ...command.map(quote)].join(' ');
   await execa('tmux', [...socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), ...(options.cwd ? ['-c', options.cwd] : []), `${quoted}; echo "[exit $?]"; sleep 3600`]);
   const screen = async () => (await execa('tmux', [...socket, 'capture-pane', '-p', '-t', name], { reject: false })).stdout;
   const waitFor = async (expected: string | RegExp, timeoutMs = 15_000) => {
