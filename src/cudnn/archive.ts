@@ -250,7 +250,12 @@ const KEEP_MAX = 4 * 1024 * 1024;
 /** A relative path that stays below its folder: no `..`, not absolute, no backslashes or drive letters. */
 const staysInside = (name: string) => !/^([a-zA-Z]:|[\\/])/.test(name) && !name.includes('\\') && !name.split('/').includes('..');
 
-/** A file written under `dest` while its sha256 is taken; never through an existing link (O_EXCL). */
+const WRITE_BATCH = 1024 * 1024;
+
+/**
+ * A file written under `dest` while its sha256 is taken; never through an existing link (O_EXCL).
+ * Pieces are gathered into ~1 MiB writes, one in flight while the next is read.
+ */
 async function fileSink(target: string, onDone: (sha256: string) => void): Promise<TarBodySink> {
   const fh = await open(target, 'wx').catch(async (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST' || (await lstat(target)).isDirectory()) throw error;
@@ -258,14 +263,44 @@ async function fileSink(target: string, onDone: (sha256: string) => void): Promi
     return open(target, 'wx');
   });
   const hash = createHash('sha256');
+  let batch: Buffer[] = [];
+  let batched = 0;
+  let inFlight: Promise<void> = Promise.resolve();
+  let failed: { error: unknown } | undefined;
+  const settle = async () => {
+    await inFlight;
+    if (failed) throw failed.error;
+  };
+  const flush = async () => {
+    await settle();
+    const pieces = batch;
+    batch = [];
+    batched = 0;
+    // Caught at once (a rejection nobody awaits yet would be "unhandled"), thrown at the next settle.
+    inFlight = fh.writev(pieces).then(
+      () => undefined,
+      (error: unknown) => void (failed ??= { error }),
+    );
+  };
   return {
     async write(chunk) {
       hash.update(chunk);
-      await fh.write(chunk);
+      batch.push(chunk);
+      batched += chunk.length;
+      if (batched >= WRITE_BATCH) await flush();
     },
     async end() {
-      await fh.close();
+      try {
+        await flush();
+        await settle();
+      } finally {
+        await fh.close();
+      }
       onDone(hash.digest('hex'));
+    },
+    async abandon() {
+      await inFlight;
+      await fh.close().catch(() => undefined);
     },
   };
 }
@@ -318,6 +353,7 @@ export async function tarPass(file: string, format: TarFormat, dest: string | un
         if (keep) result.kept.set(entry.name, Buffer.concat(kept));
         if (file) options.onFile?.(entry.name, entry.size);
       },
+      abandon: async () => file?.abandon?.(),
     };
   };
   await decompressTar(file, format, (tar) => readTarStream(tar, visit), options);

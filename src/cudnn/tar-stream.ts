@@ -17,6 +17,8 @@ export interface TarEntry {
 export interface TarBodySink {
   write(chunk: Buffer): void | Promise<void>;
   end(): void | Promise<void>;
+  /** The stream failed before the body was complete: release what `write` holds (an open file). */
+  abandon?(): void | Promise<void>;
 }
 
 /** Called for each entry before any of its body is read; return a sink to receive the body, or nothing to skip it. */
@@ -172,42 +174,51 @@ export async function readTarStream(source: AsyncIterable<Buffer>, visit: TarVis
     else mode = 'body';
   };
 
-  for await (const chunk of source) {
-    let at = 0;
-    while (at < chunk.length) {
-      if (mode === 'header') {
-        if (filled === 0 && chunk.length - at >= BLOCK) {
-          at += BLOCK;
-          await onHeader(chunk.subarray(at - BLOCK, at));
-          continue;
+  try {
+    await readBlocks();
+  } catch (error) {
+    await sink?.abandon?.();
+    throw error;
+  }
+
+  async function readBlocks() {
+    for await (const chunk of source) {
+      let at = 0;
+      while (at < chunk.length) {
+        if (mode === 'header') {
+          if (filled === 0 && chunk.length - at >= BLOCK) {
+            at += BLOCK;
+            await onHeader(chunk.subarray(at - BLOCK, at));
+            continue;
+          }
+          const n = Math.min(BLOCK - filled, chunk.length - at);
+          chunk.copy(header, filled, at, at + n);
+          filled += n;
+          at += n;
+          if (filled === BLOCK) {
+            filled = 0;
+            await onHeader(header);
+          }
+        } else if (mode === 'body') {
+          const n = Math.min(remaining, chunk.length - at);
+          const piece = chunk.subarray(at, at + n);
+          at += n;
+          remaining -= n;
+          if (sink) await sink.write(piece);
+          else if (meta) meta.chunks.push(Buffer.from(piece));
+          if (remaining === 0) await endBody();
+        } else if (mode === 'pad') {
+          const n = Math.min(padding, chunk.length - at);
+          at += n;
+          padding -= n;
+          if (padding === 0) mode = 'header';
+        } else {
+          trailing += chunk.length - at;
+          if (trailing > maxTrailing) throw new TarFormatError(`more than ${maxTrailing} bytes follow the end of the archive`);
+          at = chunk.length;
         }
-        const n = Math.min(BLOCK - filled, chunk.length - at);
-        chunk.copy(header, filled, at, at + n);
-        filled += n;
-        at += n;
-        if (filled === BLOCK) {
-          filled = 0;
-          await onHeader(header);
-        }
-      } else if (mode === 'body') {
-        const n = Math.min(remaining, chunk.length - at);
-        const piece = chunk.subarray(at, at + n);
-        at += n;
-        remaining -= n;
-        if (sink) await sink.write(piece);
-        else if (meta) meta.chunks.push(Buffer.from(piece));
-        if (remaining === 0) await endBody();
-      } else if (mode === 'pad') {
-        const n = Math.min(padding, chunk.length - at);
-        at += n;
-        padding -= n;
-        if (padding === 0) mode = 'header';
-      } else {
-        trailing += chunk.length - at;
-        if (trailing > maxTrailing) throw new TarFormatError(`more than ${maxTrailing} bytes follow the end of the archive`);
-        at = chunk.length;
       }
     }
+    if (mode === 'body' || mode === 'pad' || filled > 0) throw new TarFormatError(`the archive ends in the middle of "${current || 'its first entry'}"`);
   }
-  if (mode === 'body' || mode === 'pad' || filled > 0) throw new TarFormatError(`the archive ends in the middle of "${current || 'its first entry'}"`);
 }
