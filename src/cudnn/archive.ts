@@ -181,21 +181,22 @@ function tarReadError(error: unknown, signal?: AbortSignal): unknown {
 async function decompressTar(file: string, format: TarFormat, consume: (tar: AsyncIterable<Buffer>) => Promise<void>, options: { signal?: AbortSignal; onRead?: (bytes: number) => void }): Promise<void> {
   const input = createReadStream(file, { highWaterMark: 1024 * 1024 });
   if (options.onRead) input.on('data', (c) => options.onRead!((c as Buffer).length));
-  // Node 20's pipeline reports a throwing last stage as a bare AbortError: keep the real reason.
-  let reason: { error: unknown } | undefined;
-  const reader = async (tar: AsyncIterable<Buffer>) => {
-    try {
-      await consume(tar);
-    } catch (error) {
-      reason ??= { error };
-      throw error;
-    }
+  let consuming: Promise<void> | undefined;
+  const reader = (tar: AsyncIterable<Buffer>) => (consuming = consume(tar));
+  /** Waits for the reader to stop (its files closed) before anyone cleans up, and names the real cause. */
+  const settle = async (error: unknown) => {
+    const own = await consuming?.then(
+      () => undefined,
+      (e: unknown) => ({ error: e }),
+    );
+    // Node 20's pipeline reports a throwing last stage as a bare AbortError: the reader's own error says why.
+    return own && (error as Error)?.name === 'AbortError' && !options.signal?.aborted ? own.error : error;
   };
   if (format === 'tar.gz') {
     try {
       await pipeline(input, createGunzip({ chunkSize: 256 * 1024 }), reader, { signal: options.signal });
     } catch (error) {
-      throw tarReadError(reason ? reason.error : error, options.signal);
+      throw tarReadError(await settle(error), options.signal);
     }
     return;
   }
@@ -211,9 +212,9 @@ async function decompressTar(file: string, format: TarFormat, consume: (tar: Asy
   try {
     await pipeline(xz.stdout, reader, { signal: options.signal });
   } catch (error) {
-    failure = reason ? reason.error : error;
     xz.kill();
     input.destroy();
+    failure = await settle(error);
   }
   const [{ code, error: spawnError }] = await Promise.all([exited, feeding]);
   if ((spawnError as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') throw new ArchiveReadError('the `xz` program was not found on this machine', 'unsupported');
