@@ -3,12 +3,13 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, rm, symlink, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, rm, stat, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32, createGunzip } from 'node:zlib';
 import yauzl from 'yauzl';
+import { startFileHasher } from './file-hasher.js';
 import { readTarStream, TarFormatError, type TarBodySink, type TarEntry } from './tar-stream.js';
 
 export type ArchiveFormat = 'zip' | 'tar.gz' | 'tar.xz';
@@ -160,9 +161,30 @@ async function extractZip(file: string, dest: string, options: ExtractOptions): 
 export type TarFormat = Exclude<ArchiveFormat, 'zip'>;
 export const isTar = (format: ArchiveFormat | undefined): format is TarFormat => format === 'tar.gz' || format === 'tar.xz';
 
-/** The one place the `xz` program is started: decompresses stdin to stdout, nothing else. */
-function startXz(): ChildProcessByStdio<Writable, Readable, Readable> {
-  return spawn('xz', ['-dc'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, windowsHide: true });
+/** The one place the `xz` program is started (`-dc FILE` to decompress it, `--robot --list FILE` for its sizes). */
+function startXz(args: string[]): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn('xz', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, windowsHide: true });
+}
+
+/** The uncompressed size the .xz index declares (read from its end, not by decompressing); undefined when unreadable. */
+async function xzUncompressedSize(file: string): Promise<number | undefined> {
+  const xz = startXz(['--robot', '--list', '--', file]);
+  let out = '';
+  xz.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  xz.stderr.resume();
+  const code = await new Promise<number | null>((resolve) => {
+    xz.on('error', () => resolve(null));
+    xz.on('close', resolve);
+  });
+  const totals = /^totals\t(?:[^\t]*\t){3}(\d+)/m.exec(out);
+  return code === 0 && totals ? Number(totals[1]) : undefined;
+}
+
+async function* counted(source: AsyncIterable<Buffer>, count: (bytes: number) => void): AsyncIterable<Buffer> {
+  for await (const chunk of source) {
+    count(chunk.length);
+    yield chunk;
+  }
 }
 
 function tarReadError(error: unknown, signal?: AbortSignal): unknown {
@@ -175,12 +197,10 @@ function tarReadError(error: unknown, signal?: AbortSignal): unknown {
 
 /**
  * One pass over a .tgz / .tar.xz: reads the compressed file once, decompresses it as it goes and
- * hands the tar stream to `consume`; `onRead` counts the compressed bytes. Stops everything the
- * moment `consume` throws.
+ * hands the tar stream to `consume`. Stops everything the moment `consume` throws.
  */
-async function decompressTar(file: string, format: TarFormat, consume: (tar: AsyncIterable<Buffer>) => Promise<void>, options: { signal?: AbortSignal; onRead?: (bytes: number) => void }): Promise<void> {
-  const input = createReadStream(file, { highWaterMark: 1024 * 1024 });
-  if (options.onRead) input.on('data', (c) => options.onRead!((c as Buffer).length));
+async function decompressTar(file: string, format: TarFormat, consume: (tar: AsyncIterable<Buffer>) => Promise<void>, options: { signal?: AbortSignal; onRead?: TarPassOptions['onRead'] }): Promise<void> {
+  const { onRead } = options;
   let consuming: Promise<void> | undefined;
   const reader = (tar: AsyncIterable<Buffer>) => (consuming = consume(tar));
   /** Waits for the reader to stop (its files closed) before anyone cleans up, and names the real cause. */
@@ -193,6 +213,12 @@ async function decompressTar(file: string, format: TarFormat, consume: (tar: Asy
     return own && (error as Error)?.name === 'AbortError' && !options.signal?.aborted ? own.error : error;
   };
   if (format === 'tar.gz') {
+    const input = createReadStream(file, { highWaterMark: 1024 * 1024 });
+    if (onRead) {
+      const total = (await stat(file)).size;
+      let done = 0;
+      input.on('data', (c) => onRead((done += (c as Buffer).length), total));
+    }
     try {
       await pipeline(input, createGunzip({ chunkSize: 256 * 1024 }), reader, { signal: options.signal });
     } catch (error) {
@@ -200,23 +226,28 @@ async function decompressTar(file: string, format: TarFormat, consume: (tar: Asy
     }
     return;
   }
-  const xz = startXz();
+  // xz reads the file itself: fed through this process, the bytes cost the main thread ~a third of the pass.
+  const xz = startXz(['-dc', '--', file]);
+  const size = onRead ? xzUncompressedSize(file) : undefined;
   const stderr: Buffer[] = [];
   xz.stderr.on('data', (c: Buffer) => stderr.push(c));
   const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
     xz.on('error', (error) => resolve({ code: null, error }));
     xz.on('close', (code) => resolve({ code }));
   });
-  const feeding = pipeline(input, xz.stdin).catch(() => undefined); // a stopped reader closes xz's stdin early: not an error
   let failure: unknown;
+  let total = 0;
+  let done = 0;
+  void size?.then((n) => (total = n ?? 0));
+  const source = onRead ? (tar: AsyncIterable<Buffer>) => reader(counted(tar, (n) => onRead((done += n), total))) : reader;
   try {
-    await pipeline(xz.stdout, reader, { signal: options.signal });
+    await pipeline(xz.stdout, source, { signal: options.signal });
   } catch (error) {
     xz.kill();
-    input.destroy();
     failure = await settle(error);
   }
-  const [{ code, error: spawnError }] = await Promise.all([exited, feeding]);
+  const { code, error: spawnError } = await exited;
+  await size;
   if ((spawnError as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') throw new ArchiveReadError('the `xz` program was not found on this machine', 'unsupported');
   // xz's own complaint says more than "the archive ends early", so it wins over a format error.
   if (code !== 0 && !options.signal?.aborted && (failure === undefined || failure instanceof TarFormatError)) {
@@ -235,8 +266,8 @@ export interface TarPassOptions {
   /** Members whose bytes to keep in memory (small ones: the version header). */
   keep?: (entry: ArchiveEntry) => boolean;
   onFile?: (name: string, bytes: number) => void;
-  /** Compressed bytes read so far, against the archive's size. */
-  onRead?: (bytes: number) => void;
+  /** How far the pass is: compressed bytes read of the file's size (gzip), or tar bytes of the size the xz index declares (0 while unknown). */
+  onRead?: (done: number, total: number) => void;
 }
 
 export interface TarPassResult {
@@ -254,16 +285,15 @@ const staysInside = (name: string) => !/^([a-zA-Z]:|[\\/])/.test(name) && !name.
 const WRITE_BATCH = 1024 * 1024;
 
 /**
- * A file written under `dest` while its sha256 is taken; never through an existing link (O_EXCL).
- * Pieces are gathered into ~1 MiB writes, one in flight while the next is read.
+ * A file written under `dest`, never through an existing link (O_EXCL). Pieces are gathered into
+ * ~1 MiB writes, one in flight while the next is read.
  */
-async function fileSink(target: string, onDone: (sha256: string) => void): Promise<TarBodySink> {
+async function fileSink(target: string, onDone: () => void): Promise<TarBodySink> {
   const fh = await open(target, 'wx').catch(async (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST' || (await lstat(target)).isDirectory()) throw error;
     await unlink(target); // a later entry of the same name replaces the earlier one, as tar does
     return open(target, 'wx');
   });
-  const hash = createHash('sha256');
   let batch: Buffer[] = [];
   let batched = 0;
   let inFlight: Promise<void> = Promise.resolve();
@@ -285,7 +315,6 @@ async function fileSink(target: string, onDone: (sha256: string) => void): Promi
   };
   return {
     async write(chunk) {
-      hash.update(chunk);
       batch.push(chunk);
       batched += chunk.length;
       if (batched >= WRITE_BATCH) await flush();
@@ -297,7 +326,7 @@ async function fileSink(target: string, onDone: (sha256: string) => void): Promi
       } finally {
         await fh.close();
       }
-      onDone(hash.digest('hex'));
+      onDone();
     },
     async abandon() {
       await inFlight;
@@ -308,8 +337,8 @@ async function fileSink(target: string, onDone: (sha256: string) => void): Promi
 
 /**
  * The single pass over a tar: lists every entry, lets `check` refuse it before anything is
- * written for it, writes the wanted members under `dest` (when given) while hashing them, and
- * keeps the bytes of the ones asked for.
+ * written for it, writes the wanted members under `dest` (when given), hashes each as soon as it is
+ * written (on a worker thread, overlapping the next) and keeps the bytes of the ones asked for.
  */
 export async function tarPass(file: string, format: TarFormat, dest: string | undefined, options: TarPassOptions = {}): Promise<TarPassResult> {
   const result: TarPassResult = { entries: [], hashes: new Map(), kept: new Map() };
@@ -343,7 +372,7 @@ export async function tarPass(file: string, format: TarFormat, dest: string | un
       return undefined;
     }
     const kept: Buffer[] = [];
-    const file = write ? await fileSink(target, (sha) => result.hashes.set(entry.name, sha)) : undefined;
+    const file = write ? await fileSink(target, () => hashing.push(hasher!.hash(target).then((sha) => void result.hashes.set(entry.name, sha)))) : undefined;
     return {
       async write(chunk) {
         if (keep) kept.push(Buffer.from(chunk));
@@ -357,7 +386,15 @@ export async function tarPass(file: string, format: TarFormat, dest: string | un
       abandon: async () => file?.abandon?.(),
     };
   };
-  await decompressTar(file, format, (tar) => readTarStream(tar, visit), options);
+  const hasher = dest === undefined ? undefined : startFileHasher();
+  const hashing: Promise<void>[] = [];
+  try {
+    await decompressTar(file, format, (tar) => readTarStream(tar, visit), options);
+    await Promise.all(hashing);
+  } finally {
+    await Promise.allSettled(hashing);
+    await hasher?.close();
+  }
   return result;
 }
 

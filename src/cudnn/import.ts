@@ -109,20 +109,18 @@ async function importInOnePass(options: ImportOptions): Promise<Manifest> {
   const paths = manifestPaths(toolkitDir);
   const incoming = path.join(paths.dir, 'incoming');
   const madeBookkeeping = !(await exists(paths.dir));
-  let archiveSize = 0;
-  let read = 0;
+  let progress = { done: 0, total: 0 };
   let files = 0;
   let report: ArchiveReport;
   let hashes: Map<string, string>;
   try {
-    archiveSize = (await lstat(archive)).size;
     await rm(incoming, { recursive: true, force: true });
     ({ report, hashes } = await inspectArchive(archive, options, {
       dest: incoming,
       signal,
-      onRead: (n) => (read += n),
-      // Until the pass ends the totals are unknown: bytes count the compressed archive read so far.
-      onFile: (name) => options.onProgress?.({ phase: 'extract', files: ++files, totalFiles: files, bytes: read, totalBytes: archiveSize, current: name }),
+      onRead: (done, total) => (progress = { done, total }),
+      // Until the pass ends the members are not all known: bytes say how far through the archive it is.
+      onFile: (name) => options.onProgress?.({ phase: 'extract', files: ++files, totalFiles: files, bytes: progress.done, totalBytes: progress.total, current: name }),
     }));
     if (!report.ok) throw refusalError(report);
   } catch (error) {

@@ -168,8 +168,8 @@ export interface StagingPass {
   dest: string;
   signal?: AbortSignal;
   onFile?: (name: string, bytes: number) => void;
-  /** Compressed bytes read so far. */
-  onRead?: (bytes: number) => void;
+  /** How far the pass is (see TarPassOptions.onRead). */
+  onRead?: (done: number, total: number) => void;
 }
 
 /**
