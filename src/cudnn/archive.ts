@@ -283,10 +283,11 @@ const KEEP_MAX = 4 * 1024 * 1024;
 const staysInside = (name: string) => !/^([a-zA-Z]:|[\\/])/.test(name) && !name.includes('\\') && !name.split('/').includes('..');
 
 const WRITE_BATCH = 1024 * 1024;
+const WRITES_AHEAD = 8;
 
 /**
  * A file written under `dest`, never through an existing link (O_EXCL). Pieces are gathered into
- * ~1 MiB writes, one in flight while the next is read.
+ * ~1 MiB positioned writes, several in flight, so decompressing never waits for the disk.
  */
 async function fileSink(target: string, onDone: () => void): Promise<TarBodySink> {
   const fh = await open(target, 'wx').catch(async (error: NodeJS.ErrnoException) => {
@@ -296,22 +297,27 @@ async function fileSink(target: string, onDone: () => void): Promise<TarBodySink
   });
   let batch: Buffer[] = [];
   let batched = 0;
-  let inFlight: Promise<void> = Promise.resolve();
+  let position = 0;
+  const inFlight: Promise<void>[] = [];
   let failed: { error: unknown } | undefined;
-  const settle = async () => {
-    await inFlight;
+  const settle = async (keep: number) => {
+    while (inFlight.length > keep) await inFlight.shift();
     if (failed) throw failed.error;
   };
   const flush = async () => {
-    await settle();
-    const pieces = batch;
+    await settle(WRITES_AHEAD - 1);
+    if (batched === 0) return;
+    // Caught at once (a rejection nobody awaits yet would be "unhandled"), thrown at the next settle.
+    const expected = batched;
+    inFlight.push(
+      fh.writev(batch, position).then(
+        ({ bytesWritten }) => void (bytesWritten < expected && (failed ??= { error: new Error(`short write to ${target} (is the disk full?)`) })),
+        (error: unknown) => void (failed ??= { error }),
+      ),
+    );
+    position += batched;
     batch = [];
     batched = 0;
-    // Caught at once (a rejection nobody awaits yet would be "unhandled"), thrown at the next settle.
-    inFlight = fh.writev(pieces).then(
-      () => undefined,
-      (error: unknown) => void (failed ??= { error }),
-    );
   };
   return {
     async write(chunk) {
@@ -322,14 +328,14 @@ async function fileSink(target: string, onDone: () => void): Promise<TarBodySink
     async end() {
       try {
         await flush();
-        await settle();
+        await settle(0);
       } finally {
         await fh.close();
       }
       onDone();
     },
     async abandon() {
-      await inFlight;
+      await Promise.all(inFlight);
       await fh.close().catch(() => undefined);
     },
   };
