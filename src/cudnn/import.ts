@@ -13,6 +13,7 @@ import { inspectArchive, inspectCudnnArchive, type ArchiveReport, type InspectLi
 import type { ToolkitPart } from './layout.js';
 import { currentState, hostPath, manifestPaths, readManifest, sameState, sha256File, writeManifest, type FileState, type Manifest, type ManifestFile } from './manifest.js';
 
+/** For a tar's one-pass 'extract' phase, `bytes`/`totalBytes` say how far through the archive it is (totalBytes 0 while unknown). */
 export interface ImportProgress {
   phase: 'extract' | 'hash' | 'copy';
   files: number;
@@ -128,8 +129,14 @@ async function importInOnePass(options: ImportOptions): Promise<Manifest> {
     if (signal?.aborted) throw interrupted('cuDNN import cancelled before any file was copied; nothing was changed.');
     throw error;
   }
-  await clearPrevious(options);
-  const partDirs = await resolvePartDirs(toolkitDir, os);
+  let partDirs: Record<ToolkitPart, string>;
+  try {
+    await clearPrevious(options);
+    partDirs = await resolvePartDirs(toolkitDir, os);
+  } catch (error) {
+    await rm(incoming, { recursive: true, force: true }); // the toolkit changed under us since the checks: leave no half-import
+    throw error;
+  }
   return placeStaged(options, madeBookkeeping, partDirs, async () => {
     await rm(paths.staging, { recursive: true, force: true });
     await rename(incoming, paths.staging);

@@ -190,4 +190,16 @@ describe('refused by the streaming reader, the toolkit unchanged', () => {
     const error = await expectRefused(file, 'too-large', { maxTotalBytes: 100_000 });
     expect(error.message).toMatch(/unpacks to at least/);
   });
+
+  it('a hostile archive offered as a re-copy leaves the earlier, complete import in place', async () => {
+    const dir = await tempDir();
+    const toolkit = await linuxToolkit();
+    await importCudnn({ archive: await writeTar(path.join(dir, 'cudnn-10.1-linux-x64-v7.6.5.32.tgz'), cudnn765), toolkitDir: toolkit, os: 'linux' });
+    const imported = await treeDigest(toolkit);
+    const evil = await writeTar(path.join(dir, 'evil.tgz'), [...cudnn765, { name: 'cuda/lib64/libcudnn.so', type: 'symlink', target: '/etc/passwd' }]);
+    const error = await importCudnn({ archive: evil, toolkitDir: toolkit, os: 'linux', replacePrevious: true }).catch((e: unknown) => e);
+    expect((error as CudawizError).options.details?.problems).toEqual([expect.objectContaining({ code: 'unsafe-path' })]);
+    // The archive is refused before the earlier copy is rolled back: manifest, backups and files all as they were.
+    expect(await treeDigest(toolkit)).toEqual(imported);
+  });
 });
