@@ -3,7 +3,7 @@
 // renames into place) against `unzip -q` (or `tar -xf`) + `cp -r` of the same tree, same run.
 // Target: within 1.3× of the reference. Not part of `npm test`.
 //
-//   node bench/cudnn-import.mjs [--cases zip:800,tgz:300,txz:100] [--files 24] [--rounds 5] [--dir DIR] [--quick] [--json]
+//   node bench/cudnn-import.mjs [--cases zip:800,tgz:300,txz:100,txz-real:100] [--files 24] [--rounds 5] [--dir DIR] [--quick] [--json]
 //   (a case is format:MB; formats zip, tgz, txz; `txz-real` packs half-compressible libraries with
 //   xz's default level, as NVIDIA's archives are, so xz itself does real work on both sides)
 import { randomBytes } from 'node:crypto';
@@ -26,7 +26,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
   },
 });
-const cases = (values.cases ?? (values.quick ? 'zip:100,tgz:60,txz:30' : 'zip:800,tgz:300,txz:100')).split(',').map((c) => {
+const cases = (values.cases ?? (values.quick ? 'zip:100,tgz:60,txz:30' : 'zip:800,tgz:300,txz:100,txz-real:100')).split(',').map((c) => {
   const [format, mb] = c.split(':');
   if (!['zip', 'tgz', 'txz', 'txz-real'].includes(format) || !(Number(mb) > 0)) throw new Error(`bad case "${c}" (want zip:MB, tgz:MB or txz:MB)`);
   return { format, mb: Number(mb) };
