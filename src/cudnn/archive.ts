@@ -1,24 +1,21 @@
 // Reading cuDNN archives: list, read one member, extract. Zips through yauzl; .tgz/.tar.xz through
-// the system `tar` (GNU tar on Linux, bsdtar on Windows 10+), whose invocation lives only here.
+// our own streaming tar reader (tar-stream.ts) over zlib or an `xz -dc` child, in one pass.
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { lstat, mkdir, open, rm, stat, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { crc32 } from 'node:zlib';
-import { execa } from 'execa';
+import { crc32, createGunzip } from 'node:zlib';
 import yauzl from 'yauzl';
+import { startFileHasher } from './file-hasher.js';
+import { readTarStream, TarFormatError, type TarBodySink, type TarEntry } from './tar-stream.js';
 
 export type ArchiveFormat = 'zip' | 'tar.gz' | 'tar.xz';
 
-export interface ArchiveEntry {
-  /** The name as stored, with `/` separators and no leading `./`. */
-  name: string;
-  type: 'file' | 'dir' | 'symlink' | 'hardlink' | 'other';
-  size: number;
-  linkTarget?: string;
-}
+/** The name as stored, with `/` separators and no leading `./`. */
+export type ArchiveEntry = TarEntry;
 
 /** Why an archive could not be read: damaged, or holding a path the reader itself refuses. */
 export class ArchiveReadError extends Error {
@@ -159,143 +156,272 @@ async function extractZip(file: string, dest: string, options: ExtractOptions): 
   }
 }
 
-// ---- tar (the system tool) ----
+// ---- tar (our own streaming reader over zlib, or over an `xz -dc` child) ----
 
-/** Every call of the system tar starts here: C locale and UTC, so the listing parses the same everywhere. */
-function startTar(args: string[], options: { signal?: AbortSignal; maxBuffer?: number; buffer?: boolean } = {}) {
-  return execa('tar', args, {
-    env: { LC_ALL: 'C', TZ: 'UTC' },
-    encoding: 'buffer',
-    buffer: options.buffer ?? true,
-    maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
-    cancelSignal: options.signal,
-    stdin: 'ignore',
-    windowsHide: true,
+export type TarFormat = Exclude<ArchiveFormat, 'zip'>;
+export const isTar = (format: ArchiveFormat | undefined): format is TarFormat => format === 'tar.gz' || format === 'tar.xz';
+
+/** The one place the `xz` program is started (`-dc FILE` to decompress it, `--robot --list FILE` for its sizes). */
+function startXz(args: string[]): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn('xz', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, windowsHide: true });
+}
+
+/** The uncompressed size the .xz index declares (read from its end, not by decompressing); undefined when unreadable. */
+async function xzUncompressedSize(file: string): Promise<number | undefined> {
+  const xz = startXz(['--robot', '--list', '--', file]);
+  let out = '';
+  xz.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  xz.stderr.resume();
+  const code = await new Promise<number | null>((resolve) => {
+    xz.on('error', () => resolve(null));
+    xz.on('close', resolve);
   });
+  const totals = /^totals\t(?:[^\t]*\t){3}(\d+)/m.exec(out);
+  return code === 0 && totals ? Number(totals[1]) : undefined;
 }
 
-function tarFailure(error: unknown, signal?: AbortSignal): unknown {
-  const e = error as { isCanceled?: boolean; stderr?: Uint8Array; shortMessage?: string; code?: string };
-  if (e.isCanceled) return signal?.reason ?? new DOMException('aborted', 'AbortError');
-  if (e.code === 'ENOENT') return new ArchiveReadError('the `tar` program was not found on this machine', 'unsupported');
-  const stderr = Buffer.from(e.stderr ?? []).toString('utf8').trim();
-  return new ArchiveReadError(stderr.split('\n').slice(-2).join(' ') || (e.shortMessage ?? 'tar failed'), 'corrupt');
-}
-
-async function tar(args: string[], options: { signal?: AbortSignal; maxBuffer?: number } = {}) {
-  try {
-    return await startTar(args, options);
-  } catch (error) {
-    throw tarFailure(error, options.signal);
+async function* counted(source: AsyncIterable<Buffer>, count: (bytes: number) => void): AsyncIterable<Buffer> {
+  for await (const chunk of source) {
+    count(chunk.length);
+    yield chunk;
   }
 }
 
-/** One member's bytes; stops tar as soon as `size` bytes came, instead of letting it read the whole archive. */
-async function readTarMember(file: string, member: string, size: number): Promise<Buffer> {
-  const child = startTar(['-xOf', file, member], { buffer: false });
-  const chunks: Buffer[] = [];
-  let got = 0;
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    got += chunk.length;
-    if (got >= size) break;
-  }
-  if (got >= size) {
-    child.kill();
-    await child.catch(() => undefined);
-  } else {
+function tarReadError(error: unknown, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return signal.reason ?? error;
+  if (error instanceof TarFormatError) return new ArchiveReadError(error.message, 'corrupt');
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.code === 'string' && e.code.startsWith('Z_')) return new ArchiveReadError(`gzip: ${e.message}`, 'corrupt');
+  return error;
+}
+
+/**
+ * One pass over a .tgz / .tar.xz: reads the compressed file once, decompresses it as it goes and
+ * hands the tar stream to `consume`. Stops everything the moment `consume` throws.
+ */
+async function decompressTar(file: string, format: TarFormat, consume: (tar: AsyncIterable<Buffer>) => Promise<void>, options: { signal?: AbortSignal; onRead?: TarPassOptions['onRead'] }): Promise<void> {
+  const { onRead } = options;
+  let consuming: Promise<void> | undefined;
+  const reader = (tar: AsyncIterable<Buffer>) => (consuming = consume(tar));
+  /** Waits for the reader to stop (its files closed) before anyone cleans up, and names the real cause. */
+  const settle = async (error: unknown) => {
+    const own = await consuming?.then(
+      () => undefined,
+      (e: unknown) => ({ error: e }),
+    );
+    // Node 20's pipeline reports a throwing last stage as a bare AbortError: the reader's own error says why.
+    return own && (error as Error)?.name === 'AbortError' && !options.signal?.aborted ? own.error : error;
+  };
+  if (format === 'tar.gz') {
+    const input = createReadStream(file, { highWaterMark: 1024 * 1024 });
+    if (onRead) {
+      const total = (await stat(file)).size;
+      let done = 0;
+      input.on('data', (c) => onRead((done += (c as Buffer).length), total));
+    }
     try {
-      await child;
+      await pipeline(input, createGunzip({ chunkSize: 256 * 1024 }), reader, { signal: options.signal });
     } catch (error) {
-      throw tarFailure(error);
+      throw tarReadError(await settle(error), options.signal);
     }
+    return;
   }
-  return Buffer.concat(chunks).subarray(0, size);
-}
-
-// GNU: `-rw-r--r-- user/group 1234 2019-10-27 12:00 name`; bsdtar: `-rw-r--r--  0 user group 1234 Oct 27  2019 name`.
-const GNU_LINE = /^(\S)\S{9}\S*\s+\S+\s+(\d+)\s+\d{4}-\d\d-\d\d\s+\d\d:\d\d(?::\d\d)?\s(.*)$/;
-const BSD_LINE = /^(\S)\S{9}\S*\s+\d+\s+\S+\s+\S+\s+(\d+)\s+\w{3}\s+\d+\s+[\d:]+\s(.*)$/;
-
-/** One line of `tar -tv` output; undefined for blank lines and the archive's own `./`. */
-export function parseTarLine(line: string): ArchiveEntry | undefined {
-  if (line.trim() === '') return undefined;
-  const m = GNU_LINE.exec(line) ?? BSD_LINE.exec(line);
-  if (!m) throw new ArchiveReadError(`unreadable listing line: ${line}`, 'corrupt');
-  const [, kind, size, rest] = m;
-  let name = rest;
-  let type: ArchiveEntry['type'] = kind === '-' ? 'file' : kind === 'd' ? 'dir' : kind === 'l' ? 'symlink' : kind === 'h' ? 'hardlink' : 'other';
-  let linkTarget: string | undefined;
-  const link = / -> (.*)$/.exec(rest);
-  const hard = / link to (.*)$/.exec(rest);
-  if (type === 'symlink' && link) {
-    name = rest.slice(0, link.index);
-    linkTarget = link[1];
-  } else if (hard) {
-    name = rest.slice(0, hard.index);
-    linkTarget = hard[1];
-    type = 'hardlink';
-  }
-  name = cleanName(name);
-  if (type === 'dir') name = name.replace(/\/+$/, '');
-  if (name === '' || name === '.') return undefined;
-  return { name, type, size: Number(size), linkTarget };
-}
-
-export function parseTarListing(text: string): ArchiveEntry[] {
-  return text.split('\n').flatMap((line) => parseTarLine(line) ?? []);
-}
-
-/** Streams `tar -tv`, handing each entry on as tar reaches it (so a caller can start reading early). */
-async function listTar(file: string, onEntry?: (e: ArchiveEntry) => void): Promise<ArchiveEntry[]> {
-  const child = startTar(['-tvf', file], { buffer: false });
+  // xz reads the file itself (fed through this process, the bytes cost the main thread ~a third of
+  // the pass); -T0 lets xz ≥ 5.4 unpack a multi-block archive on every core (older ones ignore it).
+  const xz = startXz(['-dc', '-T0', '--', file]);
+  const size = onRead ? xzUncompressedSize(file) : undefined;
   const stderr: Buffer[] = [];
-  child.stderr?.on('data', (c: Buffer) => stderr.push(c));
-  const out: ArchiveEntry[] = [];
-  let parseError: unknown;
+  xz.stderr.on('data', (c: Buffer) => stderr.push(c));
+  const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
+    xz.on('error', (error) => resolve({ code: null, error }));
+    xz.on('close', (code) => resolve({ code }));
+  });
+  let failure: unknown;
+  let total = 0;
+  let done = 0;
+  void size?.then((n) => (total = n ?? 0));
+  const source = onRead ? (tar: AsyncIterable<Buffer>) => reader(counted(tar, (n) => onRead((done += n), total))) : reader;
   try {
-    for await (const line of createInterface({ input: child.stdout! })) {
-      const e = parseTarLine(line);
-      if (!e) continue;
-      out.push(e);
-      onEntry?.(e);
-    }
+    await pipeline(xz.stdout, source, { signal: options.signal });
   } catch (error) {
-    parseError = error;
-    child.kill();
+    xz.kill();
+    failure = await settle(error);
   }
-  try {
-    await child;
-  } catch (error) {
-    throw parseError ?? tarFailure({ ...(error as object), stderr: Buffer.concat(stderr) });
+  const { code, error: spawnError } = await exited;
+  await size;
+  if ((spawnError as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') throw new ArchiveReadError('the `xz` program was not found on this machine', 'unsupported');
+  // xz's own complaint says more than "the archive ends early", so it wins over a format error.
+  if (code !== 0 && !options.signal?.aborted && (failure === undefined || failure instanceof TarFormatError)) {
+    const said = Buffer.concat(stderr).toString('utf8').trim().split('\n').slice(-2).join(' ');
+    throw new ArchiveReadError(said || `xz exited with ${code}`, 'corrupt');
   }
-  if (parseError) throw parseError;
-  return out;
+  if (failure !== undefined) throw tarReadError(failure, options.signal);
 }
 
-async function extractTar(file: string, dest: string, options: ExtractOptions): Promise<void> {
-  await mkdir(dest, { recursive: true });
-  // Only the planned members; never the owner recorded in the archive (we may run as root).
-  const members = options.only ? [...options.only] : [];
-  await tar(['-x', '--no-same-owner', '-f', file, '-C', dest, ...members], { signal: options.signal });
+export interface TarPassOptions {
+  signal?: AbortSignal;
+  /** Sees every entry before anything is written for it; throws to stop the pass there. */
+  check?: (entry: ArchiveEntry) => void;
+  /** Members (files, symlinks) to write under the destination. */
+  write?: (entry: ArchiveEntry) => boolean;
+  /** Members whose bytes to keep in memory (small ones: the version header). */
+  keep?: (entry: ArchiveEntry) => boolean;
+  onFile?: (name: string, bytes: number) => void;
+  /** How far the pass is: compressed bytes read of the file's size (gzip), or tar bytes of the size the xz index declares (0 while unknown). */
+  onRead?: (done: number, total: number) => void;
+}
+
+export interface TarPassResult {
+  entries: ArchiveEntry[];
+  /** sha256 of each written file, computed while writing. */
+  hashes: Map<string, string>;
+  kept: Map<string, Buffer>;
+}
+
+const KEEP_MAX = 4 * 1024 * 1024;
+
+/** A relative path that stays below its folder: no `..`, not absolute, no backslashes or drive letters. */
+const staysInside = (name: string) => !/^([a-zA-Z]:|[\\/])/.test(name) && !name.includes('\\') && !name.split('/').includes('..');
+
+const WRITE_BATCH = 1024 * 1024;
+const WRITES_AHEAD = 8;
+
+/**
+ * A file written under `dest`, never through an existing link (O_EXCL). Pieces are gathered into
+ * ~1 MiB positioned writes, several in flight, so decompressing never waits for the disk.
+ */
+async function fileSink(target: string, onDone: () => void): Promise<TarBodySink> {
+  const fh = await open(target, 'wx').catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST' || (await lstat(target)).isDirectory()) throw error;
+    await unlink(target); // a later entry of the same name replaces the earlier one, as tar does
+    return open(target, 'wx');
+  });
+  let batch: Buffer[] = [];
+  let batched = 0;
+  let position = 0;
+  const inFlight: Promise<void>[] = [];
+  let failed: { error: unknown } | undefined;
+  const settle = async (keep: number) => {
+    while (inFlight.length > keep) await inFlight.shift();
+    if (failed) throw failed.error;
+  };
+  const flush = async () => {
+    await settle(WRITES_AHEAD - 1);
+    if (batched === 0) return;
+    // Caught at once (a rejection nobody awaits yet would be "unhandled"), thrown at the next settle.
+    const expected = batched;
+    inFlight.push(
+      fh.writev(batch, position).then(
+        ({ bytesWritten }) => void (bytesWritten < expected && (failed ??= { error: new Error(`short write to ${target} (is the disk full?)`) })),
+        (error: unknown) => void (failed ??= { error }),
+      ),
+    );
+    position += batched;
+    batch = [];
+    batched = 0;
+  };
+  return {
+    async write(chunk) {
+      batch.push(chunk);
+      batched += chunk.length;
+      if (batched >= WRITE_BATCH) await flush();
+    },
+    async end() {
+      try {
+        await flush();
+        await settle(0);
+      } finally {
+        await fh.close();
+      }
+      onDone();
+    },
+    async abandon() {
+      await Promise.all(inFlight);
+      await fh.close().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The single pass over a tar: lists every entry, lets `check` refuse it before anything is
+ * written for it, writes the wanted members under `dest` (when given), hashes each as soon as it is
+ * written (on a worker thread, overlapping the next) and keeps the bytes of the ones asked for.
+ */
+export async function tarPass(file: string, format: TarFormat, dest: string | undefined, options: TarPassOptions = {}): Promise<TarPassResult> {
+  const result: TarPassResult = { entries: [], hashes: new Map(), kept: new Map() };
+  const made = new Set<string>();
+  const links = new Set<string>();
+  const ensureDir = async (dir: string) => {
+    if (made.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    made.add(dir);
+  };
+  if (dest) await ensureDir(dest);
+  const visit = async (entry: ArchiveEntry): Promise<TarBodySink | undefined> => {
+    options.signal?.throwIfAborted();
+    options.check?.(entry);
+    result.entries.push(entry);
+    const keep = options.keep?.(entry) && entry.type === 'file' && entry.size <= KEEP_MAX;
+    const write = dest !== undefined && (entry.type === 'file' || entry.type === 'symlink') && options.write?.(entry);
+    if (!keep && !write) return undefined;
+    if (write) {
+      // Our own guard, whatever `check` allowed: nothing lands outside dest or through a link written before.
+      const parts = entry.name.split('/');
+      if (!staysInside(entry.name) || parts.some((_, i) => i > 0 && links.has(parts.slice(0, i).join('/'))))
+        throw new ArchiveReadError(`"${entry.name}" would be written outside the folder`, 'unsafe-path');
+    }
+    const target = dest === undefined ? '' : path.join(dest, ...entry.name.split('/'));
+    if (write) await ensureDir(path.dirname(target));
+    if (write && entry.type === 'symlink') {
+      await rm(target, { force: true });
+      await symlink(entry.linkTarget ?? '', target);
+      links.add(entry.name);
+      return undefined;
+    }
+    const kept: Buffer[] = [];
+    const file = write ? await fileSink(target, () => hashing.push(hasher!.hash(target).then((sha) => void result.hashes.set(entry.name, sha)))) : undefined;
+    return {
+      async write(chunk) {
+        if (keep) kept.push(Buffer.from(chunk));
+        await file?.write(chunk);
+      },
+      async end() {
+        await file?.end();
+        if (keep) result.kept.set(entry.name, Buffer.concat(kept));
+        if (file) options.onFile?.(entry.name, entry.size);
+      },
+      abandon: async () => file?.abandon?.(),
+    };
+  };
+  const hasher = dest === undefined ? undefined : startFileHasher();
+  const hashing: Promise<void>[] = [];
+  try {
+    await decompressTar(file, format, (tar) => readTarStream(tar, visit), options);
+    await Promise.all(hashing);
+  } finally {
+    await Promise.allSettled(hashing);
+    await hasher?.close();
+  }
+  return result;
+}
+
+async function readTarMember(file: string, format: TarFormat, member: string): Promise<Buffer | undefined> {
+  const { kept } = await tarPass(file, format, undefined, { keep: (e) => e.name === member });
+  return kept.get(member);
 }
 
 // ---- the API the rest of cudnn/ uses ----
 
-export async function listEntries(file: string, format: ArchiveFormat, onEntry?: (e: ArchiveEntry) => void): Promise<ArchiveEntry[]> {
-  if (format === 'zip') {
-    const entries = await listZip(file);
-    if (onEntry) entries.forEach(onEntry);
-    return entries;
-  }
-  return listTar(file, onEntry);
+export async function listEntries(file: string, format: ArchiveFormat): Promise<ArchiveEntry[]> {
+  if (format === 'zip') return listZip(file);
+  return (await tarPass(file, format, undefined)).entries;
 }
 
 /** One listed member's bytes (`size` from the listing), without extracting anything else. */
 export async function readMember(file: string, format: ArchiveFormat, member: string, size: number, maxBytes = 4 * 1024 * 1024): Promise<Buffer | undefined> {
   if (size > maxBytes) throw new ArchiveReadError(`${member} is larger than ${maxBytes} bytes`, 'unsupported');
   if (format === 'zip') return readZipMember(file, member, maxBytes);
-  return readTarMember(file, member, size);
+  return readTarMember(file, format, member);
 }
 
 export interface ExtractOptions {
@@ -305,9 +431,10 @@ export interface ExtractOptions {
   onFile?: (name: string, bytes: number) => void;
 }
 
-/** Extracts into `dest`; for zips also returns each file's sha256 (computed while writing). */
+/** Extracts into `dest` and returns each file's sha256 (computed while writing). */
 export async function extractArchive(file: string, format: ArchiveFormat, dest: string, options: ExtractOptions = {}): Promise<Map<string, string>> {
   if (format === 'zip') return extractZip(file, dest, options);
-  await extractTar(file, dest, options);
-  return new Map();
+  const only = options.only;
+  const { hashes } = await tarPass(file, format, dest, { signal: options.signal, onFile: options.onFile, write: (e) => !only || only.has(e.name) });
+  return hashes;
 }

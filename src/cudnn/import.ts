@@ -8,11 +8,12 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CudawizError, EXIT } from '../errors.js';
 import { elevationHint, toolkitSubdirs, type OsName } from '../platform.js';
-import { ArchiveReadError, extractArchive } from './archive.js';
-import { inspectCudnnArchive, type ArchiveReport, type InspectLimits } from './inspect.js';
+import { ArchiveReadError, detectFormat, extractArchive, isTar } from './archive.js';
+import { inspectArchive, inspectCudnnArchive, type ArchiveReport, type InspectLimits } from './inspect.js';
 import type { ToolkitPart } from './layout.js';
 import { currentState, hostPath, manifestPaths, readManifest, sameState, sha256File, writeManifest, type FileState, type Manifest, type ManifestFile } from './manifest.js';
 
+/** For a tar's one-pass 'extract' phase, `bytes`/`totalBytes` say how far through the archive it is (totalBytes 0 while unknown). */
 export interface ImportProgress {
   phase: 'extract' | 'hash' | 'copy';
   files: number;
@@ -71,10 +72,81 @@ export function refusalError(report: ArchiveReport): CudawizError {
 const interrupted = (message: string, fix?: string) => new CudawizError(message, { code: 'interrupted', exitCode: EXIT.interrupted, fix });
 
 export async function importCudnn(options: ImportOptions): Promise<Manifest> {
-  const { archive, toolkitDir, os, signal } = options;
+  const { archive, toolkitDir, os } = options;
+  // A tar whose toolkit can take it is read once: listed, checked, staged and hashed in one pass.
+  // Otherwise the archive is inspected first, so its refusal comes before the toolkit's, as always.
+  if (isTar(await detectFormat(archive).catch(() => undefined)) && (await toolkitTakesOnePass(options))) return importInOnePass(options);
   const report = await inspectCudnnArchive(archive, options);
   if (!report.ok) throw refusalError(report);
   await assertWritableToolkit(toolkitDir, os);
+  await clearPrevious(options);
+  const partDirs = await resolvePartDirs(toolkitDir, os);
+  const paths = manifestPaths(toolkitDir);
+  const madeBookkeeping = !(await exists(paths.dir));
+  return placeStaged(options, madeBookkeeping, partDirs, async () => {
+    await rm(paths.staging, { recursive: true, force: true });
+    return { report, staged: await stage(report, paths.staging, options) };
+  });
+}
+
+/** Every toolkit check passes without changing anything: writable, no earlier copy in the way, parts inside it. */
+async function toolkitTakesOnePass(options: ImportOptions): Promise<boolean> {
+  try {
+    await assertWritableToolkit(options.toolkitDir, options.os);
+    await resolvePartDirs(options.toolkitDir, options.os);
+  } catch {
+    return false;
+  }
+  const previous = await importState(options.toolkitDir);
+  return previous.state === 'none' || (previous.state === 'complete' && options.replacePrevious === true);
+}
+
+/**
+ * The tar's single pass writes into `.cudawiz/incoming`, not staging: an earlier copy's rollback
+ * (a re-copy) must wait until the archive is known good, and that rollback clears staging.
+ */
+async function importInOnePass(options: ImportOptions): Promise<Manifest> {
+  const { archive, toolkitDir, os, signal } = options;
+  const paths = manifestPaths(toolkitDir);
+  const incoming = path.join(paths.dir, 'incoming');
+  const madeBookkeeping = !(await exists(paths.dir));
+  let progress = { done: 0, total: 0 };
+  let files = 0;
+  let report: ArchiveReport;
+  let hashes: Map<string, string>;
+  try {
+    await rm(incoming, { recursive: true, force: true });
+    ({ report, hashes } = await inspectArchive(archive, options, {
+      dest: incoming,
+      signal,
+      onRead: (done, total) => (progress = { done, total }),
+      // Until the pass ends the members are not all known: bytes say how far through the archive it is.
+      onFile: (name) => options.onProgress?.({ phase: 'extract', files: ++files, totalFiles: files, bytes: progress.done, totalBytes: progress.total, current: name }),
+    }));
+    if (!report.ok) throw refusalError(report);
+  } catch (error) {
+    await rm(madeBookkeeping ? paths.dir : incoming, { recursive: true, force: true });
+    if (signal?.aborted) throw interrupted('cuDNN import cancelled before any file was copied; nothing was changed.');
+    throw error;
+  }
+  let partDirs: Record<ToolkitPart, string>;
+  try {
+    await clearPrevious(options);
+    partDirs = await resolvePartDirs(toolkitDir, os);
+  } catch (error) {
+    await rm(incoming, { recursive: true, force: true }); // the toolkit changed under us since the checks: leave no half-import
+    throw error;
+  }
+  return placeStaged(options, madeBookkeeping, partDirs, async () => {
+    await rm(paths.staging, { recursive: true, force: true });
+    await rename(incoming, paths.staging);
+    return { report, staged: await stagedFiles(report, paths.staging, hashes, options) };
+  });
+}
+
+/** Refuses an interrupted copy; rolls back a complete one when asked to replace it; sets aside a kept rollback's leftovers. */
+async function clearPrevious(options: ImportOptions): Promise<void> {
+  const { toolkitDir } = options;
   const previous = await importState(toolkitDir);
   if (previous.state === 'interrupted')
     throw new CudawizError(`An earlier cuDNN copy into ${toolkitDir} was interrupted.`, {
@@ -90,12 +162,19 @@ export async function importCudnn(options: ImportOptions): Promise<Manifest> {
     await rollbackImport(toolkitDir);
   }
   await setAsideLeftovers(toolkitDir);
-  const partDirs = await resolvePartDirs(toolkitDir, os);
+}
+
+/** Staging filled by `fill`, then the manifest and the renames into place; a failure before the manifest leaves the toolkit as it was. */
+async function placeStaged(
+  options: ImportOptions,
+  madeBookkeeping: boolean,
+  partDirs: Record<ToolkitPart, string>,
+  fill: () => Promise<{ report: ArchiveReport; staged: Map<string, StagedFile> }>,
+): Promise<Manifest> {
+  const { toolkitDir, signal } = options;
   const paths = manifestPaths(toolkitDir);
-  const madeBookkeeping = !(await exists(paths.dir));
   try {
-    await rm(paths.staging, { recursive: true, force: true });
-    const staged = await stage(report, paths.staging, options);
+    const { report, staged } = await fill();
     const manifest = await plan(report, staged, partDirs, options);
     await writeManifest(toolkitDir, manifest);
     await placeAll(manifest, options);
@@ -165,7 +244,7 @@ interface StagedFile extends FileState {
   source: string;
 }
 
-/** Extract the planned members into staging (same filesystem, so placing is a rename) and hash them. */
+/** Extract the planned members into staging (same filesystem, so placing is a rename), hashed as they are written. */
 async function stage(report: ArchiveReport, staging: string, options: ImportOptions): Promise<Map<string, StagedFile>> {
   const totalFiles = report.members.length;
   const totalBytes = report.members.reduce((n, m) => n + m.size, 0);
@@ -183,9 +262,16 @@ async function stage(report: ArchiveReport, staging: string, options: ImportOpti
       details: { problems: [{ code: 'corrupt', message: error.message }] },
     });
   });
+  return stagedFiles(report, staging, hashes, options);
+}
+
+/** Each planned member as it lies in staging, checked against the listing; a file not hashed while written is hashed now. */
+async function stagedFiles(report: ArchiveReport, staging: string, hashes: Map<string, string>, options: ImportOptions): Promise<Map<string, StagedFile>> {
+  const totalFiles = report.members.length;
+  const totalBytes = report.members.reduce((n, m) => n + m.size, 0);
   const staged = new Map<string, StagedFile>();
-  files = 0;
-  bytes = 0;
+  let files = 0;
+  let bytes = 0;
   for (const m of report.members) {
     options.signal?.throwIfAborted();
     const file = hostPath(staging, m.source);

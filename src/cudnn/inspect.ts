@@ -4,8 +4,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { OsName } from '../platform.js';
 import { compareDotted, major, parseDotted } from '../version.js';
-import { ArchiveReadError, detectFormat, listEntries, readMember, type ArchiveEntry, type ArchiveFormat } from './archive.js';
-import { archiveOs, factsFromName, isCudnnArchive, parseCudnnVersionHeader, recogniseLayout, versionHeader, type LayoutEra, type PlannedMember } from './layout.js';
+import { ArchiveReadError, detectFormat, isTar, listEntries, readMember, tarPass, type ArchiveEntry, type ArchiveFormat } from './archive.js';
+import { archiveOs, factsFromName, isCudnnArchive, mayBeMember, parseCudnnVersionHeader, recogniseLayout, versionHeader, type LayoutEra, type PlannedMember } from './layout.js';
 
 export type RefusalCode =
   | 'unreadable'
@@ -71,27 +71,63 @@ export const DEFAULT_LIMITS = { maxTotalBytes: 8 * 1024 ** 3, maxEntries: 10_000
 const archiveKind = (os: OsName) => (os === 'windows' ? 'the Windows .zip' : 'the Linux .tgz / .tar.xz');
 const getIt = 'Download it again from https://developer.nvidia.com/rdp/cudnn-archive (log in first).';
 
-/** Why an entry may not be written under the target: absolute, `..`, backslashes, links out. */
-export function unsafeEntries(entries: readonly ArchiveEntry[]): ArchiveProblem[] {
+const refuseUnsafe = (message: string): ArchiveProblem => ({ code: 'unsafe-path', message, fix: `This is not an archive NVIDIA made. ${getIt}` });
+
+/** Why this one entry may not be written under the target, given the links listed before or beside it. */
+function entryDangers(e: ArchiveEntry, links: ReadonlySet<string>): ArchiveProblem[] {
   const problems: ArchiveProblem[] = [];
-  const links = new Set(entries.filter((e) => e.type === 'symlink' || e.type === 'hardlink').map((e) => e.name));
-  const refuse = (message: string) => problems.push({ code: 'unsafe-path', message, fix: `This is not an archive NVIDIA made. ${getIt}` });
-  for (const e of entries) {
-    if (/^([a-zA-Z]:|[\\/])/.test(e.name) || e.name.includes('\\')) refuse(`"${e.name}" is an absolute path.`);
-    else if (e.name.split('/').includes('..')) refuse(`"${e.name}" climbs out of the folder with "..".`);
-    const parts = e.name.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      if (links.has(parts.slice(0, i).join('/'))) refuse(`"${e.name}" is written through the link "${parts.slice(0, i).join('/')}".`);
-    }
-    if (e.type === 'symlink') {
-      const target = e.linkTarget ?? '';
-      // cuDNN's own links (libcudnn.so → libcudnn.so.7) name a file in the same folder; anything else could point out.
-      if (target === '' || path.posix.isAbsolute(target) || /^[a-zA-Z]:/.test(target) || path.posix.normalize(target).includes('/') || target === '..' || target === '.')
-        refuse(`The link "${e.name}" points outside its folder (to "${target}").`);
-    }
+  if (/^([a-zA-Z]:|[\\/])/.test(e.name) || e.name.includes('\\')) problems.push(refuseUnsafe(`"${e.name}" is an absolute path.`));
+  else if (e.name.split('/').includes('..')) problems.push(refuseUnsafe(`"${e.name}" climbs out of the folder with "..".`));
+  const parts = e.name.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    if (links.has(parts.slice(0, i).join('/'))) problems.push(refuseUnsafe(`"${e.name}" is written through the link "${parts.slice(0, i).join('/')}".`));
+  }
+  if (e.type === 'symlink') {
+    const target = e.linkTarget ?? '';
+    // cuDNN's own links (libcudnn.so → libcudnn.so.7) name a file in the same folder; anything else could point out.
+    if (target === '' || path.posix.isAbsolute(target) || /^[a-zA-Z]:/.test(target) || path.posix.normalize(target).includes('/') || target === '..' || target === '.')
+      problems.push(refuseUnsafe(`The link "${e.name}" points outside its folder (to "${target}").`));
   }
   return problems;
 }
+
+/** Why an entry may not be written under the target: absolute, `..`, backslashes, links out. */
+export function unsafeEntries(entries: readonly ArchiveEntry[]): ArchiveProblem[] {
+  const links = new Set(entries.filter((e) => e.type === 'symlink' || e.type === 'hardlink').map((e) => e.name));
+  return entries.flatMap((e) => entryDangers(e, links));
+}
+
+/** A refusal found while a tar pass was running; the pass stops at the entry that caused it. */
+export class ArchiveRefusal extends Error {
+  constructor(readonly problem: ArchiveProblem) {
+    super(problem.message);
+  }
+}
+
+/**
+ * The checks a tar pass makes on each entry as it reaches it, before anything is written for it:
+ * the entry and size bounds (the stream stops the moment one is passed), paths and links out, and
+ * entries cuDNN never ships (hard links, devices).
+ */
+export function entryGuard(limits: Required<InspectLimits>): (e: ArchiveEntry) => void {
+  const links = new Set<string>();
+  let count = 0;
+  let bytes = 0;
+  return (e) => {
+    count += 1;
+    bytes += e.type === 'file' ? e.size : 0;
+    if (count > limits.maxEntries) throw new ArchiveRefusal({ code: 'too-many-entries', message: `The archive holds more than ${limits.maxEntries} entries (the limit).`, fix: getIt });
+    if (bytes > limits.maxTotalBytes) throw new ArchiveRefusal(tooLarge(bytes, limits.maxTotalBytes, 'at least '));
+    const danger = entryDangers(e, links)[0] ?? unsupportedEntries([e], 'tar.gz')[0];
+    if (danger) throw new ArchiveRefusal(danger);
+    if (e.type === 'symlink') links.add(e.name);
+  };
+}
+
+const tooLarge = (bytes: number, limit: number, atLeast = ''): ArchiveProblem => ({ code: 'too-large', message: `The archive unpacks to ${atLeast}${gib(bytes)} (the limit is ${gib(limit)}).`, fix: getIt });
+
+/** Headers that may hold the version: kept in memory when a tar pass meets them. */
+const mayBeVersionHeader = (e: ArchiveEntry) => e.type === 'file' && /^[^/]+\/include\/cudnn(_version)?\.h$/.test(e.name) && e.size <= 1024 * 1024;
 
 function unsupportedEntries(entries: readonly ArchiveEntry[], format: ArchiveFormat): ArchiveProblem[] {
   const odd = entries.filter((e) => e.type === 'hardlink' || e.type === 'other' || (format === 'zip' && e.type === 'symlink'));
@@ -124,10 +160,28 @@ function versionProblems(report: ArchiveReport, options: InspectOptions): Archiv
 }
 
 export async function inspectCudnnArchive(file: string, options: InspectOptions): Promise<ArchiveReport> {
+  return (await inspectArchive(file, options)).report;
+}
+
+/** Where a one-pass import writes what it reads: every entry that could be a member, hashed while written. */
+export interface StagingPass {
+  dest: string;
+  signal?: AbortSignal;
+  onFile?: (name: string, bytes: number) => void;
+  /** How far the pass is (see TarPassOptions.onRead). */
+  onRead?: (done: number, total: number) => void;
+}
+
+/**
+ * Inspects the archive; given `staging` and a tar, writes the candidate members into `staging.dest`
+ * in the same pass (hashes returned), so the archive is read once. Zips are only inspected here.
+ */
+export async function inspectArchive(file: string, options: InspectOptions, staging?: StagingPass): Promise<{ report: ArchiveReport; hashes: Map<string, string> }> {
   const report: ArchiveReport = { ok: false, file, problems: [], warnings: [], entryCount: 0, totalBytes: 0, members: [], needsZlibwapi: false };
+  const hashes = new Map<string, string>();
   const refuse = (p: ArchiveProblem) => {
     report.problems.push(p);
-    return report;
+    return { report, hashes };
   };
   const limits = { ...DEFAULT_LIMITS, ...stripUndefined({ maxTotalBytes: options.maxTotalBytes, maxEntries: options.maxEntries }) };
   try {
@@ -140,28 +194,26 @@ export async function inspectCudnnArchive(file: string, options: InspectOptions)
   if (!report.format) return refuse({ code: 'not-an-archive', message: `${path.basename(file)} is not a .zip, .tgz or .tar.xz archive.`, fix: `cuDNN comes as ${archiveKind(options.os)}. ${getIt}` });
   const format = report.format;
 
-  // The version header is read while tar is still listing (a second core), not in a pass after it.
-  const early = new Map<string, Promise<Buffer | undefined>>();
-  const startEarly = (e: ArchiveEntry) => {
-    if (format === 'zip' || e.type !== 'file' || !/^[^/]+\/include\/cudnn(_version)?\.h$/.test(e.name) || e.size > 1024 * 1024) return;
-    const read = readMember(file, format, e.name, e.size);
-    read.catch(() => undefined);
-    early.set(e.name, read);
-  };
   let entries: ArchiveEntry[];
+  let kept = new Map<string, Buffer>();
   try {
-    entries = await listEntries(file, format, startEarly);
+    if (isTar(format)) {
+      // One pass: listed, checked entry by entry, the version header kept, and (importing) the members staged.
+      const pass = await tarPass(file, format, staging?.dest, { ...staging, check: entryGuard(limits), keep: mayBeVersionHeader, write: mayBeMember });
+      ({ entries, kept } = pass);
+      for (const [k, v] of pass.hashes) hashes.set(k, v);
+    } else entries = await listEntries(file, format);
   } catch (error) {
-    await Promise.allSettled(early.values());
+    if (error instanceof ArchiveRefusal) return refuse(error.problem);
+    if (staging?.signal?.aborted) throw error;
     return refuse(readFailure(error, file));
   }
   report.entryCount = entries.length;
   report.totalBytes = entries.reduce((n, e) => n + (e.type === 'file' ? e.size : 0), 0);
   if (entries.length > limits.maxEntries) refuse({ code: 'too-many-entries', message: `The archive holds ${entries.length} entries (the limit is ${limits.maxEntries}).`, fix: getIt });
-  if (report.totalBytes > limits.maxTotalBytes)
-    refuse({ code: 'too-large', message: `The archive unpacks to ${gib(report.totalBytes)} (the limit is ${gib(limits.maxTotalBytes)}).`, fix: getIt });
+  if (report.totalBytes > limits.maxTotalBytes) refuse(tooLarge(report.totalBytes, limits.maxTotalBytes));
   report.problems.push(...unsafeEntries(entries), ...unsupportedEntries(entries, format));
-  if (report.problems.length > 0) return report;
+  if (report.problems.length > 0) return { report, hashes };
 
   const layout = recogniseLayout(entries);
   if (!layout || !isCudnnArchive(layout.members))
@@ -183,7 +235,7 @@ export async function inspectCudnnArchive(file: string, options: InspectOptions)
   const header = versionHeader(layout.members);
   let text: string | undefined;
   try {
-    text = header ? (await (early.get(header.source) ?? readMember(file, format, header.source, header.size, 1024 * 1024)))?.toString('utf8') : undefined;
+    text = header ? (kept.get(header.source) ?? (await readMember(file, format, header.source, header.size, 1024 * 1024)))?.toString('utf8') : undefined;
   } catch (error) {
     return refuse(readFailure(error, file));
   }
@@ -195,13 +247,13 @@ export async function inspectCudnnArchive(file: string, options: InspectOptions)
   report.problems.push(...versionProblems(report, options));
   report.needsZlibwapi = options.os === 'windows' && compareDotted(report.version, '8.3') >= 0;
   report.ok = report.problems.length === 0;
-  return report;
+  return { report, hashes };
 }
 
 function readFailure(error: unknown, file: string): ArchiveProblem {
   if (error instanceof ArchiveReadError && error.reason === 'unsafe-path')
     return { code: 'unsafe-path', message: `An entry would be written outside the folder: ${error.message}.`, fix: `This is not an archive NVIDIA made. ${getIt}` };
-  if (error instanceof ArchiveReadError && error.reason === 'unsupported') return { code: 'unreadable', message: error.message, fix: 'Install tar, or pass another archive.' };
+  if (error instanceof ArchiveReadError && error.reason === 'unsupported') return { code: 'unreadable', message: error.message, fix: 'Install xz (the xz-utils package), or pass another archive.' };
   return { code: 'corrupt', message: `${path.basename(file)} is damaged or incomplete (${(error as Error).message}).`, fix: `The download may have stopped early. ${getIt}` };
 }
 

@@ -41,6 +41,13 @@ const SOURCE_DIRS: { prefix: string; part: ToolkitPart }[] = [
   { prefix: 'lib/', part: 'lib' },
 ];
 
+/** Whether an entry sits where some era's member would (`<top>/bin/…`, `<top>/lib64/…`): what a one-pass import stages. */
+export function mayBeMember(entry: ArchiveEntry): boolean {
+  if (entry.type !== 'file' && entry.type !== 'symlink') return false;
+  const inner = entry.name.slice(entry.name.indexOf('/') + 1);
+  return entry.name.includes('/') && SOURCE_DIRS.some((d) => inner.startsWith(d.prefix));
+}
+
 /** Recognise the era; undefined when the archive does not have one top folder with cuDNN's parts. */
 export function recogniseLayout(entries: readonly ArchiveEntry[]): Layout | undefined {
   const tops = new Set(entries.map((e) => e.name.split('/')[0]));

@@ -1,7 +1,6 @@
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseTarListing } from '../../src/cudnn/archive.js';
 import { factsFromName, inspectCudnnArchive } from '../../src/cudnn/index.js';
 import { buildCudnnArchive, cudnnHeader, writeArchive } from '../helpers/cudnn-archive.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -40,22 +39,6 @@ describe('inspecting a cuDNN archive without extracting it', () => {
     expect(factsFromName('cudnn-11.2-windows-x64-v8.1.1.33.zip')).toEqual({ os: 'windows', cuda: '11.2', version: '8.1.1.33' });
     expect(factsFromName('cudnn-windows-x86_64-8.3.1.22_cuda11.5-archive.zip')).toEqual({ os: 'windows', cuda: '11.5', version: '8.3.1.22' });
     expect(factsFromName('cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz')).toEqual({ os: 'linux', cuda: '12', version: '9.5.1.17' });
-  });
-
-  it('parses both GNU tar and bsdtar listings, links included', () => {
-    const gnu = parseTarListing(
-      'drwxr-xr-x root/root         0 2019-10-27 12:00 cuda/\nlrwxrwxrwx root/root         0 2019-10-27 12:00 cuda/lib64/libcudnn.so -> libcudnn.so.7\n-rw-r--r-- root/root      1234 2019-10-27 12:00 cuda/include/cudnn.h\n',
-    );
-    expect(gnu).toEqual([
-      { name: 'cuda', type: 'dir', size: 0, linkTarget: undefined },
-      { name: 'cuda/lib64/libcudnn.so', type: 'symlink', size: 0, linkTarget: 'libcudnn.so.7' },
-      { name: 'cuda/include/cudnn.h', type: 'file', size: 1234, linkTarget: undefined },
-    ]);
-    const bsd = parseTarListing('-rw-r--r--  0 1000   1000     1234 Oct 27  2019 cuda/include/cudnn.h\nlrwxr-xr-x  0 0      0           0 Oct 27 12:00 cuda/lib64/libcudnn.so -> libcudnn.so.7\n');
-    expect(bsd.map((e) => [e.name, e.type, e.size, e.linkTarget])).toEqual([
-      ['cuda/include/cudnn.h', 'file', 1234, undefined],
-      ['cuda/lib64/libcudnn.so', 'symlink', 0, 'libcudnn.so.7'],
-    ]);
   });
 });
 
