@@ -7,7 +7,7 @@ import { installToolkit } from '../cuda/install.js';
 import { requireInstallPermission } from '../cuda/elevation.js';
 import { scratchDirWithRoom, scratchSpaceNeeded } from '../cuda/scratch.js';
 import { toolkitState } from '../cuda/toolkit-state.js';
-import { findArchiveInDownloads, importCudnn, importState, inspectCudnnArchive, parseCudnnVersionHeader, refusalError, rollbackImport } from '../cudnn/index.js';
+import { findArchiveInDownloads, importCudnn, importState, parseCudnnVersionHeader, rollbackImport } from '../cudnn/index.js';
 import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
 import { CudawizError, EXIT } from '../errors.js';
@@ -208,8 +208,7 @@ export const importCudnnStep: Step<PlanContext> = {
         });
       }
     }
-    const report = await inspectCudnnArchive(file, { os: ctx.os, tfCudnn: ctx.req.cudnn ?? undefined, cudaVersion: ctx.cuda });
-    if (!report.ok) throw refusalError(report);
+    // importCudnn inspects before it writes (for a tar, in the same single pass) and refuses with the reason.
     const state = await importState(ctx.toolkitDir);
     // A copy left half-done by an earlier run is undone first, so this one starts from what was there.
     if (state.state === 'interrupted') await rollbackImport(ctx.toolkitDir);
@@ -223,7 +222,7 @@ export const importCudnnStep: Step<PlanContext> = {
       signal: io.signal,
       onProgress: (p) => io.progress({ bytes: p.bytes, total: p.totalBytes }),
     });
-    return { summary: `cuDNN ${report.version} (${manifest.files.length} files, manifest in ${path.join(ctx.toolkitDir, '.cudawiz')})`, evidence: report.warnings };
+    return { summary: `cuDNN ${manifest.archive.version} (${manifest.files.length} files, manifest in ${path.join(ctx.toolkitDir, '.cudawiz')})` };
   },
 };
 
