@@ -94,7 +94,9 @@ export async function runPlan<C>(steps: Step<C>[], ctx: C, options: RunOptions):
           return finish({ ok: false, exitCode: EXIT.needsUser, message: error.message });
         }
         if (isAbort(error, signal)) {
-          onEvent({ type: 'step-failed', id: step.id, message: 'interrupted; run the same command again to continue where it stopped' });
+          // A service that says what state it left things in (a partial toolkit) is worth showing.
+          const said = error instanceof CudawizError && error.exitCode === EXIT.interrupted ? error : undefined;
+          onEvent({ type: 'step-failed', id: step.id, message: said?.message ?? 'interrupted; run the same command again to continue where it stopped', fix: said?.fix });
           return finish({ ok: false, exitCode: EXIT.interrupted, message: 'interrupted' });
         }
         const e = error instanceof CudawizError ? error : undefined;

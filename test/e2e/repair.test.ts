@@ -1,9 +1,11 @@
 // `cudawiz repair` end to end, on machines left broken the way users leave them: the seed's (CUDA
 // 11.0 + cuDNN 8 installed while TensorFlow 2.3 wants 10.1 + 7), and a cuDNN copy killed midway.
 import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { execa } from 'execa';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { repoRoot, runBuilt } from '../helpers/cli.js';
+import { builtCli, repoRoot, runBuilt } from '../helpers/cli.js';
 import { buildCudnnArchive, treeDigest } from '../helpers/cudnn-archive.js';
 import { importInChild, installByHand, laptop, type Laptop } from '../helpers/laptop.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -63,6 +65,37 @@ describe('cudawiz repair', () => {
     const plan = ev.find((e) => e.type === 'plan')!;
     expect(plan.steps!.find((s) => s.id === 'install-cuda')?.done).toBe(true);
     expect(JSON.parse(await readFile(path.join(toolkit, '.cudawiz/manifest.json'), 'utf8')).state).toBe('complete');
+  });
+
+  it('after Ctrl+C during the CUDA install (exit 130, a partial toolkit), repair installs it again and finishes', async () => {
+    machine = await laptop(undefined, { pythonPath: TF23 });
+    // The stopped runfile leaves its /tmp log behind; cudawiz moves the real one aside before the next
+    // run (tested with the installer's own tests), which the built CLI cannot be pointed at here.
+    const m = { ...machine, env: { ...machine.env, CUDA_FIXTURE_TMP_LOG: '' } };
+    const child = execa(process.execPath, [builtCli, 'install', '--tf', '2.3', '--yes', '--json', '--configure-env', 'no', '--downloads', m.downloads, ...m.globals], {
+      env: { ...m.env, CUDA_FIXTURE_FAIL: 'hang' },
+      extendEnv: false,
+      reject: false,
+    });
+    const lines: string[] = [];
+    for await (const line of createInterface({ input: child.stdout! })) {
+      lines.push(line);
+      const e = JSON.parse(line) as { type: string; id?: string; line?: string };
+      // The installer said where it installs, then hangs: a user presses Ctrl+C.
+      if (e.type === 'log' && e.id === 'install-cuda' && e.line?.startsWith('Installing to')) {
+        child.kill('SIGINT');
+      }
+    }
+    const stopped = await child;
+    expect(stopped.exitCode, stopped.stderr).toBe(130);
+    const failed = lines.map((l) => JSON.parse(l)).find((e) => e.type === 'step-failed');
+    expect(failed).toMatchObject({ id: 'install-cuda' });
+    expect(failed.message).toMatch(/partial/);
+
+    const r = await runBuilt(['repair', '--yes', '--json', '--configure-env', 'no', '--downloads', m.downloads, ...m.globals], { env: m.env });
+    const ev = events(r.stdout);
+    expect(ev.at(-1), r.stdout + r.stderr).toMatchObject({ type: 'result', ok: true });
+    expect(ev.filter((e) => e.type === 'step-done').map((e) => e.id)).toEqual(expect.arrayContaining(['install-cuda', 'import-cudnn', 'verify']));
   });
 
   it('without a TensorFlow to aim at, says how to name one (exit 2)', async () => {
