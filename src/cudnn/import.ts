@@ -399,10 +399,24 @@ export async function finishImport(toolkitDir: string, options: { signal?: Abort
 }
 
 /** Undo cudawiz's copy: remove what it wrote (if unchanged since), restore every original. */
+/**
+ * A pass killed before its manifest was written leaves only cudawiz's own scratch folders
+ * (`.cudawiz/incoming`, `.cudawiz/staging`); nothing in the toolkit was touched yet, so they go.
+ */
+async function removeUnfinishedStaging(toolkitDir: string): Promise<void> {
+  const paths = manifestPaths(toolkitDir);
+  await rm(path.join(paths.dir, 'incoming'), { recursive: true, force: true });
+  await rm(paths.staging, { recursive: true, force: true });
+  await rmdir(paths.dir).catch(() => undefined); // only when nothing else of cudawiz's is left there
+}
+
 export async function rollbackImport(toolkitDir: string): Promise<RollbackReport> {
   const manifest = await readManifest(toolkitDir);
   const report: RollbackReport = { toolkitDir, from: 'none', removed: [], restored: [], kept: [] };
-  if (!manifest || manifest.state === 'rolled-back') return report;
+  if (!manifest || manifest.state === 'rolled-back') {
+    await removeUnfinishedStaging(toolkitDir);
+    return report;
+  }
   report.from = manifest.state;
   const paths = manifestPaths(toolkitDir);
   const kept: string[] = [];

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { execa } from 'execa';
@@ -72,4 +72,17 @@ describe('a cuDNN copy killed midway', () => {
     expect(doc.toolkits[0].removed.length).toBeGreaterThanOrEqual(2);
     expect(await treeDigest(toolkit)).toEqual(before);
   });
+
+  it('killed before its manifest was written, it leaves only scratch folders, which rollback removes', async () => {
+    const toolkit = path.join(await tempDir(), 'cuda-10.1');
+    await makeToolkit(toolkit, 'linux');
+    const before = await treeDigest(toolkit);
+    // What a pass killed while unpacking leaves: cudawiz's bookkeeping folder with a half-written incoming/.
+    await mkdir(path.join(toolkit, '.cudawiz', 'incoming', 'cuda', 'lib64'), { recursive: true });
+    await writeFile(path.join(toolkit, '.cudawiz', 'incoming', 'cuda', 'lib64', 'libcudnn.so.7.6.5'), 'half');
+    const r = await rollbackImport(toolkit);
+    expect(r.from).toBe('none');
+    expect(await treeDigest(toolkit)).toEqual(before);
+  });
 });
+
