@@ -25,14 +25,20 @@ const exists = (p: string) => access(p).then(() => true, () => false);
 /** The findings that make a setup pointless or impossible, checked before any big download. */
 const BLOCKING = new Set(['windows-native', 'gpu', 'driver', 'compute-capability', 'wsl']);
 
+/** The machine as the doctor sees it for this TF, and what in that stops a setup. */
+async function machineCheck(ctx: PlanContext) {
+  const facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
+  const findings = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os });
+  return { facts, findings, blocking: findings.filter((f) => BLOCKING.has(f.id) && f.status === 'fail') };
+}
+
 export const preflightStep: Step<PlanContext> = {
   id: 'preflight',
   title: 'Check this machine',
   // Never done: it runs every time. Its reason previews what would stop the run.
   async check(ctx) {
     if (!ctx.req.gpuSupported) return { done: false, reason: `will stop: TensorFlow ${ctx.tf} has no GPU support on native Windows` };
-    const facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
-    const blocking = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os }).filter((f) => BLOCKING.has(f.id) && f.status === 'fail');
+    const { blocking } = await machineCheck(ctx);
     return { done: false, reason: blocking.length ? `will stop: ${blocking[0].title}` : 'GPU, driver and compute capability look right' };
   },
   async run(ctx) {
@@ -41,18 +47,17 @@ export const preflightStep: Step<PlanContext> = {
         fix: ctx.req.alternatives.map((a) => `${a.title}: ${a.detail}`).join('  |  '),
       });
     }
-    ctx.facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
-    const findings = diagnose(ctx.catalog, ctx.facts, { tf: ctx.tf, os: ctx.os });
-    const blocking = findings.filter((f) => BLOCKING.has(f.id) && f.status === 'fail');
+    const { facts, findings, blocking } = await machineCheck(ctx);
+    ctx.facts = facts;
     if (blocking.length > 0) {
       const first = blocking[0];
       throw new CudawizError(blocking.map((f) => f.title).join('; '), { fix: first.fix ?? undefined, code: `preflight-${first.id}` });
     }
     const state = await toolkitState(ctx.os, ctx.catalog, ctx.toolkitDir, ctx.cuda);
     if (state.state !== 'complete') await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command);
-    const gpu = ctx.facts.gpu.gpus[0];
+    const gpu = facts.gpu.gpus[0];
     return {
-      summary: gpu ? `${gpu.name}, driver ${ctx.facts.gpu.driver.version ?? '?'}` : 'ok',
+      summary: gpu ? `${gpu.name}, driver ${facts.gpu.driver.version ?? '?'}` : 'ok',
       evidence: findings.filter((f) => BLOCKING.has(f.id) && f.status !== 'skip').map((f) => `${f.status}: ${f.title}`),
     };
   },
