@@ -3,7 +3,7 @@
 // through vitest's hooks) and prints the captures to stdout; vitest's own report goes to stderr.
 //
 //   npm run build && node scripts/capture-screens.mjs [NAME…] > screens.txt
-//   NAME: a capture's name or part of it (wizard, cudnn, failure, requirements, doctor …)
+//   NAME: a capture's name or part of it (wizard, route, cudnn, fails, verbose, errors …)
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';

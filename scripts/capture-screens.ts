@@ -44,7 +44,8 @@ async function setup(): Promise<void> {
     async (machine) => {
       // A slow link and a slow installer, so the progress screens stay up long enough to capture.
       machine.mirror.fault({ mode: 'trickle', path: '.run', bytesPerSecond: 2048 });
-      const term = await wizard(machine, { CUDA_FIXTURE_SLOW_FILES: '40' });
+      // SHELL as a login terminal has it, so the loader-path step also offers the shell's startup file.
+      const term = await wizard(machine, { CUDA_FIXTURE_SLOW_FILES: '40', SHELL: '/bin/bash' });
       try {
         await show('wizard: scan', await term.waitFor('New setup', 30_000));
         await term.keys('Enter');
@@ -54,11 +55,13 @@ async function setup(): Promise<void> {
         await term.keys('Enter');
         await show('wizard: CUDA download', await term.waitFor(/\d+%/, 30_000));
         await show('wizard: CUDA install', await term.waitFor(/Installing|installing/, 60_000));
-        await show('wizard: loader path question', await term.waitFor('so TensorFlow finds CUDA 10.1?', 60_000));
+        await show('wizard: loader path question', await term.waitFor(/TensorFlow\s+finds\s+CUDA\s+10\.1\?/, 60_000));
         await term.keys('Down');
         await term.waitFor(/❯ No/);
         await term.keys('Enter');
-        await show('wizard: ready', await term.waitFor('Your machine is ready', 60_000));
+        await term.waitFor('Your machine is ready', 60_000);
+        // The answer's lines push the step's title above the 24 rows; tmux's history still holds it.
+        await show('wizard: ready', await scrollback(term, '✓ Make the libraries findable'));
         await term.keys('q');
         await term.exitCode();
       } finally {
@@ -113,7 +116,28 @@ async function cudnnWait(): Promise<void> {
         await term.type(wrong.file);
         await term.waitFor('elsewhere/');
         await term.keys('Enter');
-        await show('wizard: the wrong cuDNN archive', await term.waitFor(/✗/, 30_000));
+        // The step's ✗ comes a frame before the run's own "Stopped" line: wait for the screen's last state.
+        await show('wizard: the wrong cuDNN archive', await term.waitFor('Enter or q quit', 30_000));
+      } finally {
+        await term.kill();
+      }
+    },
+  );
+}
+
+/** TF ≥ 2.14 on Linux can take CUDA and cuDNN as pip wheels or as a system toolkit: the wizard asks which. */
+async function route(): Promise<void> {
+  await withLaptop(
+    () => laptop(),
+    async (machine) => {
+      const term = await wizard(machine);
+      try {
+        await term.waitFor('New setup', 30_000);
+        await term.keys('Enter');
+        await term.waitFor('Which TensorFlow version?');
+        await pick(term, /❯ TensorFlow 2\.18\.0 /);
+        await term.keys('Enter');
+        await show('wizard: route question (TF 2.18)', await term.waitFor(/How\s+should\s+TensorFlow\s+2\.18\.0\s+get\s+CUDA/, 30_000));
       } finally {
         await term.kill();
       }
@@ -175,6 +199,14 @@ async function samples(): Promise<void> {
   );
 }
 
+/** --verbose: the installer's own output lines under its step, on a laptop where nothing is installed yet. */
+async function verbose(): Promise<void> {
+  await withLaptop(
+    () => laptop(undefined, { pythonPath: TF23 }),
+    async (m) => headless('install --verbose', ['install', '--tf', '2.3', '--yes', '--verbose'], { ...m.env, SHELL: '/bin/bash' }, m.globals),
+  );
+}
+
 /** cudawiz's own errors, as the Troubleshooting section quotes them. */
 async function errors(): Promise<void> {
   const home = { HOME: process.env.HOME ?? '/tmp' };
@@ -198,7 +230,9 @@ async function errors(): Promise<void> {
 describe('README screens', () => {
   it('wizard: a first-time TF 2.3 setup', setup);
   it('wizard: waiting for cuDNN', cudnnWait);
+  it('wizard: route question', route);
   it('wizard: the installer fails', installerFails);
   it('headless samples', samples);
+  it('headless verbose', verbose);
   it('headless errors', errors);
 });
