@@ -60,7 +60,11 @@ export function envLinesToRunYourself(plan: EnvPlan): string[] {
   for (const c of plan.changes) {
     if (c.kind === 'ld-so-conf') out.push(sudoWriteConfLine(c.target, confDirs(c.after ?? '')));
     else if (c.kind === 'ldconfig') out.push('sudo ldconfig');
-    else if (c.kind === 'env-script') out.push("# add to your shell's startup file:", ...(c.after ?? '').split('\n').filter((l) => l && !l.startsWith('#')));
+    else if (c.kind === 'env-script') {
+      // With no known shell the plan's manual lines are already these exports: say them once.
+      const lines = (c.after ?? '').split('\n').filter((l) => l && !l.startsWith('#') && !out.includes(l));
+      if (lines.length) out.push("# add to your shell's startup file:", ...lines);
+    }
     else if (c.kind === 'windows-path') out.push(`# in ${c.target === 'Machine' ? 'an elevated' : 'a'} PowerShell:`, c.command?.script ?? '');
     // rc-line: the startup-file lines above replace the line that would source the script.
   }

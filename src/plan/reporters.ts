@@ -24,6 +24,8 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
         }
         break;
       case 'step-start':
+        // With --verbose a step's output lines follow; say whose they are.
+        if (options.verbose) out.line(out.dim(`  … ${titles.get(event.id)}`));
         break;
       case 'progress': {
         const { bytes, total } = event.progress;

@@ -116,7 +116,7 @@ describe('the wizard, driven by keys', () => {
     await press(stdin, KEY.enter, lastFrame, 'Which TensorFlow version?');
     await press(stdin, KEY.down, lastFrame, /❯ TensorFlow 2\.10\.0/);
     let frame = await press(stdin, KEY.enter, lastFrame, 'How should TensorFlow 2.10.0 get CUDA and cuDNN?');
-    expect(frame).toMatch(/❯ As pip wheels in a virtual environment \(recommended/);
+    expect(frame).toMatch(/❯ pip wheels in a virtual environment \(recommended/);
     frame = await press(stdin, KEY.esc, lastFrame, 'Which TensorFlow version?');
     unmount();
   });
