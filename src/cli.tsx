@@ -54,6 +54,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     const hostReady = options.host ? Promise.resolve(options.host) : import('./host.js').then((m) => m.realHost());
     if (first === undefined || first.startsWith('-')) {
       const interactive = Boolean(io.stdin.isTTY && io.stdout.isTTY);
+      // Ink colours through chalk, which reads FORCE_COLOR (not NO_COLOR) when it loads: say it first.
+      if (interactive && (process.env.NO_COLOR !== undefined || argv.includes('--no-color'))) process.env.FORCE_COLOR = '0';
       const firstFrameReady = interactive ? import('./cli/first-frame.js') : undefined;
       const host = await hostReady;
       const parsed = parseCommandArgs(argv, {}, host.env, Boolean(io.stdout.isTTY));

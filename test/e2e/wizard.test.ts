@@ -103,6 +103,17 @@ describe('the wizard in a real terminal', () => {
     expect(await readdir(path.join(cuda110, 'lib64'))).toContain('libcudnn.so.8');
   });
 
+  it('draws in colour, and without any under NO_COLOR', async () => {
+    machine = await laptop();
+    term = await openTerminal([process.execPath, builtCli, ...machine.globals], { env: machine.env });
+    await term.waitFor('New setup', 30_000);
+    expect(await term.coloredScreen()).toMatch(/\u001B\[3\dm/);
+    await term.kill();
+    term = await openTerminal([process.execPath, builtCli, ...machine.globals], { env: { ...machine.env, NO_COLOR: '1' } });
+    await term.waitFor('New setup', 30_000);
+    expect(await term.coloredScreen()).not.toMatch(/\u001B\[3\dm/);
+  });
+
   it('Ctrl+C asks first, then stops with exit 130', async () => {
     machine = await laptop();
     term = await openTerminal([process.execPath, builtCli, ...machine.globals], { env: machine.env });

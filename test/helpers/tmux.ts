@@ -5,6 +5,8 @@ import { execa } from 'execa';
 export interface Terminal {
   name: string;
   screen(): Promise<string>;
+  /** The screen with its colour escape sequences. */
+  coloredScreen(): Promise<string>;
   waitFor(expected: string | RegExp, timeoutMs?: number): Promise<string>;
   keys(...keys: string[]): Promise<void>;
   type(text: string): Promise<void>;
@@ -39,6 +41,7 @@ export async function openTerminal(command: string[], options: { env?: Record<st
   return {
     name,
     screen,
+    coloredScreen: async () => (await execa('tmux', [...socket, 'capture-pane', '-e', '-p', '-t', name], { reject: false })).stdout,
     waitFor,
     keys: async (...keys) => void (await execa('tmux', [...socket, 'send-keys', '-t', name, ...keys])),
     type: async (text) => void (await execa('tmux', [...socket, 'send-keys', '-t', name, '-l', text])),
