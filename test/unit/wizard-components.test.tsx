@@ -81,6 +81,17 @@ function mount(controller: WizardController, t = en) {
   );
 }
 
+/** The wizard on the seed's laptop, moved by keys from the scan to the version list. */
+async function atVersionList() {
+  const controller = new WizardController(servicesIn(await tempDir()));
+  const mounted = mount(controller);
+  await controller.start();
+  await waitForFrame(mounted.lastFrame, 'Repair it');
+  await press(mounted.stdin, KEY.down, mounted.lastFrame, /❯ New setup/);
+  await press(mounted.stdin, KEY.enter, mounted.lastFrame, 'Which TensorFlow version?');
+  return mounted;
+}
+
 describe('the wizard, driven by keys', () => {
   it("walks the seed's laptop from scan to a finished setup of TF 2.3, asking for the cuDNN zip", async () => {
     const dir = await tempDir();
@@ -108,12 +119,7 @@ describe('the wizard, driven by keys', () => {
   });
 
   it('where a pip route exists, asks how to get CUDA first (pip recommended), and Esc goes back to the versions', async () => {
-    const controller = new WizardController(servicesIn(await tempDir()));
-    const { stdin, lastFrame, unmount } = mount(controller);
-    await controller.start();
-    await waitForFrame(lastFrame, 'Repair it');
-    await press(stdin, KEY.down, lastFrame, /❯ New setup/);
-    await press(stdin, KEY.enter, lastFrame, 'Which TensorFlow version?');
+    const { stdin, lastFrame, unmount } = await atVersionList();
     await press(stdin, KEY.down, lastFrame, /❯ TensorFlow 2\.10\.0/);
     let frame = await press(stdin, KEY.enter, lastFrame, 'How should TensorFlow 2.10.0 get CUDA and cuDNN?');
     expect(frame).toMatch(/❯ pip wheels in a virtual environment \(recommended/);
@@ -122,12 +128,7 @@ describe('the wizard, driven by keys', () => {
   });
 
   it('Esc on the version list goes back to the scan', async () => {
-    const controller = new WizardController(servicesIn(await tempDir()));
-    const { stdin, lastFrame, unmount } = mount(controller);
-    await controller.start();
-    await waitForFrame(lastFrame, 'Repair it');
-    await press(stdin, KEY.down, lastFrame, /❯ New setup/);
-    await press(stdin, KEY.enter, lastFrame, 'Which TensorFlow version?');
+    const { stdin, lastFrame, unmount } = await atVersionList();
     const frame = await press(stdin, KEY.esc, lastFrame, 'Repair it');
     expect(frame).not.toContain('Which TensorFlow version?');
     unmount();
