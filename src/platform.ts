@@ -109,15 +109,19 @@ export function cudaPathVarVersion(name: string): string | undefined {
   return m ? `${m[1]}.${m[2]}` : undefined;
 }
 
+/** Windows' system directory (LoadLibrary searches it before PATH). */
+export function windowsSystem32(env: Env): string {
+  return path.win32.join(envGet('windows', env, 'SystemRoot') ?? 'C:\\Windows', 'System32');
+}
+
 /** Where nvidia-smi may live, in the order to try (DCH drivers put it in System32). */
 export function nvidiaSmiCandidates(os: OsName, env: Env): string[] {
   // WSL2 mounts the Windows driver's nvidia-smi here, not always on PATH.
-  if (os === 'linux') return ['nvidia-smi', '/usr/lib/wsl/lib/nvidia-smi'];
-  const systemRoot = envGet(os, env, 'SystemRoot') ?? 'C:\\Windows';
+  if (os === 'linux') return ['nvidia-smi', `${WSL_LIBRARY_DIR}/nvidia-smi`];
   const programFiles = envGet(os, env, 'ProgramFiles') ?? 'C:\\Program Files';
   return [
     'nvidia-smi.exe',
-    path.win32.join(systemRoot, 'System32', 'nvidia-smi.exe'),
+    path.win32.join(windowsSystem32(env), 'nvidia-smi.exe'),
     path.win32.join(programFiles, 'NVIDIA Corporation', 'NVSMI', 'nvidia-smi.exe'),
   ];
 }

@@ -1,7 +1,7 @@
 // Verdicts on each library file TensorFlow loads: found on the search path, and found as the right
 // version — the first copy wins, so an older one earlier on the path shadows the right one.
 import type { RequiredLibrary, Requirements } from '../catalog/queries.js';
-import { librarySearchVar, WINDOWS_MSVC_RUNTIME_DLLS, WINDOWS_ZLIB_DLL } from '../platform.js';
+import { LINUX_LD_SO_CONF_DIR, librarySearchVar, WINDOWS_MSVC_RUNTIME_DLLS, WINDOWS_ZLIB_DLL } from '../platform.js';
 import { resolveLibrary, type Resolution } from '../probe/resolution.js';
 import type { MachineFacts } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
@@ -10,7 +10,7 @@ import { cudnnCopyIn, toolkitOwning } from './toolkit-lookup.js';
 
 function addToSearchPath(facts: MachineFacts, dir: string): string {
   if (facts.os === 'windows') return `Add ${dir} to PATH, before any other CUDA bin directory (System Properties → Environment Variables), then open a new terminal.`;
-  return `export ${librarySearchVar('linux')}=${dir}:$${librarySearchVar('linux')}   (or, for everyone: echo ${dir} | sudo tee /etc/ld.so.conf.d/cuda.conf && sudo ldconfig)`;
+  return `export ${librarySearchVar('linux')}=${dir}:$${librarySearchVar('linux')}   (or, for everyone: echo ${dir} | sudo tee ${LINUX_LD_SO_CONF_DIR}/cuda.conf && sudo ldconfig)`;
 }
 
 function placeList(r: Resolution): string[] {

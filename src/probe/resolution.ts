@@ -1,7 +1,7 @@
 // Where the loader looks for TensorFlow's libraries, in order, and which copy of a file wins — so a
 // stale copy earlier on the path (shadowing) is as visible as a missing one.
 import type { Host } from '../host.js';
-import { envGet, librarySearchVar, pathFor, splitPathList } from '../platform.js';
+import { envGet, librarySearchVar, pathFor, splitPathList, windowsSystem32 } from '../platform.js';
 import { locateProgram, runProgram } from './commands.js';
 import type { MachineFs } from './machine-fs.js';
 import type { SearchDir, SearchPath, SearchVia, Toolkit } from './types.js';
@@ -52,7 +52,7 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
   };
   if (host.os === 'windows') {
     // LoadLibrary's order: the system directory before PATH.
-    add(p.join(envGet(host.os, host.env, 'SystemRoot') ?? 'C:\\Windows', 'System32'), 'System32');
+    add(windowsSystem32(host.env), 'System32');
     for (const d of splitPathList(host.os, envGet(host.os, host.env, 'PATH'))) add(d, 'PATH');
   } else {
     for (const d of splitPathList(host.os, envGet(host.os, host.env, librarySearchVar(host.os)))) add(d, 'LD_LIBRARY_PATH');
