@@ -252,10 +252,9 @@ export function pythonRange(row: TfRow): { min: string; max: string } {
   return { min: list[0], max: list[list.length - 1] };
 }
 
-export function pipRequirement(row: TfRow, tf: string): string {
+export function pipRequirement(catalog: Catalog, row: TfRow, tf: string): string {
   const v = (parseDotted(tf) ?? []).length === 3 ? tf : row.version;
-  // ≤ 1.14 shipped GPU support only in tensorflow-gpu; 1.15 both names; 2.1+ one package.
-  return compareDotted(majorMinor(v), '1.15') <= 0 ? `tensorflow-gpu==${v}` : `tensorflow==${v}`;
+  return compareDotted(majorMinor(v), catalog.tensorflow.gpuPackageLast) <= 0 ? `tensorflow-gpu==${v}` : `tensorflow==${v}`;
 }
 
 /**
@@ -324,7 +323,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
     os,
     gpuSupported: true,
     alternatives: [],
-    pip: pipRequirement(row, tf),
+    pip: pipRequirement(catalog, row, tf),
     andCuda,
     python: { ...pythonRange(row), listed: row.python },
     cuda: row.cuda,

@@ -33,6 +33,9 @@ export const tensorflowSchema = z.object({
   windowsNativeGpuLast: majorMinor,
   /** The first TF release with `pip install tensorflow[and-cuda]` (Linux only). */
   andCudaFirst: majorMinor,
+  /** The last TF line whose GPU build is pip's `tensorflow-gpu` package rather than `tensorflow`. */
+  gpuPackageLast: majorMinor,
+  gpuPackageSource: source,
   /** What to do on native Windows past windowsNativeGpuLast. */
   windowsAlternatives: z.array(z.object({ id: z.string(), title: z.string(), detail: z.string() })).min(1),
   /** Rows the docs once published and later deleted (kept for the record; never answered). */
