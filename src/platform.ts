@@ -99,10 +99,6 @@ export function splitPathList(os: OsName, value: string | undefined): string[] {
     .filter((p) => p.length > 0);
 }
 
-/** `10.1` → `CUDA_PATH_V10_1`, the variable the Windows installer sets for each toolkit. */
-export function cudaPathVarName(majorMinor: string): string {
-  return `CUDA_PATH_V${majorMinor.replace('.', '_')}`;
-}
 
 export function cudaPathVarVersion(name: string): string | undefined {
   const m = /^CUDA_PATH_V(\d+)_(\d+)$/i.exec(name);

@@ -10,11 +10,6 @@ export interface TfRowMatch {
   viaMinorLine: boolean;
 }
 
-/** All TF versions the catalog knows for an OS, newest first. */
-export function tfVersions(catalog: Catalog, os: OsName): string[] {
-  return catalog.tensorflow[os].map((r) => r.version).sort((a, b) => compareDotted(b, a));
-}
-
 function allTfVersions(catalog: Catalog): string[] {
   const set = new Set([...catalog.tensorflow.linux, ...catalog.tensorflow.windows].map((r) => r.version));
   return [...set].sort((a, b) => compareDotted(b, a));
@@ -192,11 +187,6 @@ function toolkitRowsForLibrary(catalog: Catalog, os: OsName, file: string) {
   );
 }
 
-/** Which CUDA major.minor a library file name stands for, e.g. cudart64_101.dll → 10.1 (for `explain`). */
-export function cudaVersionsForLibrary(catalog: Catalog, os: OsName, file: string): string[] {
-  const out = toolkitRowsForLibrary(catalog, os, file).map((row) => (row.from === row.to ? row.from : `${row.from}–${row.to}`));
-  return [...new Set(out)];
-}
 
 /** Every CUDA major.minor whose toolkit ships that file, ranges spelled out: cudart64_110.dll → 11.0 … 11.8. */
 export function toolkitsShippingLibrary(catalog: Catalog, os: OsName, file: string): string[] {

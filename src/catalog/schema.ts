@@ -178,7 +178,6 @@ export const libraryRowSchema = z
     source: source,
   })
   .strict();
-export type LibraryRow = z.infer<typeof libraryRowSchema>;
 
 export const librariesSchema = z.object({
   sources: z.record(z.string(), source),

@@ -9,8 +9,3 @@ export interface LayerResult {
   evidence: string[];
   fix?: string;
 }
-
-export function summarizeLayers(layers: LayerResult[]): { ok: boolean; failed: LayerResult[] } {
-  const failed = layers.filter((l) => l.status === 'fail');
-  return { ok: failed.length === 0, failed };
-}
