@@ -179,7 +179,7 @@ describe('cudawiz download cuda', () => {
       const args = [...m.args('cuda', '--version', '10.1', '--os', 'linux').slice(0, -1), small];
       const r = await runBuilt(args, { env: mounted ? m.env : { ...m.env, CUDAWIZ_TEST_FREE_BYTES: String(1024 * 1024) } });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`Not enough free space in ${small}: 3.1 MB needed (${m.size} bytes)`);
+      expect(r.stderr).toContain(`Not enough free space in ${small}: 3.0 MiB needed (${m.size} bytes)`);
       expect(r.stderr).toContain('--cache-dir');
       expect(existsSync(path.join(small, `${RUN}.part`))).toBe(false);
       if (mounted) {

@@ -41,18 +41,18 @@ describe('plain progress lines', () => {
   it('says one line per 10 %, however many events arrive', () => {
     const lines: string[] = [];
     const report = percentReporter('big.run', (l) => lines.push(l));
-    const total = 1_000_000;
-    for (let b = 0; b <= total; b += 1000) report({ bytes: b, total, speed: 5e6, eta: (total - b) / 5e6, resumedFrom: 0, connections: 4 } satisfies DownloadProgress);
+    const total = 1024 * 1024;
+    for (let b = 0; b <= total; b += 1024) report({ bytes: b, total, speed: 5 * 1024 * 1024, eta: (total - b) / (5 * 1024 * 1024), resumedFrom: 0, connections: 4 } satisfies DownloadProgress);
     expect(lines).toHaveLength(11);
-    expect(lines.at(-1)).toMatch(/100%\s+\(1\.0 MB of 1\.0 MB, 5\.0 MB\/s\)/);
+    expect(lines.at(-1)).toMatch(/100%\s+\(1\.0 MiB of 1\.0 MiB, 5\.0 MiB\/s\)/);
   });
 
   it('announces a resume once, with how much was already there', () => {
     const lines: string[] = [];
     const report = percentReporter('big.run', (l) => lines.push(l));
-    report({ bytes: 400_000, total: 1_000_000, speed: 0, resumedFrom: 400_000, connections: 1 });
-    report({ bytes: 500_000, total: 1_000_000, speed: 1e5, eta: 5, resumedFrom: 400_000, connections: 1 });
-    expect(lines[0]).toBe('  resuming big.run at 400 kB of 1.0 MB');
+    report({ bytes: 400 * 1024, total: 1024 * 1024, speed: 0, resumedFrom: 400 * 1024, connections: 1 });
+    report({ bytes: 500 * 1024, total: 1024 * 1024, speed: 1e5, eta: 5, resumedFrom: 400 * 1024, connections: 1 });
+    expect(lines[0]).toBe('  resuming big.run at 400.0 KiB of 1.0 MiB');
     expect(lines.filter((l) => l.includes('resuming'))).toHaveLength(1);
   });
 });
