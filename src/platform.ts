@@ -128,8 +128,9 @@ export const LINUX_DRIVER_VERSION_FILE = '/proc/driver/nvidia/version';
 /** The Microsoft C++ runtime DLLs that TensorFlow's Windows build needs. */
 export const WINDOWS_MSVC_RUNTIME_DLLS = ['msvcp140.dll', 'msvcp140_1.dll'] as const;
 
-/** cuDNN 8.3+ on Windows needs this on PATH. */
+/** cuDNN from WINDOWS_ZLIB_FROM_CUDNN on Windows needs this on PATH (pytorch/builder cuda_install.bat). */
 export const WINDOWS_ZLIB_DLL = 'zlibwapi.dll';
+export const WINDOWS_ZLIB_FROM_CUDNN = '8.3';
 
 /** How a user gets the rights to write into a system directory, said as a fix line. */
 export function elevationHint(os: OsName, command: string): string {

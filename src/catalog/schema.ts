@@ -105,6 +105,8 @@ export const windowsComponentSetSchema = z.object({
 export const cudaSchema = z.object({
   sources: z.record(z.string(), source),
   families: z.array(cudaFamilySchema).min(1),
+  /** Linux runfiles from this release take --installpath (before: --toolkitpath) and crash on a leftover /tmp log. */
+  linuxRunfile: z.object({ installPathFrom: majorMinor, source }),
   windowsComponents: z.array(windowsComponentSetSchema).min(1),
   releases: z.array(cudaReleaseSchema).min(1),
 });

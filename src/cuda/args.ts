@@ -25,11 +25,13 @@ export interface InstallerArgsInput {
   overrideCompilerCheck?: boolean;
 }
 
-/** The runfile learnt --installpath in 10.1; before that the toolkit's own path was --toolkitpath (Spack cuda/package.py). */
-export const INSTALLPATH_FIRST = '10.1';
+/** The runfile learnt --installpath in the catalog's `linuxRunfile.installPathFrom`; before that the path was --toolkitpath. */
+export function modernRunfile(catalog: Catalog, version: string): boolean {
+  return atLeast(version, catalog.cuda.linuxRunfile.installPathFrom);
+}
 
-export function linuxInstallerArgs(input: Omit<InstallerArgsInput, 'os' | 'catalog' | 'logDir'>): string[] {
-  const modern = atLeast(input.version, INSTALLPATH_FIRST);
+export function linuxInstallerArgs(input: Omit<InstallerArgsInput, 'os' | 'logDir'>): string[] {
+  const modern = modernRunfile(input.catalog, input.version);
   return [
     input.installerFile,
     '--silent',

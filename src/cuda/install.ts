@@ -17,8 +17,8 @@ import {
   type Env,
   type OsName,
 } from '../platform.js';
-import { atLeast, majorMinor } from '../version.js';
-import { hasWindowsComponents, installerCommand, INSTALLPATH_FIRST } from './args.js';
+import { majorMinor } from '../version.js';
+import { hasWindowsComponents, installerCommand, modernRunfile } from './args.js';
 import { requireInstallPermission } from './elevation.js';
 import { explainInstallerExit, type InstallerOutcome } from './exit-codes.js';
 import { describeToolkitState, toolkitState, treeSize, type ToolkitState } from './toolkit-state.js';
@@ -215,7 +215,7 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
 
   await mkdir(options.logDir, { recursive: true });
   if (os === 'linux') await mkdir(options.tmpDir, { recursive: true });
-  const movedAside = os === 'linux' && atLeast(version, INSTALLPATH_FIRST) ? await moveLeftoverLog(options.leftoverLogFile ?? LINUX_CUDA_INSTALLER_TMP_LOG) : undefined;
+  const movedAside = os === 'linux' && modernRunfile(catalog, version) ? await moveLeftoverLog(options.leftoverLogFile ?? LINUX_CUDA_INSTALLER_TMP_LOG) : undefined;
   if (movedAside) options.onLog?.(`Moved a leftover installer log aside to ${movedAside} (it makes CUDA 10.1+ installers crash).`);
 
   const logFile = path.join(options.logDir, `cuda-${version}-installer.log`);

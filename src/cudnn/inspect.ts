@@ -2,7 +2,7 @@
 // toolkit: one report with every refusal (a clear reason and fix each), so nothing is written first.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { OsName } from '../platform.js';
+import { WINDOWS_ZLIB_FROM_CUDNN, type OsName } from '../platform.js';
 import { compareDotted, major, parseDotted } from '../version.js';
 import { ArchiveReadError, detectFormat, isTar, listEntries, readMember, tarPass, type ArchiveEntry, type ArchiveFormat } from './archive.js';
 import { archiveOs, factsFromName, isCudnnArchive, mayBeMember, parseCudnnVersionHeader, recogniseLayout, versionHeader, type LayoutEra, type PlannedMember } from './layout.js';
@@ -245,7 +245,7 @@ export async function inspectArchive(file: string, options: InspectOptions, stag
     report.warnings.push(`The file name says cuDNN ${report.versionFromName} but its header says ${report.version}; the header wins.`);
   if (!report.cuda && options.cudaVersion) report.warnings.push('The archive does not say which CUDA it was built for; check that it matches your toolkit.');
   report.problems.push(...versionProblems(report, options));
-  report.needsZlibwapi = options.os === 'windows' && compareDotted(report.version, '8.3') >= 0;
+  report.needsZlibwapi = options.os === 'windows' && compareDotted(report.version, WINDOWS_ZLIB_FROM_CUDNN) >= 0;
   report.ok = report.problems.length === 0;
   return { report, hashes };
 }

@@ -1,7 +1,7 @@
 // Verdicts on each library file TensorFlow loads: found on the search path, and found as the right
 // version — the first copy wins, so an older one earlier on the path shadows the right one.
 import type { RequiredLibrary, Requirements } from '../catalog/queries.js';
-import { LINUX_LD_SO_CONF_DIR, librarySearchVar, WINDOWS_MSVC_RUNTIME_DLLS, WINDOWS_ZLIB_DLL } from '../platform.js';
+import { LINUX_LD_SO_CONF_DIR, librarySearchVar, WINDOWS_MSVC_RUNTIME_DLLS, WINDOWS_ZLIB_DLL, WINDOWS_ZLIB_FROM_CUDNN } from '../platform.js';
 import { resolveLibrary, type Resolution } from '../probe/resolution.js';
 import type { MachineFacts } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
@@ -86,7 +86,7 @@ export function windowsRuntimeFindings(facts: MachineFacts, cudnnInUse: string |
   out.push(missing.length
     ? finding('msvc-runtime', 'fail', `Microsoft C++ runtime missing: ${missing.join(', ')}`, [], 'Install the Microsoft Visual C++ Redistributable for Visual Studio 2015–2022 (x64): https://aka.ms/vs/17/release/vc_redist.x64.exe')
     : finding('msvc-runtime', 'pass', `Microsoft C++ runtime: ${WINDOWS_MSVC_RUNTIME_DLLS.join(', ')}`));
-  if (cudnnInUse && compareDotted(cudnnInUse, '8.3') >= 0) {
+  if (cudnnInUse && compareDotted(cudnnInUse, WINDOWS_ZLIB_FROM_CUDNN) >= 0) {
     const zlib = facts.windows?.zlibwapi;
     if (!zlib) out.push(finding('zlibwapi', 'fail', `cuDNN ${cudnnInUse} needs ${WINDOWS_ZLIB_DLL} on PATH; none found`, [], `Put the 64-bit ${WINDOWS_ZLIB_DLL} (zlib123dllx64.zip from http://www.winimage.com/zLibDll/) into the CUDA bin folder.`));
     else if (zlib.bits === 32) out.push(finding('zlibwapi', 'fail', `${zlib.path} is 32-bit; cuDNN needs the 64-bit ${WINDOWS_ZLIB_DLL}`, [], `Replace it with the x64 build (zlib123dllx64.zip from http://www.winimage.com/zLibDll/).`));

@@ -35,12 +35,12 @@ describe('the CUDA installer command line', () => {
   });
 
   it('on Linux before 10.1, names the toolkit path with --toolkitpath and asks for --verbose', () => {
-    const args = linuxInstallerArgs({ version: '10.0.130', installerFile: 'cuda_10.0.130_410.48_linux', toolkitDir: '/opt/cuda-10.0', tmpDir: '/big/tmp' });
+    const args = linuxInstallerArgs({ catalog, version: '10.0.130', installerFile: 'cuda_10.0.130_410.48_linux', toolkitDir: '/opt/cuda-10.0', tmpDir: '/big/tmp' });
     expect(args).toEqual(['cuda_10.0.130_410.48_linux', '--silent', '--toolkit', '--toolkitpath=/opt/cuda-10.0', '--verbose', '--tmpdir=/big/tmp', '--no-man-page']);
   });
 
   it('adds --override only when the user allows an unsupported compiler', () => {
-    const args = linuxInstallerArgs({ version: '11.2.2', installerFile: 'f.run', toolkitDir: '/d', tmpDir: '/t', overrideCompilerCheck: true });
+    const args = linuxInstallerArgs({ catalog, version: '11.2.2', installerFile: 'f.run', toolkitDir: '/d', tmpDir: '/t', overrideCompilerCheck: true });
     expect(args.at(-1)).toBe('--override');
   });
 
