@@ -16,9 +16,11 @@ describe('importing TensorFlow in a fresh Python', () => {
     expect(r.build.cudnn_version).toBe('64_7');
   });
 
-  it('lists the GPU a working TF 2.10 sees', async () => {
-    const r = await importTensorflow(realHost({ ...process.env, PYTHONPATH: fixture('tf-gpu') }), 'python3');
+  it('lists the GPU a working TF 2.3 sees, and has no failed library load in its log', async () => {
+    const r = await importTensorflow(realHost({ ...process.env, PYTHONPATH: fixture('tf23-linux-gpu') }), 'python3');
     expect(r.gpus).toEqual(['/physical_device:GPU:0']);
+    expect(r.log).toContain('Successfully opened dynamic library libcudnn.so.7');
+    expect(r.log).not.toContain('Could not load');
   });
 
   it('says TensorFlow is not importable when it is not installed', async () => {
