@@ -9,6 +9,7 @@ import type { CommandIO } from './cli/context.js';
 import { commandHelp, mainHelp } from './cli/help.js';
 import { createOutput, unicodeSafe } from './cli/output.js';
 import { CudawizError, EXIT, UsageError } from './errors.js';
+import { setLang } from './i18n/localized.js';
 import type { Host } from './host.js';
 
 export interface MainOptions {
@@ -41,6 +42,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   };
   const [first, ...rest] = argv;
   const wantsJson = argv.includes('--json');
+  setLang('en'); // until the flags are read; main() is also called in-process, run after run
   try {
     if (first === '--version' || first === '-v') {
       io.stdout.write(`${pkg.version}\n`);
@@ -59,6 +61,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       const firstFrameReady = interactive ? import('./cli/first-frame.js') : undefined;
       const host = await hostReady;
       const parsed = parseCommandArgs(argv, {}, host.env, Boolean(io.stdout.isTTY));
+      setLang(parsed.globals.lang);
       if (!firstFrameReady) {
         io.stderr.write(
           'cudawiz: the wizard needs an interactive terminal.\n' +
@@ -87,6 +90,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     modulesReady.catch(() => undefined); // awaited below; a usage error may return before that
     const host = await hostReady;
     const parsed = parseCommandArgs(rest, entry.options, host.env, Boolean(io.stdout.isTTY));
+    setLang(parsed.globals.json ? 'en' : parsed.globals.lang);
     const out = createOutput({
       stdout: io.stdout,
       stderr: io.stderr,
