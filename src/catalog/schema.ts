@@ -128,10 +128,16 @@ const archiveFields = z
     file: z.string().min(1),
     url,
     sha256: sha256.optional(),
-    /** true: only downloadable after logging in to NVIDIA's developer program (false: `url` is public). */
+    /** true: no public copy is known, only the login download in `url` (false: `url` is a public, no-login copy). */
     gated: z.boolean(),
-    /** A public copy of the same file, when one is known. */
+    /** The login-gated download of the same file, when `url` is its public copy (the fallback when that copy fails). */
+    loginUrl: url.optional(),
+    /** A public copy of the same file (overlays; the built-in catalog puts it in `url` with `gated: false`). */
     publicUrl: url.optional(),
+    /** Bytes, where a source (NVIDIA's redist manifest) gives them. */
+    size: z.number().int().positive().optional(),
+    /** A public copy no source gives a checksum for: downloaded only with --allow-unverified. */
+    unverified: z.boolean().optional(),
     /** The redist manifest that carries this file's sha256 (public redist builds carry no sha256 of their own). */
     manifestUrl: url.optional(),
     layout: layoutEraSchema.optional(),
