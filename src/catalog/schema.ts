@@ -199,9 +199,9 @@ export type LibrariesCatalog = z.infer<typeof librariesSchema>;
 const computeCapability = z.string().regex(/^\d+\.\d+$/, 'expected a compute capability, e.g. "8.6"');
 export const gpuSchema = z.object({
   sources: z.record(z.string(), source),
-  /** Name patterns (case-insensitive regex) → compute capability, for drivers without compute_cap. First match wins. */
+  /** Product names → compute capability, for drivers without compute_cap. Names match whole (see gpu-support.ts normalizeGpuName). */
   computeCapabilityByName: z.array(
-    z.object({ pattern: z.string(), computeCapability, architecture: z.string(), examples: z.array(z.string()).optional() }),
+    z.object({ computeCapability, architecture: z.string(), names: z.array(z.string().min(2)).min(1), source: z.string() }).strict(),
   ),
   architectures: z.array(z.object({ name: z.string(), computeCapabilities: z.array(z.string()) })).optional(),
   /** Per CUDA major.minor range: the newest compute capability its nvcc builds machine code (SASS) for. */
@@ -219,6 +219,24 @@ export const gpuSchema = z.object({
         verified: z.boolean(),
         source: z.string(),
       }),
+    )
+    .optional(),
+  /** Where TF's issues show the official wheels fail on an architecture although its PTX should JIT: unsupported there. */
+  knownFailures: z
+    .array(
+      z
+        .object({
+          tfFrom: majorMinor,
+          tfTo: majorMinor,
+          computeCapabilityFrom: computeCapability,
+          computeCapabilityTo: computeCapability,
+          /** The error the issues show (CUDA_ERROR_INVALID_PTX). */
+          symptom: z.string(),
+          /** What does work, as ids the verdict text names: nvidia-ngc, source-build-cuda-12.8. */
+          works: z.array(z.enum(['nvidia-ngc', 'source-build-cuda-12.8'])).min(1),
+          source: z.string(),
+        })
+        .strict(),
     )
     .optional(),
 });

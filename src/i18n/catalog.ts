@@ -16,6 +16,12 @@ export const catalogText = localized({
     planCudnnPublic: (file: string) => `${file} (public copy, no login)`,
     planCudnnCompatible: (file: string, tested: string) => `${file} (public copy, no login; compatible with the tested cuDNN ${tested})`,
     planCudnnLogin: (file: string) => `${file} (behind a free NVIDIA login)`,
+    gpuKnownFailure: (tf: string, cc: string, symptom: string) =>
+      `TensorFlow ${tf}'s official wheels fail on compute capability ${cc}: the driver cannot JIT-compile their kernels (${symptom}, reported in TensorFlow's issues)`,
+    gpuWorks: {
+      'nvidia-ngc': "what works: NVIDIA's NGC TensorFlow container (nvcr.io/nvidia/tensorflow), built for this GPU",
+      'source-build-cuda-12.8': 'or TensorFlow built from source with CUDA 12.8 or newer, which knows this architecture',
+    } as Record<'nvidia-ngc' | 'source-build-cuda-12.8', string>,
   },
   zh: {
     cudnnPublic: (version, cuda) => `cuDNN ${version}（对应 CUDA ${cuda}）：有公开下载，无需登录`,
@@ -30,5 +36,10 @@ export const catalogText = localized({
     planCudnnPublic: (file) => `${file}（公开下载，无需登录）`,
     planCudnnCompatible: (file, tested) => `${file}（公开下载，无需登录；与测试用的 cuDNN ${tested} 兼容）`,
     planCudnnLogin: (file) => `${file}（需要登录 NVIDIA 开发者账号，免费）`,
+    gpuKnownFailure: (tf, cc, symptom) => `TensorFlow ${tf} 的官方 wheel 在计算能力 ${cc} 的显卡上无法运行：显卡驱动无法 JIT 编译其内核（${symptom}，见 TensorFlow 的 issue）`,
+    gpuWorks: {
+      'nvidia-ngc': '可行的办法：NVIDIA NGC 的 TensorFlow 容器（nvcr.io/nvidia/tensorflow），已为这款显卡编译',
+      'source-build-cuda-12.8': '或用 CUDA 12.8 及以上版本从源码编译 TensorFlow，它认识这个架构',
+    },
   },
 });
