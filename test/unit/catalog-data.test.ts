@@ -183,6 +183,11 @@ describe('the built-in catalog', () => {
     expect(windowsComponents(catalog, '11.8.0')).not.toContain('nvjitlink_11.8');
     expect(windowsComponents(catalog, '12.5.1')).toContain('nvjitlink_12.5');
     expect(windowsComponents(catalog, '9.0.176')).toEqual(expect.arrayContaining(['compiler_9.0', 'cudart_9.0', 'cusolver_9.0']));
+    // 9.1 renamed the compiler sub-package: compiler_9.0, but nvcc_9.1 / nvcc_9.2.
+    expect(windowsComponents(catalog, '9.0.176')).not.toContain('nvcc_9.0');
+    expect(windowsComponents(catalog, '9.1.85')).toEqual(expect.arrayContaining(['nvcc_9.1', 'cublas_9.1', 'cudart_9.1']));
+    expect(windowsComponents(catalog, '9.1.85')).not.toContain('compiler_9.1');
+    expect(windowsComponents(catalog, '9.2.148')).toContain('nvcc_9.2');
     expect(windowsComponents(catalog, '13.0.2')).toEqual(expect.arrayContaining(['nvcc_13.0', 'crt_13.0', 'nvvm_13.0', 'cudart_13.0']));
     // Every release the catalog has a Windows installer for gets a list (9.x names the compiler "compiler", not "nvcc").
     for (const r of catalog.cuda.releases.filter((x) => x.installers.windows)) {
