@@ -284,10 +284,19 @@ export interface Requirements {
   driverMin: string | null;
   driverFull: string | null;
   computeCapabilityMin: string | null;
+  /** The oldest GPU TF's own wheels carry code for (oldest SASS or PTX of its build), when known: 3.5 for TF 2.3 although CUDA 10.1 goes to 3.0. */
+  tensorflowComputeCapabilityMin: string | null;
   libraries: RequiredLibrary[];
   cudaInstaller: InstallerChoice | null;
   cudnnArchive: ArchiveChoice | null;
   notes: string[];
+}
+
+/** The oldest compute capability a TF line's wheels carry machine code or PTX for (assets/gpus.json tensorflowBuilds). */
+export function tensorflowOldestComputeCapability(catalog: Catalog, tf: string): string | null {
+  const mm = majorMinor(tf);
+  const build = catalog.gpus.tensorflowBuilds?.find((b) => compareDotted(mm, b.from) >= 0 && compareDotted(mm, b.to) <= 0);
+  return build ? [...build.sass, ...build.ptx].sort(compareDotted)[0] ?? null : null;
 }
 
 export function pythonRange(row: TfRow): { min: string; max: string } {
@@ -366,6 +375,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
         driverMin: null,
         driverFull: null,
         computeCapabilityMin: null,
+        tensorflowComputeCapabilityMin: null,
         libraries: [],
         cudaInstaller: null,
         cudnnArchive: null,
@@ -412,6 +422,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
     driverMin: driver.min ?? null,
     driverFull: driver.full ?? null,
     computeCapabilityMin: cudaFamily(catalog, row.cuda)?.computeCapabilityMin ?? null,
+    tensorflowComputeCapabilityMin: tensorflowOldestComputeCapability(catalog, row.version),
     libraries: librariesFor(catalog, os, row.cuda, row.cudnn),
     cudaInstaller: release?.installers[os] ? { version: release.version, ...release.installers[os]! } : null,
     cudnnArchive: cudnnPick ? archiveChoice(catalog, cudnnPick, os, row.cudnn) : null,
