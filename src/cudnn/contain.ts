@@ -12,7 +12,7 @@ import { hostPath, isRelativeInside, manifestPaths } from './manifest.js';
 export const within = (root: string, p: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
 /** The realpath of the nearest existing folder at or above `dir`, and the path below it (to be created). */
-async function nearestReal(dir: string): Promise<string> {
+export async function nearestReal(dir: string): Promise<string> {
   let d = dir;
   for (;;) {
     const real = await realpath(d).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? undefined : Promise.reject(error)));

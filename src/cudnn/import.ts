@@ -12,7 +12,7 @@ import { ArchiveReadError, detectFormat, extractArchive, isTar } from './archive
 import { inspectArchive, inspectCudnnArchive, type ArchiveReport, type InspectLimits } from './inspect.js';
 import type { ToolkitPart } from './layout.js';
 import { safetyText } from '../i18n/safety.js';
-import { containment, type Containment } from './contain.js';
+import { containment, nearestReal, within, type Containment } from './contain.js';
 import { currentState, hostPath, manifestPaths, readManifest, sameState, sha256File, writeManifest, type FileState, type Manifest, type ManifestFile } from './manifest.js';
 
 /** For a tar's one-pass 'extract' phase, `bytes`/`totalBytes` say how far through the archive it is (totalBytes 0 while unknown). */
@@ -80,20 +80,41 @@ export function refusalError(report: ArchiveReport): CudawizError {
 const interrupted = (message: string, fix?: string) => new CudawizError(message, { code: 'interrupted', exitCode: EXIT.interrupted, fix });
 
 export async function importCudnn(options: ImportOptions): Promise<Manifest> {
-  const { archive, toolkitDir, os } = options;
+  const { archive, toolkitDir, os, signal } = options;
   // A tar whose toolkit can take it is read once: listed, checked, staged and hashed in one pass.
   // Otherwise the archive is inspected first, so its refusal comes before the toolkit's, as always.
   if (isTar(await detectFormat(archive).catch(() => undefined)) && (await toolkitTakesOnePass(options))) return importInOnePass(options);
   const report = await inspectCudnnArchive(archive, options);
   if (!report.ok) throw refusalError(report);
   await assertWritableToolkit(toolkitDir, os);
-  await clearPrevious(options);
-  const partDirs = await resolvePartDirs(toolkitDir, os);
+  await checkPrevious(options);
+  let partDirs = await resolvePartDirs(toolkitDir, os);
+  await checkDestinations(report, partDirs, toolkitDir);
   const paths = manifestPaths(toolkitDir);
+  const incoming = path.join(paths.dir, 'incoming');
   const madeBookkeeping = !(await exists(paths.dir));
+  // Staged and checked in full (every CRC, every file as listed) before an earlier copy is touched:
+  // a damaged archive leaves the working cuDNN in place.
+  let staged: Map<string, StagedFile>;
+  try {
+    await rm(incoming, { recursive: true, force: true });
+    staged = await stage(report, incoming, options);
+  } catch (error) {
+    await rm(madeBookkeeping ? paths.dir : incoming, { recursive: true, force: true });
+    if (signal?.aborted) throw interrupted('cuDNN import cancelled before any file was copied; nothing was changed.');
+    throw error;
+  }
+  try {
+    await clearPrevious(options);
+    partDirs = await resolvePartDirs(toolkitDir, os);
+  } catch (error) {
+    await rm(incoming, { recursive: true, force: true });
+    throw error;
+  }
   return placeStaged(options, madeBookkeeping, partDirs, async () => {
     await rm(paths.staging, { recursive: true, force: true });
-    return { report, staged: await stage(report, paths.staging, options) };
+    await rename(incoming, paths.staging);
+    return { report, staged };
   });
 }
 
@@ -132,6 +153,7 @@ async function importInOnePass(options: ImportOptions): Promise<Manifest> {
       onFile: (name) => options.onProgress?.({ phase: 'extract', files: ++files, totalFiles: files, bytes: progress.done, totalBytes: progress.total, current: name }),
     }));
     if (!report.ok) throw refusalError(report);
+    await checkDestinations(report, await resolvePartDirs(toolkitDir, os), toolkitDir);
   } catch (error) {
     await rm(madeBookkeeping ? paths.dir : incoming, { recursive: true, force: true });
     if (signal?.aborted) throw interrupted('cuDNN import cancelled before any file was copied; nothing was changed.');
@@ -152,8 +174,8 @@ async function importInOnePass(options: ImportOptions): Promise<Manifest> {
   });
 }
 
-/** Refuses an interrupted copy; rolls back a complete one when asked to replace it; sets aside a kept rollback's leftovers. */
-async function clearPrevious(options: ImportOptions): Promise<void> {
+/** Refuses an interrupted copy, and a complete one unless asked to replace it; changes nothing. */
+async function checkPrevious(options: ImportOptions): Promise<ImportState> {
   const { toolkitDir } = options;
   const previous = await importState(toolkitDir);
   if (previous.state === 'interrupted')
@@ -161,15 +183,29 @@ async function clearPrevious(options: ImportOptions): Promise<void> {
       code: 'import-interrupted',
       fix: `Run \`cudawiz repair\` to finish it, or \`cudawiz rollback --cuda-dir "${toolkitDir}"\` to undo it.`,
     });
-  if (previous.state === 'complete') {
-    if (!options.replacePrevious)
-      throw new CudawizError(`cudawiz already copied cuDNN ${previous.manifest.archive.version} into ${toolkitDir}.`, {
-        code: 'already-imported',
-        fix: `Undo it first with \`cudawiz rollback --cuda-dir "${toolkitDir}"\`, or let \`cudawiz repair\` re-copy it.`,
-      });
-    await rollbackImport(toolkitDir);
+  if (previous.state === 'complete' && !options.replacePrevious)
+    throw new CudawizError(`cudawiz already copied cuDNN ${previous.manifest.archive.version} into ${toolkitDir}.`, {
+      code: 'already-imported',
+      fix: `Undo it first with \`cudawiz rollback --cuda-dir "${toolkitDir}"\`, or let \`cudawiz repair\` re-copy it.`,
+    });
+  return previous;
+}
+
+/** The checks of checkPrevious, then a complete earlier copy rolled back (a re-copy) and a kept rollback's leftovers set aside. */
+async function clearPrevious(options: ImportOptions): Promise<void> {
+  const previous = await checkPrevious(options);
+  if (previous.state === 'complete') await rollbackImport(options.toolkitDir);
+  await setAsideLeftovers(options.toolkitDir);
+}
+
+/** Every member's destination folder resolves inside the toolkit (no folder link carries it out). */
+async function checkDestinations(report: ArchiveReport, partDirs: Record<ToolkitPart, string>, toolkitDir: string): Promise<void> {
+  const root = await realpath(toolkitDir);
+  for (const m of report.members) {
+    const dir = path.dirname(hostPath(toolkitDir, `${partDirs[m.part]}/${m.rel}`));
+    const real = await nearestReal(dir);
+    if (!within(root, real)) throw new CudawizError(safetyText.pathEscapes(dir, real, toolkitDir), { code: 'link-out', fix: safetyText.pathEscapesFix });
   }
-  await setAsideLeftovers(toolkitDir);
 }
 
 /** Staging filled by `fill`, then the manifest and the renames into place; a failure before the manifest leaves the toolkit as it was. */
@@ -300,9 +336,14 @@ async function stagedFiles(report: ArchiveReport, staging: string, hashes: Map<s
 async function plan(report: ArchiveReport, staged: Map<string, StagedFile>, partDirs: Record<ToolkitPart, string>, options: ImportOptions): Promise<Manifest> {
   const byPath = new Map<string, ManifestFile>();
   const createdDirs = new Set<string>();
+  const root = await realpath(options.toolkitDir);
   for (const m of report.members) {
     const rel = `${partDirs[m.part]}/${m.rel}`;
     const dest = hostPath(options.toolkitDir, rel);
+    // Every destination's folder, resolved: a link such as include/thrust → /elsewhere carries nothing out.
+    const parent = await nearestReal(path.dirname(dest));
+    if (!within(root, parent))
+      throw new CudawizError(safetyText.pathEscapes(path.dirname(dest), parent, options.toolkitDir), { code: 'link-out', fix: safetyText.pathEscapesFix });
     const segments = rel.split('/');
     for (let i = 1; i < segments.length; i++) {
       const dir = segments.slice(0, i).join('/');
