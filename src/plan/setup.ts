@@ -78,6 +78,8 @@ function fetchTarget(ctx: PlanContext, io: StepIO, target: DownloadTarget) {
     mirror: ctx.mirror,
     connections: ctx.connections,
     allowUnverified: ctx.allowUnverified,
+    nvidiaOrigin: ctx.host.env.CUDAWIZ_TEST_NVIDIA_ORIGIN,
+    onNotice: io.log,
     signal: io.signal,
     onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total ?? undefined, speed: p.speed, eta: p.eta ?? undefined, resumedFrom: p.resumedFrom }),
   });
@@ -95,6 +97,7 @@ export const downloadCudaStep: Step<PlanContext> = {
     const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);
     const r = await fetchTarget(ctx, io, target);
     ctx.installerFile = r.path;
+    ctx.installerSha256 = r.sha256;
     return {
       summary: r.fromCache ? `${target.file} (verified copy in the cache)` : `${target.file}, ${r.source ? `checksum from ${r.source}` : 'unverified (--allow-unverified)'}`,
       evidence: [`sha256 ${r.sha256}`],
@@ -124,6 +127,7 @@ export const installCudaStep: Step<PlanContext> = {
       onLog: io.log,
       permission: { host: ctx.host, command: ctx.command },
       overrideCompilerCheck: ctx.overrideCompilerCheck,
+      verifiedSha256: ctx.installerSha256,
     });
     return { summary: r.skipped ? 'already installed' : `CUDA ${release.version} in ${r.toolkitDir}`, evidence: [r.warning, r.logFile && `installer log: ${r.logFile}`].filter((x): x is string => Boolean(x)) };
   },
