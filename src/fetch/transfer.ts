@@ -246,8 +246,10 @@ export class Transfer {
         saved = undefined;
       }
       if (!saved) {
+        // Which bytes of the .part are good is unknown without it: start the file over.
         this.req.onNotice?.(fetchText.partStateDiscarded(paths.partState));
-        await rm(paths.partState, { force: true });
+        await this.discardPart();
+        return false;
       }
     }
     if (saved && size !== undefined && saved.total !== null && saved.total !== size) saved = undefined;
