@@ -100,7 +100,7 @@ export const downloadCudaStep: Step<PlanContext> = {
     ctx.installerSha256 = r.sha256;
     return {
       summary: r.fromCache ? `${target.file} (verified copy in the cache)` : `${target.file}, ${r.source ? `checksum from ${r.source}` : 'unverified (--allow-unverified)'}`,
-      evidence: [`sha256 ${r.sha256}`],
+      evidence: [...r.notices, `sha256 ${r.sha256}`],
     };
   },
 };
@@ -177,7 +177,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
       const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
       const r = await fetchTarget(ctx, io, target);
       ctx.cudnnArchive = r.path;
-      return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})` };
+      return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})`, evidence: r.notices };
     }
     // Archives already in Downloads, offered as completions for the path prompt.
     const candidates = (await readdir(ctx.downloadsDir).catch(() => [] as string[])).filter((n) => /^cudnn.*\.(zip|tgz|tar\.xz)$/i.test(n)).map((n) => path.join(ctx.downloadsDir, n));
@@ -221,6 +221,7 @@ export const importCudnnStep: Step<PlanContext> = {
     const state = await importState(ctx.toolkitDir);
     // A copy left half-done by an earlier run is undone first, so this one starts from what was there.
     if (state.state === 'interrupted') await rollbackImport(ctx.toolkitDir);
+    const warnings: string[] = [];
     const manifest = await importCudnn({
       archive: file,
       toolkitDir: ctx.toolkitDir,
@@ -228,10 +229,11 @@ export const importCudnnStep: Step<PlanContext> = {
       tfCudnn: ctx.req.cudnn ?? undefined,
       cudaVersion: ctx.cuda,
       replacePrevious: state.state === 'complete',
+      onWarning: (w) => warnings.push(w),
       signal: io.signal,
       onProgress: (p) => io.progress({ bytes: p.bytes, total: p.totalBytes }),
     });
-    return { summary: `cuDNN ${manifest.archive.version} (${manifest.files.length} files, manifest in ${path.join(ctx.toolkitDir, '.cudawiz')})` };
+    return { summary: `cuDNN ${manifest.archive.version} (${manifest.files.length} files, manifest in ${path.join(ctx.toolkitDir, '.cudawiz')})`, evidence: warnings.map((w) => `warning: ${w}`) };
   },
 };
 
