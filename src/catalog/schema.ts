@@ -1,6 +1,6 @@
 // The catalog's shape. Every asset file is parsed through these schemas at load, so a typo in the
 // data is an error with the path of the bad field, never a wrong answer later.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const majorMinor = z.string().regex(/^\d+\.\d+$/, 'expected major.minor, e.g. "10.1"');
 const dotted = z.string().regex(/^\d+(\.\d+)*$/, 'expected a dotted version, e.g. "10.1.243"');
