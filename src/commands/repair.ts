@@ -1,5 +1,6 @@
 // `cudawiz repair [--tf V]`: the doctor's scan, then a plan that settles interrupted copies and
 // redoes only what is missing or broken; healthy parts are skipped by their own checks.
+import { beyondCatalogError } from '../catalog/newer-tf.js';
 import type { CommandContext } from '../cli/context.js';
 import { chooseTarget } from '../doctor/target.js';
 import { CudawizError, EXIT } from '../errors.js';
@@ -22,6 +23,8 @@ export async function run(ctx: CommandContext): Promise<number> {
       exitCode: EXIT.usage,
     });
   }
+  // Newer than the catalog: nothing to repair against; the path says what still works (exit 1).
+  if (target.beyond) throw beyondCatalogError(target.beyond, ctx.host.os);
   const plan = planContextFromFlags(ctx, target.tf, `cudawiz repair --tf ${target.tf}`);
   return runPlanCommand(ctx, plan, repairSteps(facts));
 }

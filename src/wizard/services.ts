@@ -1,6 +1,9 @@
 // The wizard's services over the real ones: the doctor's probes for the scan, the catalog for the
 // version list, and the same plans and runner as `install` and `repair`.
+import { beyondCatalogOptions, tfBeyondCatalog } from '../catalog/newer-tf.js';
 import { requirementsFor } from '../catalog/queries.js';
+import { planText } from '../i18n/plan.js';
+import { wizardText } from '../i18n/wizard.js';
 import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
@@ -41,11 +44,20 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
       text: facts.python.state === 'found' ? `Python ${facts.python.version}${installedTf ? `, TensorFlow ${installedTf}` : ', no TensorFlow yet'}` : 'no Python found',
     },
   ];
+  const beyond = installedTf ? tfBeyondCatalog(catalog, installedTf, facts.os, { installed: true }) : undefined;
   return {
     lines,
     problems: findings.filter((f) => f.status === 'fail').map((f) => ({ title: f.title, fix: f.fix ?? undefined })),
     hasInstall: facts.toolkits.length > 0 && Boolean(installedTf),
     installedTf,
+    ...(beyond
+      ? {
+          beyond: {
+            headline: wizardText.scanBeyond(planText.beyondHeadline(beyond.catalogEnd, installedTf!), planText.pipInstalled(facts.python.tensorflow?.package ?? 'tensorflow', installedTf!)),
+            options: beyondCatalogOptions(beyond, facts.os),
+          },
+        }
+      : {}),
   };
 }
 
