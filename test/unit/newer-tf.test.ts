@@ -88,3 +88,13 @@ describe('every command takes the path', () => {
     expect(r.stderr).toContain('pip install');
   });
 });
+
+describe('the overlay option', () => {
+  it(`a --catalog overlay that adds a ${next} row makes it known: requirements answers from it`, async () => {
+    const dir = await fixtureMachine('linux');
+    const overlay = await dir.file('/overlay.json', JSON.stringify({ tensorflow: { linux: [{ version: next, python: ['3.10-3.13'], cuda: '12.5', cudnn: '9.3' }] } }));
+    const r = await runCli(['requirements', '--tf', next, '--os', 'linux', '--json', '--catalog', overlay]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ tensorflow: next, row: next, cuda: '12.5', cudnn: '9.3' });
+  });
+});
