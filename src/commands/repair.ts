@@ -6,12 +6,14 @@ import { chooseTarget } from '../doctor/target.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { defaultCudaRoot } from '../platform.js';
 import { repairSteps } from '../plan/repair.js';
-import { probeMachine } from '../probe/index.js';
+import { ProbeCache } from '../probe/cache.js';
 import { planContextFromFlags, runPlanCommand } from './plan-command.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const catalog = ctx.catalog();
-  const facts = await probeMachine(ctx.host, {
+  // The doctor's probe serves the whole plan: Python and TensorFlow are not imported again.
+  const probes = new ProbeCache(ctx.host);
+  const facts = await probes.machine({
     cudaRoot: ctx.globals.cudaRoot ?? defaultCudaRoot(ctx.host.os, ctx.host.env),
     python: typeof ctx.values.python === 'string' ? ctx.values.python : undefined,
     catalog,
@@ -25,6 +27,6 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
   // Newer than the catalog: nothing to repair against; the path says what still works (exit 1).
   if (target.beyond) throw beyondCatalogError(target.beyond, ctx.host.os);
-  const plan = planContextFromFlags(ctx, target.tf, `cudawiz repair --tf ${target.tf}`);
+  const plan = { ...planContextFromFlags(ctx, target.tf, `cudawiz repair --tf ${target.tf}`), probes };
   return runPlanCommand(ctx, plan, repairSteps(facts));
 }

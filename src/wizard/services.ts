@@ -17,7 +17,7 @@ import { createPipPlanContext, pipRouteRefusal, pipRouteSteps } from '../plan/pi
 import { repairSteps } from '../plan/repair.js';
 import { runPlan } from '../plan/runner.js';
 import { setupSteps } from '../plan/setup.js';
-import { probeMachine } from '../probe/index.js';
+import { ProbeCache } from '../probe/cache.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
 
@@ -74,9 +74,11 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
   const catalog = options.catalog ?? loadCatalog({ overlayFile: globals.catalog });
   const cudaRoot = globals.cudaRoot ?? defaultCudaRoot(host.os, host.env);
   let facts: MachineFacts | undefined;
+  // One probe cache for the whole wizard run: the scan's Python/TensorFlow facts serve every preview and step.
+  const probes = new ProbeCache(host);
   return {
     async scan() {
-      facts = await probeMachine(host, { cudaRoot, catalog });
+      facts = await probes.machine({ cudaRoot, catalog });
       return scanSummary(catalog, facts);
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
@@ -85,7 +87,7 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
       if (!version) return { ok: false, exitCode: 2, message: 'No TensorFlow version chosen.' };
-      const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz' };
+      const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz', probes };
       if (o.route === 'pip') {
         return runPlan(pipRouteSteps(), createPipPlanContext(catalog, host, options), { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask });
       }
