@@ -60,3 +60,20 @@ export async function windowsLaptop(options: { env?: Record<string, string>; arc
     },
   };
 }
+
+/** What a user did before cudawiz: ran NVIDIA's installer for another CUDA by hand (the fixture, under its name). */
+export async function installCudaByHand(m: WineMachine, file: string, mm: string): Promise<string> {
+  const exe = `${DOWNLOADS}\\${file}`;
+  await m.fixtureProgram(exe);
+  const r = await m.exe(exe, ['-s', `nvcc_${mm}`, `cudart_${mm}`, '-n', `-log:${PROFILE}\\AppData\\Local\\Temp\\cuda-${mm}`]);
+  if (r.code !== 0) throw new Error(`the fixture installer ${file} failed: ${r.stderr}`);
+  return `${CUDA_ROOT}\\v${mm}`;
+}
+
+/** cuDNN copied into a toolkit by hand, as the blog posts say: the DLL and its version header. */
+export async function copyCudnnByHand(m: WineMachine, toolkit: string, version: string): Promise<void> {
+  const [maj, min, patch] = version.split('.');
+  await m.writeFile(`${toolkit}\\bin\\cudnn64_${maj}.dll`, await readFile(m.host('C:\\windows\\system32\\version.dll')));
+  const defines = `#define CUDNN_MAJOR ${maj}\n#define CUDNN_MINOR ${min}\n#define CUDNN_PATCHLEVEL ${patch}\n`;
+  await m.writeFile(`${toolkit}\\include\\${Number(maj) >= 8 ? 'cudnn_version.h' : 'cudnn.h'}`, defines);
+}
