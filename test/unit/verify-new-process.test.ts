@@ -15,11 +15,11 @@ const SYSTEM = '%SystemRoot%\\system32;%SystemRoot%;%SystemRoot%\\System32\\Wbem
 const ENV = { SystemRoot: 'C:\\Windows', ProgramFiles: 'C:\\Program Files' };
 
 /** The seed's laptop right after cudawiz wrote the Machine PATH: CUDA 10.1 + cuDNN 7.6.5 in place, this process's PATH from before. */
-async function laptopAfterPathWrite(savedMachinePath: string) {
+async function laptopAfterPathWrite(savedMachinePath: string, processPath = 'C:\\Windows\\system32;C:\\Windows;C:\\Windows\\System32\\Wbem') {
   const m = await fixtureMachine('windows', ENV);
   await m.toolkit(V101, { version: '10.1.243', versionFile: 'version.txt', libraries: [...TOOLKIT_LIBRARIES.windows['10.1']], cudnn: '7.6.5' });
   await m.file('C:\\Windows\\System32\\nvcuda.dll', 'MZ');
-  const reg = await windowsMachine({ processPath: 'C:\\Windows\\system32;C:\\Windows;C:\\Windows\\System32\\Wbem', env: ENV });
+  const reg = await windowsMachine({ processPath, env: ENV });
   await reg.setPersisted('HKLM', savedMachinePath);
   const host: Host = { ...m.host, env: reg.host.env, run: reg.host.run };
   return createPlanContext(loadCatalog(), host, { tf: '2.3', configureEnv: 'yes', command: 'cudawiz' });
@@ -42,8 +42,7 @@ describe('verify on Windows, right after the PATH change', () => {
   });
 
   it('says nothing about a new terminal when this process already has the saved PATH', async () => {
-    const ctx = await laptopAfterPathWrite(`${V101}\\bin;${SYSTEM}`);
-    ctx.host = { ...ctx.host, env: { ...ctx.host.env, Path: `${V101}\\bin;C:\\Windows\\system32;C:\\Windows;C:\\Windows\\System32\\Wbem` } };
+    const ctx = await laptopAfterPathWrite(`${V101}\\bin;${SYSTEM}`, `${V101}\\bin;C:\\Windows\\system32;C:\\Windows;C:\\Windows\\System32\\Wbem`);
     const libraries = (await verifySetup(ctx)).find((l) => l.id === 'libraries')!;
     expect(libraries.status).toBe('pass');
     expect(libraries.evidence.join('\n')).not.toContain('new terminal');
