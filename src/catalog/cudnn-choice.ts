@@ -19,3 +19,10 @@ export function cudnnPlanReason(a: ArchiveChoice): string {
   if (a.access === 'login') return catalogText.planCudnnLogin(a.file);
   return a.pick === 'compatible' ? catalogText.planCudnnCompatible(a.file, a.tested) : catalogText.planCudnnPublic(a.file);
 }
+
+/** Download failures that mean the public copy is not there or not NVIDIA's bytes: the login path is the way out. A full disk or Ctrl+C is not one. */
+const COPY_UNAVAILABLE = new Set(['http-status', 'download-failed', 'download-stalled', 'checksum-mismatch', 'size-mismatch', 'no-checksum', 'retry-later', 'redirect-loop', 'body-too-long', 'too-large', 'insecure-url']);
+export function publicCopyUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && COPY_UNAVAILABLE.has(code);
+}

@@ -6,6 +6,9 @@ import { osOption, requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, formatBytes, resolveCacheDir, type DownloadProgress, type DownloadTarget, type FetchResult } from '../fetch/index.js';
+import { loginNeededError } from '../fetch/download.js';
+import { catalogText } from '../i18n/catalog.js';
+import { publicCopyUnavailable } from '../catalog/cudnn-choice.js';
 import { parseMirror } from '../fetch/mirror.js';
 import { hashFile } from '../fetch/ordered-hasher.js';
 
@@ -82,6 +85,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const cacheDir = resolveCacheDir(ctx.globals.cacheDir);
   const { out } = ctx;
   if (!out.json) out.error(`Downloading ${target.label}: ${target.file}`);
+  // A public cuDNN copy that cannot be had (404, a mirror without it, other bytes) leaves the login path, exit 3.
   const result = await fetchVerified({
     url: target.url,
     file: target.file,
@@ -96,6 +100,15 @@ export async function run(ctx: CommandContext): Promise<number> {
     tuning: { freeSpace: freeSpaceOverride(ctx.host.env.CUDAWIZ_TEST_FREE_BYTES) },
     nvidiaOrigin: ctx.host.env.CUDAWIZ_TEST_NVIDIA_ORIGIN,
     onNotice: (line) => out.error(`${out.symbol('info')} ${line}`),
+  }).catch((error: unknown) => {
+    if (kind !== 'cudnn' || ctx.signal.aborted || !publicCopyUnavailable(error)) throw error;
+    const page = ctx.catalog().cudnn.archivePage;
+    throw new CudawizError(`${target.label}: ${catalogText.cudnnFallback(target.file, (error as Error).message.split('\n')[0])}.`, {
+      code: 'login-required',
+      exitCode: EXIT.needsUser,
+      fix: loginNeededError(target.label, target.file, page).fix,
+      details: { page, file: target.file },
+    });
   });
   const dest = ctx.values.dest as string | undefined;
   const file = dest ? await copyToDest(result, target.file, dest) : result.path;

@@ -2,7 +2,7 @@
 // check → download CUDA → install CUDA → obtain cuDNN → import cuDNN → loader path → verify.
 import { access, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { cudnnPlanReason } from '../catalog/cudnn-choice.js';
+import { cudnnPlanReason, publicCopyUnavailable } from '../catalog/cudnn-choice.js';
 import { findCudaRelease } from '../catalog/queries.js';
 import { catalogText } from '../i18n/catalog.js';
 import { installToolkit } from '../cuda/install.js';
@@ -186,7 +186,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
         return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})`, evidence: r.notices };
       } catch (error) {
         // A public copy that fails (404, a mirror without it, no checksum) leaves the login path, never a dead end.
-        if (io.signal.aborted) throw error;
+        if (io.signal.aborted || !publicCopyUnavailable(error)) throw error;
         publicFailed = catalogText.cudnnFallback(archive.file, (error as Error).message.split('\n')[0]);
         io.log(publicFailed);
       }

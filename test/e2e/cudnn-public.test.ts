@@ -64,4 +64,18 @@ describe('the public cuDNN copy in cudawiz install', () => {
     expect((await readdir(m.cache, { recursive: true })).filter((f) => String(f).endsWith(FILE))).toEqual([]);
     expect(await readdir(path.join(m.toolkit, 'lib64'))).not.toContain('libcudnn.so.7');
   });
+
 });
+
+describe('the public cuDNN copy in cudawiz download', () => {
+  it('names the login page and the file (exit 3), never a bare "HTTP 404", when the mirror has no copy', async () => {
+    const m = await laptopWithoutArchive();
+    const r = await runBuilt([...m.globals, 'download', 'cudnn', '--version', '7.6.5', '--cuda', '10.1', '--os', 'linux', '--json'], { env: m.env });
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    const doc = JSON.parse(r.stdout) as { error: { code: string; page: string; file: string; message: string } };
+    expect(doc.error).toMatchObject({ code: 'login-required', page: 'https://developer.nvidia.com/rdp/cudnn-archive', file: FILE });
+    expect(doc.error.message).toContain(`the public copy of ${FILE} could not be downloaded`);
+    expect(m.mirror.fileRequests(FILE).length).toBeGreaterThan(0);
+  });
+});
+
