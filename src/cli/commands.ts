@@ -57,11 +57,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   explain: {
     summary: 'Read a TensorFlow log and say which CUDA/cuDNN its missing libraries mean, and what to do.',
-    usage: 'cudawiz explain [FILE|-] [--os windows|linux] [--json]',
+    usage: 'cudawiz explain [FILE|-] [--os windows|linux|wsl] [--json]',
     options: { os: { type: 'string' } },
     flags: [
       ['FILE|-', 'the log file, or - (or nothing) for standard input'],
-      ['--os windows|linux', 'the OS the log came from, for the fix lines (default: guessed from the log)'],
+      ['--os windows|linux|wsl', 'the OS the log came from, for the fix lines (default: guessed from the log; wsl: Linux inside WSL2, whose driver is Windows)'],
     ],
     load: () => import('../commands/explain.js'),
   },
