@@ -6,6 +6,7 @@ import type { CommandContext } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
 import { diagnose, hasFailure, type Finding } from '../doctor/diagnose.js';
 import { EXIT } from '../errors.js';
+import { doctorText as T } from '../i18n/doctor.js';
 import { probeMachine } from '../probe/index.js';
 import type { MachineFacts } from '../probe/types.js';
 
@@ -124,9 +125,9 @@ export function renderDoctor(r: DoctorReport, out: Output): void {
   const fails = r.findings.filter((f) => f.status === 'fail').length;
   const warns = r.findings.filter((f) => f.status === 'warn').length;
   out.line();
-  out.line(fails || warns ? `${fails} problem${fails === 1 ? '' : 's'}, ${warns} warning${warns === 1 ? '' : 's'}.` : 'Nothing to fix.');
+  out.line(fails || warns ? T.summary(fails, warns) : T.nothingToFix);
   out.line();
-  out.line('To share this, paste the block below:');
+  out.line(T.shareIntro);
   out.line('```');
   out.line(`cudawiz ${pkg.version} doctor`);
   for (const l of summaryLines(r)) out.line(l);
