@@ -43,6 +43,16 @@ export interface DoctorReport {
     loads: { file: string; from: string; dir: string | null; via: string | null }[];
     loaderPathFix: { needed: boolean; alreadyApplied: boolean; missingDirs: string[]; activateScript: string | null };
   };
+  /** Only inside an active conda env: the CUDA/cuDNN its packages carry, and where its libraries are. */
+  conda?: {
+    prefix: string;
+    name: string | null;
+    libDir: string;
+    cuda: string | null;
+    cudnn: string | null;
+    packages: { name: string; version: string; build: string | null }[];
+    libraries: string[];
+  };
 }
 
 function wslReport(facts: MachineFacts): DoctorReport['wsl'] {
@@ -77,6 +87,20 @@ function pipReport(facts: MachineFacts): DoctorReport['pipCuda'] {
   };
 }
 
+function condaReport(facts: MachineFacts): DoctorReport['conda'] {
+  const c = facts.conda;
+  if (!c) return undefined;
+  return {
+    prefix: c.prefix,
+    name: c.name ?? null,
+    libDir: c.libDir,
+    cuda: c.cuda?.version ?? null,
+    cudnn: c.cudnn?.version ?? null,
+    packages: c.packages.map((p) => ({ name: p.name, version: p.version, build: p.build ?? null })),
+    libraries: c.libraries,
+  };
+}
+
 export function doctorReport(facts: MachineFacts, findings: Finding[]): DoctorReport {
   const py = facts.python;
   const tf = py.tensorflow;
@@ -92,6 +116,7 @@ export function doctorReport(facts: MachineFacts, findings: Finding[]): DoctorRe
     // Present only where they apply, so the report of an ordinary machine keeps its shape.
     ...(wslReport(facts) ? { wsl: wslReport(facts) } : {}),
     ...(pipReport(facts) ? { pipCuda: pipReport(facts) } : {}),
+    ...(condaReport(facts) ? { conda: condaReport(facts) } : {}),
   };
 }
 
@@ -106,6 +131,7 @@ function summaryLines(r: DoctorReport): string[] {
     `tensorflow: ${r.tensorflow ? `${r.tensorflow.package ?? 'tensorflow'} ${r.tensorflow.version}` : 'not installed'}`,
     ...(r.wsl ? [`wsl: ${r.wsl.version ?? '?'}, Windows ${r.wsl.windowsVersion ?? r.wsl.windowsBuild ?? '?'}, Windows driver ${r.wsl.windowsDriverVersion ?? 'none'}`] : []),
     ...(r.pipCuda ? [`pip cuda: ${r.pipCuda.cuda ?? '?'}, cudnn ${r.pipCuda.cudnn ?? '?'} (${r.pipCuda.venv ?? r.pipCuda.python})`] : []),
+    ...(r.conda ? [`conda: cuda ${r.conda.cuda ?? 'none'}, cudnn ${r.conda.cudnn ?? 'none'} (${r.conda.prefix})`] : []),
   ];
 }
 

@@ -50,7 +50,7 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
   const right = facts.toolkits.filter((t) => t.readable && t.majorMinor === req.cuda);
   const others = facts.toolkits.filter((t) => t.readable && t.majorMinor !== req.cuda);
   const out: Finding[] = [];
-  const wheels = wheelFindings(facts, req);
+  const wheels = wheelFindings(facts, req) ?? condaToolkitFindings(facts, req);
   if (wheels) return wheels;
   if (right.length === 0) {
     const evidence = others.length ? others.map((t) => T.installed(describeToolkit(t))) : [T.noToolkitUnder(facts.cudaRoot)];
@@ -88,6 +88,20 @@ function wheelFindings(facts: MachineFacts, req: Requirements): Finding[] | unde
   return [
     finding('toolkit', 'pass', T.wheelsCuda(req.cuda!), [winner ? `${cudart!.file} → ${winner.dir}` : T.inWheels(cudart!.file, facts.pip?.venv)]),
     cudnnFinding(facts, req, copy, T.wheelCudnnWhere, reinstall),
+  ];
+}
+
+/** A conda env's cudatoolkit that TF loads cudart from, of the right CUDA: no system toolkit needed. */
+function condaToolkitFindings(facts: MachineFacts, req: Requirements): Finding[] | undefined {
+  const env = facts.conda;
+  const cudart = req.libraries.find((l) => l.name === 'cudart');
+  const winner = cudart ? resolveLibrary(facts.search, cudart.file).winner : undefined;
+  if (!env?.cuda || !winner || winner.via !== 'conda env' || env.cuda.majorMinor !== req.cuda) return undefined;
+  const copy = facts.cudnn.find((c) => c.path === env.libDir);
+  const install = req.cudnn ? `conda install cudnn=${req.cudnn}` : 'conda install cudnn';
+  return [
+    finding('toolkit', 'pass', T.condaToolkit(req.cuda, env.name ?? env.prefix, env.cuda.package, env.cuda.version), [`${cudart!.file} → ${winner.dir}`]),
+    cudnnFinding(facts, req, copy, T.condaWhere(env.name ?? env.prefix), install),
   ];
 }
 

@@ -194,6 +194,8 @@ const en = {
   wslSmiMissing: (dir: string) => `nvidia-smi: not on PATH and not in ${dir}`,
 
   // ---------------------------------------------------------------- conda (checks-conda)
+  condaToolkit: (cuda: string, env: string, pkg: string, version: string) => `CUDA ${cuda} comes from the conda env ${env} (${pkg} ${version}); no toolkit needed`,
+  condaWhere: (env: string) => `the conda env ${env}`,
   condaUnreadable: (name: string) => `Could not read the conda env ${name}: its conda-meta folder`,
   condaUnreadableFix: 'Check CONDA_PREFIX names an environment (conda info --envs), or deactivate it: conda deactivate',
   condaNoLibraries: 'no CUDA libraries',
@@ -398,6 +400,8 @@ const zh: DoctorStrings = {
   wslNoSmi: 'WSL 里没有来自 Windows 的 NVIDIA 显卡驱动，所以没有可用的 GPU',
   wslSmiMissing: (dir) => `nvidia-smi：PATH 和 ${dir} 里都没有`,
 
+  condaToolkit: (cuda, env, pkg, version) => `CUDA ${cuda} 来自 conda 环境 ${env}（${pkg} ${version}）；不需要安装 CUDA Toolkit`,
+  condaWhere: (env) => `conda 环境 ${env}`,
   condaUnreadable: (name) => `读不了 conda 环境 ${name} 的 conda-meta 目录`,
   condaUnreadableFix: '检查环境变量 CONDA_PREFIX 指向的是不是一个环境（conda info --envs），或者退出它：conda deactivate',
   condaNoLibraries: '没有 CUDA 动态链接库',
