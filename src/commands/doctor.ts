@@ -123,12 +123,12 @@ export function doctorReport(facts: MachineFacts, findings: Finding[]): DoctorRe
 function summaryLines(r: DoctorReport): string[] {
   return [
     `os: ${r.os}`,
-    `gpus: ${r.gpus.length ? r.gpus.map((g) => `${g.index}: ${g.name}${g.computeCapability ? ` (cc ${g.computeCapability})` : ''}`).join('; ') : 'none'}`,
-    `driver: ${r.driver.version ?? 'none'}`,
-    `toolkits: ${r.toolkits.length ? r.toolkits.map((t) => `${t.version ?? '?'} ${t.path}${t.missing.length ? ` (no ${t.missing.join(', ')})` : ''}`).join('; ') : 'none'}`,
-    `cudnn: ${r.cudnn.length ? r.cudnn.map((c) => `${c.version ?? '?'} ${c.path}`).join('; ') : 'none'}`,
-    `python: ${r.python ? `${r.python.version} ${r.python.bits}-bit (${r.python.command})` : 'none'}`,
-    `tensorflow: ${r.tensorflow ? `${r.tensorflow.package ?? 'tensorflow'} ${r.tensorflow.version}` : 'not installed'}`,
+    `gpus: ${r.gpus.length ? r.gpus.map((g) => `${g.index}: ${g.name}${g.computeCapability ? ` (cc ${g.computeCapability})` : ''}`).join('; ') : T.shareNone}`,
+    `driver: ${r.driver.version ?? T.shareNone}`,
+    `toolkits: ${r.toolkits.length ? r.toolkits.map((t) => `${t.version ?? '?'} ${t.path}${t.missing.length ? ` (no ${t.missing.join(', ')})` : ''}`).join('; ') : T.shareNone}`,
+    `cudnn: ${r.cudnn.length ? r.cudnn.map((c) => `${c.version ?? '?'} ${c.path}`).join('; ') : T.shareNone}`,
+    `python: ${r.python ? `${r.python.version} ${r.python.bits}-bit (${r.python.command})` : T.shareNone}`,
+    `tensorflow: ${r.tensorflow ? `${r.tensorflow.package ?? 'tensorflow'} ${r.tensorflow.version}` : T.shareNotInstalled}`,
     ...(r.wsl ? [`wsl: ${r.wsl.version ?? '?'}, Windows ${r.wsl.windowsVersion ?? r.wsl.windowsBuild ?? '?'}, Windows driver ${r.wsl.windowsDriverVersion ?? 'none'}`] : []),
     ...(r.pipCuda ? [`pip cuda: ${r.pipCuda.cuda ?? '?'}, cudnn ${r.pipCuda.cudnn ?? '?'} (${r.pipCuda.venv ?? r.pipCuda.python})`] : []),
     ...(r.conda ? [`conda: cuda ${r.conda.cuda ?? 'none'}, cudnn ${r.conda.cudnn ?? 'none'} (${r.conda.prefix})`] : []),

@@ -61,7 +61,7 @@ export function condaFindings(facts: MachineFacts, catalog: Catalog): Finding[] 
   if (shadowed.length) {
     const others = [...new Set(shadowed.flatMap(({ r }) => r.candidates.filter((c) => !samePath(facts.os, c.dir, env.libDir)).map((c) => c.dir)))];
     out.push(finding('conda-shadows', 'warn', T.condaShadows(shadowed.map((s) => s.file), env.libDir, others),
-      shadowed.map(({ file, r }) => `${file}: ${r.candidates.map((c, i) => `${i === 0 ? 'wins: ' : ''}${c.dir} (${c.via})`).join('; ')}`),
+      shadowed.map(({ file, r }) => `${file}: ${r.candidates.map((c, i) => `${i === 0 ? T.wins : ''}${c.dir} (${T.via(c.via)})`).join('; ')}`),
       T.condaShadowsFix(env.packages.map((p) => p.name).join(' ') || 'cudatoolkit cudnn')));
   }
   return out;

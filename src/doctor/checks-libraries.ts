@@ -18,7 +18,7 @@ function addToSearchPath(facts: MachineFacts, dir: string): string {
 }
 
 function placeList(r: Resolution): string[] {
-  return r.candidates.map((c, i) => `${i === 0 && c === r.winner ? T.wins : ''}${c.dir} (${c.via})`);
+  return r.candidates.map((c, i) => `${i === 0 && c === r.winner ? T.wins : ''}${c.dir} (${T.via(c.via)})`);
 }
 
 /** Is the copy that wins the right one? Returns why not, or undefined when it is. */

@@ -11,7 +11,7 @@ export function wheelFixCommand(pip: PipEnvironment, tf: string): string | undef
 }
 
 function describeLoad(l: PipEnvironment['loads'][number]): string {
-  return l.from === 'none' ? T.loadsNone(l.file) : T.loadsFrom(l.file, l.dir, l.from === 'wheels', l.via);
+  return l.from === 'none' ? T.loadsNone(l.file) : T.loadsFrom(l.file, l.dir, l.from === 'wheels', l.via === undefined ? undefined : T.via(l.via));
 }
 
 function loaderPathFinding(pip: PipEnvironment, tf: string): Finding | undefined {

@@ -58,6 +58,8 @@ const en = {
   addToPathLinux: (variable: string, dir: string, confDir: string) =>
     `export ${variable}=${dir}:$${variable}   (or, for everyone: echo ${dir} | sudo tee ${confDir}/cuda.conf && sudo ldconfig)`,
   wins: 'wins: ',
+  /** How the loader reaches a folder, as the probe names it (also the --json value). */
+  via: (via: string) => via,
   notCudaCopy: (owner: string, cuda: string | null) => `it is CUDA ${owner}'s copy, not CUDA ${cuda}'s`,
   condaCudaCopy: (conda: string, cuda: string | null) => `it is the conda env's CUDA ${conda} copy, not CUDA ${cuda}'s`,
   notCudnnVersion: (have: string, want: string) => `it is cuDNN ${have}, not ${want}`,
@@ -215,9 +217,18 @@ const en = {
   summary: (fails: number, warns: number) => `${fails} problem${fails === 1 ? '' : 's'}, ${warns} warning${warns === 1 ? '' : 's'}.`,
   nothingToFix: 'Nothing to fix.',
   shareIntro: 'To share this, paste the block below:',
+  shareNone: 'none',
+  shareNotInstalled: 'not installed',
 };
 
 type DoctorStrings = typeof en;
+
+const VIA_ZH: Record<string, string> = {
+  'toolkit (not on the search path)': 'CUDA Toolkit，不在搜索路径上',
+  'conda env': 'conda 环境',
+  'pip wheel': 'pip 包',
+  'ld cache': 'ld 缓存',
+};
 
 const VERDICT_ZH: Record<Verdict, (tf: string, cc: string) => string> = {
   native: (tf, cc) => `TensorFlow ${tf} 带有能在计算能力 ${cc} 上运行的机器码。`,
@@ -270,6 +281,7 @@ const zh: DoctorStrings = {
   addToPathWindows: (dir) => `把 ${dir} 加入环境变量 PATH，放在其他 CUDA bin 目录之前（系统属性 → 环境变量），然后重新打开终端。`,
   addToPathLinux: (variable, dir, confDir) => `export ${variable}=${dir}:$${variable}   （或者对所有用户生效：echo ${dir} | sudo tee ${confDir}/cuda.conf && sudo ldconfig）`,
   wins: '生效：',
+  via: (via) => VIA_ZH[via] ?? via,
   notCudaCopy: (owner, cuda) => `这是 CUDA ${owner} 的副本，不是 CUDA ${cuda} 的`,
   condaCudaCopy: (conda, cuda) => `这是 conda 环境里 CUDA ${conda} 的副本，不是 CUDA ${cuda} 的`,
   notCudnnVersion: (have, want) => `这是 cuDNN ${have}，不是 ${want}`,
@@ -420,6 +432,8 @@ const zh: DoctorStrings = {
   summary: (fails, warns) => `${fails} 个问题，${warns} 个警告。`,
   nothingToFix: '没有需要修复的问题。',
   shareIntro: '要分享结果，请复制下面这段：',
+  shareNone: '无',
+  shareNotInstalled: '未安装',
 };
 
 export const doctorText = localized({ en, zh });

@@ -6,61 +6,13 @@ import { builtinCatalog } from '../../src/catalog/load.js';
 import { diagnose, type Finding } from '../../src/doctor/diagnose.js';
 import { probeMachine, resolveLibrary } from '../../src/probe/index.js';
 import { runCli } from '../helpers/cli.js';
-import { fixtureMachine, type FixtureMachine } from '../fixtures/machine.js';
+import { CONDA_ENV, condaOnOldDriver, condaRecord } from '../fixtures/conda-env.js';
+import { fixtureMachine } from '../fixtures/machine.js';
 
 const byId = (findings: Finding[]) => Object.fromEntries(findings.map((f) => [f.id, f]));
 const catalog = builtinCatalog();
 
-/** A conda-meta record the way conda writes one (conda/models/records.py PrefixRecord fields). */
-function condaRecord(name: string, version: string, build: string, subdir: string, files: string[]): string {
-  return JSON.stringify(
-    {
-      build,
-      build_number: 0,
-      channel: `https://repo.anaconda.com/pkgs/main/${subdir}`,
-      constrains: [],
-      depends: name === 'cudnn' ? ['cudatoolkit >=10.1,<10.2'] : [],
-      extracted_package_dir: `/home/me/miniconda3/pkgs/${name}-${version}-${build}`,
-      files,
-      fn: `${name}-${version}-${build}.conda`,
-      license: 'proprietary - Nvidia',
-      link: { source: `/home/me/miniconda3/pkgs/${name}-${version}-${build}`, type: 1 },
-      md5: '0123456789abcdef0123456789abcdef',
-      name,
-      package_tarball_full_path: `/home/me/miniconda3/pkgs/${name}-${version}-${build}.conda`,
-      paths_data: { paths: files.map((p) => ({ _path: p, path_type: 'hardlink', size_in_bytes: 3 })), paths_version: 1 },
-      requested_spec: name === 'cudatoolkit' ? 'cudatoolkit=10.1' : 'None',
-      size: 1234,
-      subdir,
-      timestamp: 1574796946000,
-      url: `https://repo.anaconda.com/pkgs/main/${subdir}/${name}-${version}-${build}.conda`,
-      version,
-    },
-    null,
-    2,
-  );
-}
-
-const ENV = '/home/me/miniconda3/envs/tf';
-const CUDA100 = ['libcudart.so.10.0', 'libcublas.so.10.0', 'libcufft.so.10.0', 'libcurand.so.10.0', 'libcusolver.so.10.0', 'libcusparse.so.10.0'];
-
-/** Linux, a Tesla K80 on driver 410.72, the system's CUDA 10.0 + cuDNN 7.4.2 in the ld cache, and conda env "tf" with cudatoolkit 10.1. */
-async function condaOnOldDriver(): Promise<FixtureMachine> {
-  const m = await fixtureMachine('linux', { PATH: `${ENV}/bin:/usr/bin:/bin`, CONDA_PREFIX: ENV, CONDA_DEFAULT_ENV: 'tf' });
-  await m.nvidiaSmi('/usr/bin/nvidia-smi', 'tesla-k80-driver-410');
-  await m.file('/usr/lib/x86_64-linux-gnu/libcuda.so.1', 'ELF');
-  await m.toolkit('/usr/local/cuda-10.0', { version: '10.0.130', versionFile: 'version.txt', libraries: CUDA100, cudnn: '7.4.2' });
-  const cached = [...CUDA100, 'libcudnn.so.7'].map((f) => `printf '\\t${f} (libc6,x86-64) => /usr/local/cuda-10.0/lib64/${f}\\n'`).join('\n');
-  await m.script('/sbin/ldconfig', `echo "8 libs found in cache \\\`/etc/ld.so.cache'"\nprintf '\\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\\n'\n${cached}`);
-  const toolkitFiles = ['lib/libcudart.so.10.1.243', 'lib/libcudart.so.10.1', 'lib/libcublas.so.10', 'lib/libcublasLt.so.10', 'lib/libcufft.so.10', 'lib/libcurand.so.10', 'lib/libcusolver.so.10', 'lib/libcusparse.so.10'];
-  for (const f of toolkitFiles) await m.file(`${ENV}/${f}`, 'ELF');
-  await m.file(`${ENV}/lib/libcudnn.so.7`, 'ELF');
-  await m.file(`${ENV}/conda-meta/cudatoolkit-10.1.243-h6bb024c_0.json`, condaRecord('cudatoolkit', '10.1.243', 'h6bb024c_0', 'linux-64', toolkitFiles));
-  await m.file(`${ENV}/conda-meta/cudnn-7.6.5-cuda10.1_0.json`, condaRecord('cudnn', '7.6.5', 'cuda10.1_0', 'linux-64', ['lib/libcudnn.so.7', 'lib/libcudnn.so.7.6.5']));
-  await m.file(`${ENV}/conda-meta/python-3.7.16-h7a1cb2a_0.json`, condaRecord('python', '3.7.16', 'h7a1cb2a_0', 'linux-64', ['bin/python3.7']));
-  await m.file(`${ENV}/conda-meta/history`, '==> 2020-01-01 00:00:00 <==\n# cmd: conda create -n tf cudatoolkit=10.1 cudnn\n');
-  return m;
-}
+const ENV = CONDA_ENV;
 
 describe('a conda env as a library source', () => {
   it('reads which CUDA and cuDNN the env carries from conda-meta, and puts its lib folder on the search path before the ld cache', async () => {
