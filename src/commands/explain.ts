@@ -20,7 +20,6 @@ async function readStream(stream: Readable): Promise<string> {
 }
 
 async function readLog(ctx: CommandContext): Promise<{ text: string; source: string }> {
-  if (ctx.positionals.length > 1) throw new UsageError(T.tooManyLogs(ctx.positionals.length), T.tooManyLogsFix);
   const file = ctx.positionals[0];
   if (file === undefined || file === '-') {
     if (ctx.io.stdin.isTTY) throw new UsageError(T.noLog, T.noLogFix);

@@ -165,12 +165,11 @@ const en = {
   noPythonFound: 'no Python interpreter was found',
   noTarget: 'No TensorFlow version to check against: the TensorFlow checks are skipped',
   noTargetFix: 'Say which TensorFlow you want: cudawiz doctor --tf 2.10 (cudawiz requirements --tf V shows what each needs)',
-  fromFlag: 'from --tf',
-  pipInstalled: (pkg: string, v: string | undefined) => `pip-installed ${pkg} ${v}`,
   rowOf: (row: string) => `, row ${row}`,
   checkingFor: (v: string, source: string, row: string) => `Checking for TensorFlow ${v} (${source}${row})`,
   unknownTf: (v: string, source: string) => `cudawiz does not know TensorFlow ${v} (${source})`,
   passKnown: 'Pass a known version with --tf',
+  unknownPipTfFix: (pkg: string) => `Check which TensorFlow this Python has (pip show ${pkg}); to check against another, pass it: cudawiz doctor --tf 2.10`,
 
   // ---------------------------------------------------------------- WSL (checks-wsl)
   wslKernel: (k: string) => `kernel ${k}`,
@@ -384,12 +383,11 @@ const zh: DoctorStrings = {
   noPythonFound: '没有找到 Python 解释器',
   noTarget: '没有要对照检查的 TensorFlow 版本：跳过 TensorFlow 相关的检查',
   noTargetFix: '指定你要的 TensorFlow：cudawiz doctor --tf 2.10（cudawiz requirements --tf V 会显示每个版本需要什么）',
-  fromFlag: '来自 --tf',
-  pipInstalled: (pkg, v) => `pip 安装的 ${pkg} ${v}`,
   rowOf: (row) => `，对应 ${row} 那一行`,
   checkingFor: (v, source, row) => `按 TensorFlow ${v} 检查（${source}${row}）`,
   unknownTf: (v, source) => `cudawiz 不认识 TensorFlow ${v}（${source}）`,
   passKnown: '用 --tf 指定一个已知的版本',
+  unknownPipTfFix: (pkg) => `确认这个 Python 装的是哪个 TensorFlow（pip show ${pkg}）；要按别的版本检查，就指定它：cudawiz doctor --tf 2.10`,
 
   wslKernel: (k) => `内核 ${k}`,
   wslWindows: (version, source) => `Windows ${version}（取自 ${source}）`,
