@@ -9,7 +9,7 @@ import type { Output, Status } from '../cli/output.js';
 import { explainLog, hasProblems, recognisedNothing, type Explanation, type ExplainOptions, type FindingSeverity } from '../doctor/explain.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Host } from '../host.js';
-import { explainText as T } from '../i18n/explain.js';
+import { explainText as T } from '../i18n/doctor.js';
 import { parseOsName, WSL_ENV_MARKERS, WSL_KERNEL_FILES } from '../platform.js';
 
 async function readStream(stream: Readable): Promise<string> {

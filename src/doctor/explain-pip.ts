@@ -2,7 +2,7 @@
 // a Python no TensorFlow wheel is built for, a wheel for another platform, a 32-bit Python.
 import { andCudaRequirement, findTfRow, pythonRange } from '../catalog/queries.js';
 import type { Catalog, TfRow } from '../catalog/schema.js';
-import { explainText as T } from '../i18n/explain.js';
+import { explainText as T } from '../i18n/doctor.js';
 import { compareDotted, inRange, majorMinor } from '../version.js';
 import type { ExplainFinding, FixContext } from './explain.js';
 import { loggedPythonVersion, logSays32BitPython } from './log-signals.js';

@@ -4,7 +4,7 @@
 import { newestNativeTf } from '../catalog/gpu-support.js';
 import { andCudaRequirement, driverMinFor, findCudaRelease, findCudnnRelease, newestTfForCuda, toolkitsShippingLibrary } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
-import { explainText as T } from '../i18n/explain.js';
+import { explainText as T } from '../i18n/doctor.js';
 import { defaultCudaRoot, librarySearchVar, toolkitDir, toolkitLibraryDir, WINDOWS_ZLIB_FROM_CUDNN, WSL_LIBRARY_DIR, type OsName } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
 import { pipFindings } from './explain-pip.js';
