@@ -3,14 +3,14 @@
 // Prints {"ms": N} — the time from start() to the plan, as the user waits for it.
 // Usage (bundled by bench/wizard-plan.mjs): node wizard-to-plan.mjs HOME CUDA_ROOT
 import { performance } from 'node:perf_hooks';
-import { parseCommandArgs } from '../../src/cli/args.js';
+import { parseArgv } from '../../src/cli/args.js';
 import { realHost } from '../../src/host.js';
 import { WizardController } from '../../src/wizard/controller.js';
 import { realWizardServices } from '../../src/wizard/services.js';
 
 const [home, cudaRoot] = process.argv.slice(2);
 const env = { ...process.env } as Record<string, string>;
-const { globals } = parseCommandArgs(['--cuda-root', cudaRoot, '--cache-dir', `${home}/cache`], {}, env, false);
+const { globals } = parseArgv(['--cuda-root', cudaRoot, '--cache-dir', `${home}/cache`], env, false);
 const controller = new WizardController(realWizardServices({ globals, host: { ...realHost(env), home } }));
 const start = performance.now();
 await controller.start();

@@ -1,7 +1,7 @@
 // Loads the built-in catalog (assets/*.json, bundled into the CLI) and an optional overlay file, and
 // validates both. Errors name the file and the path of the bad field.
 import { readFileSync } from 'node:fs';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import tensorflowData from '../../assets/tensorflow.json' with { type: 'json' };
 import cudaData from '../../assets/cuda.json' with { type: 'json' };
 import cudnnData from '../../assets/cudnn.json' with { type: 'json' };

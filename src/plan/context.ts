@@ -48,6 +48,8 @@ export interface PlanContext extends PlanOptions {
   /** Filled by the preflight step; later steps read it. */
   facts?: MachineFacts;
   installerFile?: string;
+  /** The sha256 the download step verified; the installer is re-checked against it right before it runs. */
+  installerSha256?: string;
 }
 
 export function createPlanContext(catalog: Catalog, host: Host, options: PlanOptions): PlanContext {

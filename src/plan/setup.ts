@@ -2,7 +2,9 @@
 // check → download CUDA → install CUDA → obtain cuDNN → import cuDNN → loader path → verify.
 import { access, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { cudnnPlanReason } from '../catalog/cudnn-choice.js';
 import { findCudaRelease } from '../catalog/queries.js';
+import { catalogText } from '../i18n/catalog.js';
 import { installToolkit } from '../cuda/install.js';
 import { requireInstallPermission } from '../cuda/elevation.js';
 import { scratchDirWithRoom, scratchSpaceNeeded } from '../cuda/scratch.js';
@@ -82,6 +84,8 @@ function fetchTarget(ctx: PlanContext, io: StepIO, target: DownloadTarget) {
     mirror: ctx.mirror,
     connections: ctx.connections,
     allowUnverified: ctx.allowUnverified,
+    nvidiaOrigin: ctx.host.env.CUDAWIZ_TEST_NVIDIA_ORIGIN,
+    onNotice: io.log,
     signal: io.signal,
     onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total ?? undefined, speed: p.speed, eta: p.eta ?? undefined, resumedFrom: p.resumedFrom }),
   });
@@ -99,9 +103,10 @@ export const downloadCudaStep: Step<PlanContext> = {
     const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);
     const r = await fetchTarget(ctx, io, target);
     ctx.installerFile = r.path;
+    ctx.installerSha256 = r.sha256;
     return {
       summary: r.fromCache ? `${target.file} (verified copy in the cache)` : `${target.file}, ${r.source ? `checksum from ${r.source}` : 'unverified (--allow-unverified)'}`,
-      evidence: [`sha256 ${r.sha256}`],
+      evidence: [...r.notices, `sha256 ${r.sha256}`],
     };
   },
 };
@@ -128,6 +133,7 @@ export const installCudaStep: Step<PlanContext> = {
       onLog: io.log,
       permission: { host: ctx.host, command: ctx.command },
       overrideCompilerCheck: ctx.overrideCompilerCheck,
+      verifiedSha256: ctx.installerSha256,
       // The machine's environment, as every other program the plan runs gets it.
       env: ctx.host.env,
     });
@@ -161,7 +167,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
     const v = await cudnnInToolkit(ctx);
     if (v) return { done: true, reason: `cuDNN ${v} is already in ${ctx.toolkitDir}` };
     const a = ctx.req.cudnnArchive;
-    return { done: false, reason: a ? `${a.file}${a.gated && !a.publicUrl ? ' (behind a free NVIDIA login)' : ''}` : undefined };
+    return { done: false, reason: a ? cudnnPlanReason(a) : undefined };
   },
   async run(ctx, io) {
     const archive = ctx.req.cudnnArchive;
@@ -170,16 +176,25 @@ export const obtainCudnnStep: Step<PlanContext> = {
       if (!(await exists(ctx.cudnnArchive))) throw new CudawizError(`The cuDNN archive ${ctx.cudnnArchive} does not exist.`, { fix: `Check the path; the file to get is ${archive.file}.`, exitCode: EXIT.usage });
       return { summary: ctx.cudnnArchive };
     }
-    const found = await findArchiveInDownloads(ctx.downloadsDir, archive.file);
+    // The tested build a compatible public pick stands in for counts too, when the user already has it.
+    const found = (await findArchiveInDownloads(ctx.downloadsDir, archive.file)) ?? (archive.alternative && (await findArchiveInDownloads(ctx.downloadsDir, archive.alternative.file)));
     if (found) {
       ctx.cudnnArchive = found;
       return { summary: `found ${found}` };
     }
-    if (!archive.gated || archive.publicUrl) {
-      const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
-      const r = await fetchTarget(ctx, io, target);
-      ctx.cudnnArchive = r.path;
-      return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})` };
+    let publicFailed: string | undefined;
+    if (archive.access === 'public') {
+      try {
+        const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
+        const r = await fetchTarget(ctx, io, target);
+        ctx.cudnnArchive = r.path;
+        return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})`, evidence: r.notices };
+      } catch (error) {
+        // A public copy that fails (404, a mirror without it, no checksum) leaves the login path, never a dead end.
+        if (io.signal.aborted) throw error;
+        publicFailed = catalogText.cudnnFallback(archive.file, (error as Error).message.split('\n')[0]);
+        io.log(publicFailed);
+      }
     }
     // Archives already in Downloads, offered as completions for the path prompt.
     const candidates = (await readdir(ctx.downloadsDir).catch(() => [] as string[])).filter((n) => /^cudnn.*\.(zip|tgz|tar\.xz)$/i.test(n)).map((n) => path.join(ctx.downloadsDir, n));
@@ -189,7 +204,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
       file: archive.file,
       page: archive.page,
       downloadsDir: ctx.downloadsDir,
-      why: `TensorFlow ${ctx.req.row} loads ${ctx.req.libraries.find((l) => l.name === 'cudnn')?.file ?? `cuDNN ${ctx.req.cudnn}`}: cuDNN ${archive.version} built for CUDA ${archive.cuda}`,
+      why: `TensorFlow ${ctx.req.row} loads ${ctx.req.libraries.find((l) => l.name === 'cudnn')?.file ?? `cuDNN ${ctx.req.cudnn}`}: cuDNN ${archive.version} built for CUDA ${archive.cuda}${publicFailed ? `; ${publicFailed}` : ''}`,
     });
   },
   accept(ctx, answer) {
@@ -223,6 +238,7 @@ export const importCudnnStep: Step<PlanContext> = {
     const state = await importState(ctx.toolkitDir);
     // A copy left half-done by an earlier run is undone first, so this one starts from what was there.
     if (state.state === 'interrupted') await rollbackImport(ctx.toolkitDir);
+    const warnings: string[] = [];
     const manifest = await importCudnn({
       archive: file,
       toolkitDir: ctx.toolkitDir,
@@ -230,10 +246,11 @@ export const importCudnnStep: Step<PlanContext> = {
       tfCudnn: ctx.req.cudnn ?? undefined,
       cudaVersion: ctx.cuda,
       replacePrevious: state.state === 'complete',
+      onWarning: (w) => warnings.push(w),
       signal: io.signal,
       onProgress: (p) => io.progress({ bytes: p.bytes, total: p.totalBytes }),
     });
-    return { summary: `cuDNN ${manifest.archive.version} (${manifest.files.length} files, manifest in ${path.join(ctx.toolkitDir, '.cudawiz')})` };
+    return { summary: `cuDNN ${manifest.archive.version} (${manifest.files.length} files, manifest in ${path.join(ctx.toolkitDir, '.cudawiz')})`, evidence: warnings.map((w) => `warning: ${w}`) };
   },
 };
 

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseCommandArgs } from '../../src/cli/args.js';
+import { parseArgv } from '../../src/cli/args.js';
 import { realHost } from '../../src/host.js';
 import { WizardController, type WizardState } from '../../src/wizard/controller.js';
 import { realWizardServices } from '../../src/wizard/services.js';
@@ -39,7 +39,7 @@ describe('one Python probe per wizard run', () => {
     machine = await laptop(undefined, { pythonPath: path.join(repoRoot, 'test/fixtures/python/tf23-slow-import') });
     const log = path.join(machine.home, 'tf-imports.log');
     const env = { ...machine.env, CUDAWIZ_FIXTURE_TF_IMPORTS: log, CUDAWIZ_FIXTURE_TF_IMPORT_SECONDS: '2' };
-    const { globals } = parseCommandArgs(machine.globals, {}, env, false);
+    const { globals } = parseArgv(machine.globals, env, false);
     const controller = new WizardController(realWizardServices({ globals, host: { ...realHost(env), home: machine.home } }));
 
     await controller.start();
