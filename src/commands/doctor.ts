@@ -166,6 +166,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const tf = typeof ctx.values.tf === 'string' ? ctx.values.tf : undefined;
   const python = typeof ctx.values.python === 'string' ? ctx.values.python : undefined;
   const catalog = ctx.catalog();
+  for (const w of catalog.warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   // A mistyped --tf is a usage error before any probing; one newer than the catalog is checked as far
   // as it can be, and its finding says what still works.
   if (tf && !tfBeyondCatalog(catalog, tf, ctx.host.os)) requirementsFor(catalog, tf, ctx.host.os);
