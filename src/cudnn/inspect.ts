@@ -2,6 +2,7 @@
 // toolkit: one report with every refusal (a clear reason and fix each), so nothing is written first.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { formatBytes } from '../format.js';
 import { WINDOWS_ZLIB_FROM_CUDNN, type OsName } from '../platform.js';
 import { compareDotted, major, parseDotted } from '../version.js';
 import { ArchiveReadError, detectFormat, isTar, listEntries, readMember, tarPass, type ArchiveEntry, type ArchiveFormat } from './archive.js';
@@ -124,7 +125,7 @@ export function entryGuard(limits: Required<InspectLimits>): (e: ArchiveEntry) =
   };
 }
 
-const tooLarge = (bytes: number, limit: number, atLeast = ''): ArchiveProblem => ({ code: 'too-large', message: `The archive unpacks to ${atLeast}${gib(bytes)} (the limit is ${gib(limit)}).`, fix: getIt });
+const tooLarge = (bytes: number, limit: number, atLeast = ''): ArchiveProblem => ({ code: 'too-large', message: `The archive unpacks to ${atLeast}${formatBytes(bytes)} (the limit is ${formatBytes(limit)}).`, fix: getIt });
 
 /** Headers that may hold the version: kept in memory when a tar pass meets them. */
 const mayBeVersionHeader = (e: ArchiveEntry) => e.type === 'file' && /^[^/]+\/include\/cudnn(_version)?\.h$/.test(e.name) && e.size <= 1024 * 1024;
@@ -257,9 +258,6 @@ function readFailure(error: unknown, file: string): ArchiveProblem {
   return { code: 'corrupt', message: `${path.basename(file)} is damaged or incomplete (${(error as Error).message}).`, fix: `The download may have stopped early. ${getIt}` };
 }
 
-function gib(n: number): string {
-  return `${(n / 1024 ** 3).toFixed(1)} GiB`;
-}
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

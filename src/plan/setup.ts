@@ -12,6 +12,7 @@ import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, type DownloadTarget } from '../fetch/index.js';
+import { formatBytes } from '../format.js';
 import { probeMachine } from '../probe/index.js';
 import { libraryFileName, pathFor, toolkitLibraryDir } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
@@ -89,7 +90,7 @@ export const downloadCudaStep: Step<PlanContext> = {
   check: async (ctx) => {
     if (await toolkitComplete(ctx)) return { done: true, reason: `CUDA ${ctx.cuda} is installed at ${ctx.toolkitDir}` };
     const i = ctx.req.cudaInstaller;
-    return { done: false, reason: i ? `${i.file}${i.size ? ` (${(i.size / 2 ** 30).toFixed(1)} GiB)` : ''}, checked against ${i.sha256 ? 'its sha256' : "NVIDIA's md5sum.txt"}` : undefined };
+    return { done: false, reason: i ? `${i.file}${i.size ? ` (${formatBytes(i.size)})` : ''}, checked against ${i.sha256 ? 'its sha256' : "NVIDIA's md5sum.txt"}` : undefined };
   },
   async run(ctx, io) {
     const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);
@@ -111,7 +112,7 @@ export const installCudaStep: Step<PlanContext> = {
     if (!release || !ctx.installerFile) throw new CudawizError(`No installer for CUDA ${ctx.cuda} was downloaded.`, { fix: 'Run the same command again.' });
     const { size } = await stat(ctx.installerFile);
     const scratch = await scratchDirWithRoom(ctx.os, [path.join(ctx.cacheDir, 'scratch'), ctx.root], scratchSpaceNeeded(size));
-    if (!scratch) throw new CudawizError(`Not enough free disk space to unpack the CUDA installer (about ${Math.ceil(scratchSpaceNeeded(size) / 2 ** 30)} GiB needed).`, { fix: 'Free some space, or pass --cache-dir on a bigger disk.' });
+    if (!scratch) throw new CudawizError(`Not enough free disk space to unpack the CUDA installer (about ${formatBytes(scratchSpaceNeeded(size))} needed).`, { fix: 'Free some space, or pass --cache-dir on a bigger disk.' });
     const r = await installToolkit({
       os: ctx.os,
       catalog: ctx.catalog,
