@@ -227,8 +227,12 @@ export interface Catalog {
 }
 
 // ---------------------------------------------------------------- overlays (DESIGN.md, a public format)
+/** A tested-configurations row added by an overlay: a TF released after this catalog. */
+const overlayTfRow = tfRowSchema.extend({ label: tfRowSchema.shape.label.optional(), compiler: z.string().optional(), buildTools: z.string().optional() }).strict();
+
 export const overlaySchema = z
   .object({
+    tensorflow: z.object({ linux: z.array(overlayTfRow).optional(), windows: z.array(overlayTfRow).optional() }).strict().optional(),
     cuda: z
       .array(
         // strict: a misspelt key is an error with its path, never silently dropped.
