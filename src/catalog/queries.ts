@@ -117,30 +117,48 @@ function cudnnCudaMatches(release: CudnnRelease, cuda: string): 'exact' | 'famil
   return undefined;
 }
 
+/** A public, checksummed copy: downloadable without a login and verified on the way in. */
+export function isPublicArchive(archive: CudnnArchive | undefined): boolean {
+  return Boolean(archive && (archive.gated === false || archive.publicUrl) && !archive.unverified);
+}
+
+export interface CudnnPick {
+  release: CudnnRelease;
+  /** tested: the minor TF was tested with; compatible: a newer minor of the same major (TF's runtime check accepts it). */
+  pick: 'tested' | 'compatible';
+  /** For a compatible pick: the newest build of the tested minor (login-gated), offered as the alternative. */
+  alternative?: CudnnRelease;
+}
+
 /**
  * The cuDNN build to install for a TF row: same major as TF's, minor not older, built for that CUDA.
- * Prefers the exact tested minor, then the closest newer one; then a build for that exact CUDA, then
- * one for its major; within that, the newest patch (which may be a public, ungated build).
+ * Within the tested minor: a public copy first, then the closest CUDA fit, then the newest patch. When
+ * the tested minor has no public copy but a newer minor of the same major does, that one, with the
+ * tested (login-gated) build as the alternative; otherwise the tested build behind the login.
  */
-export function findCudnnRelease(catalog: Catalog, cudnn: string, cuda: string, os: OsName): CudnnRelease | undefined {
+export function pickCudnnBuild(catalog: Catalog, cudnn: string, cuda: string, os: OsName): CudnnPick | undefined {
   const want = parseDotted(cudnn) ?? [];
+  const minorDistance = (r: CudnnRelease) => (want.length > 1 ? ((parseDotted(r.version) ?? [])[1] ?? 0) - (want[1] ?? 0) : 0);
   const candidates = catalog.cudnn.releases.filter((r) => {
     const v = parseDotted(r.version) ?? [];
-    if (v[0] !== want[0]) return false;
-    if (want.length > 1 && (v[1] ?? 0) < (want[1] ?? 0)) return false;
-    return Boolean(r.archives[os]) && Boolean(cudnnCudaMatches(r, cuda));
+    return v[0] === want[0] && minorDistance(r) >= 0 && Boolean(r.archives[os]) && Boolean(cudnnCudaMatches(r, cuda));
   });
   const fit = { exact: 0, family: 1, 'family-newer': 2 } as const;
-  const rank = (r: CudnnRelease) => {
-    const v = parseDotted(r.version) ?? [];
-    const minorDistance = want.length > 1 ? (v[1] ?? 0) - (want[1] ?? 0) : 0;
-    return [minorDistance, fit[cudnnCudaMatches(r, cuda) ?? 'family-newer']];
-  };
-  return candidates.sort((a, b) => {
-    const [ma, ea] = rank(a);
-    const [mb, eb] = rank(b);
-    return ma - mb || ea - eb || compareDotted(b.version, a.version);
-  })[0];
+  const ranked = candidates.sort(
+    (a, b) => minorDistance(a) - minorDistance(b) || fit[cudnnCudaMatches(a, cuda) ?? 'family-newer'] - fit[cudnnCudaMatches(b, cuda) ?? 'family-newer'] || compareDotted(b.version, a.version),
+  );
+  const tested = ranked.filter((r) => minorDistance(r) === 0);
+  const publicTested = tested.find((r) => isPublicArchive(r.archives[os]));
+  if (publicTested) return { release: publicTested, pick: 'tested' };
+  const publicNewer = ranked.find((r) => minorDistance(r) > 0 && isPublicArchive(r.archives[os]));
+  if (publicNewer) return { release: publicNewer, pick: 'compatible', ...(tested[0] ? { alternative: tested[0] } : {}) };
+  if (tested[0]) return { release: tested[0], pick: 'tested' };
+  return ranked[0] ? { release: ranked[0], pick: 'compatible' } : undefined;
+}
+
+/** The build pickCudnnBuild chooses (see there). */
+export function findCudnnRelease(catalog: Catalog, cudnn: string, cuda: string, os: OsName): CudnnRelease | undefined {
+  return pickCudnnBuild(catalog, cudnn, cuda, os)?.release;
 }
 
 const TOOLKIT_LIBRARY_NAMES = ['cudart', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusolver', 'cusparse'] as const;
@@ -213,6 +231,43 @@ export interface ArchiveChoice extends CudnnArchive {
   version: string;
   cuda: string;
   page: string;
+  /** public: a no-login copy (verified by its sha256 unless `unverified`); login: only behind NVIDIA's developer login. */
+  access: 'public' | 'login';
+  /** tested: the cuDNN minor TF was tested with; compatible: a newer minor of the same major. */
+  pick: 'tested' | 'compatible';
+  /** The cuDNN TF's table lists ("8.0"). */
+  tested: string;
+  /** For a compatible pick: the tested build, behind the login, offered instead. */
+  alternative?: { version: string; cuda: string; file: string; url: string; page: string; access: 'public' | 'login' };
+}
+
+function archiveChoice(catalog: Catalog, pick: CudnnPick, os: OsName, tested: string): ArchiveChoice | null {
+  const archive = pick.release.archives[os];
+  if (!archive) return null;
+  const page = pick.release.downloadPage ?? catalog.cudnn.archivePage;
+  const alt = pick.alternative;
+  const altArchive = alt?.archives[os];
+  return {
+    version: pick.release.version,
+    cuda: pick.release.cuda,
+    page,
+    ...archive,
+    access: archive.gated === false || archive.publicUrl ? 'public' : 'login',
+    pick: pick.pick,
+    tested,
+    ...(alt && altArchive
+      ? {
+          alternative: {
+            version: alt.version,
+            cuda: alt.cuda,
+            file: altArchive.file,
+            url: altArchive.loginUrl ?? altArchive.url,
+            page: alt.downloadPage ?? catalog.cudnn.archivePage,
+            access: isPublicArchive(altArchive) ? ('public' as const) : ('login' as const),
+          },
+        }
+      : {}),
+  };
 }
 
 export interface Requirements {
@@ -298,7 +353,8 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
   if (viaMinorLine) notes.push(`TensorFlow's table has no row for ${tf}; it takes the ${row.version} row of its minor line.`);
   const release = findCudaRelease(catalog, row.cuda, os);
   const driver = release ? driverMinFor(catalog, release, os) : {};
-  const cudnnRelease = findCudnnRelease(catalog, row.cudnn, row.cuda, os);
+  const cudnnPick = pickCudnnBuild(catalog, row.cudnn, row.cuda, os);
+  const cudnnRelease = cudnnPick?.release;
   const archive = cudnnRelease?.archives[os];
   if (!release) {
     const oldest = [...catalog.cuda.releases].sort((a, b) => compareDotted(a.version, b.version))[0]?.version;
@@ -325,10 +381,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
     computeCapabilityMin: cudaFamily(catalog, row.cuda)?.computeCapabilityMin ?? null,
     libraries: librariesFor(catalog, os, row.cuda, row.cudnn),
     cudaInstaller: release?.installers[os] ? { version: release.version, ...release.installers[os]! } : null,
-    cudnnArchive:
-      cudnnRelease && archive
-        ? { version: cudnnRelease.version, cuda: cudnnRelease.cuda, page: cudnnRelease.downloadPage ?? catalog.cudnn.archivePage, ...archive }
-        : null,
+    cudnnArchive: cudnnPick ? archiveChoice(catalog, cudnnPick, os, row.cudnn) : null,
     notes,
   };
 }

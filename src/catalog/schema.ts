@@ -128,10 +128,16 @@ const archiveFields = z
     file: z.string().min(1),
     url,
     sha256: sha256.optional(),
-    /** true: only downloadable after logging in to NVIDIA's developer program (false: `url` is public). */
+    /** true: no public copy is known, only the login download in `url` (false: `url` is a public, no-login copy). */
     gated: z.boolean(),
-    /** A public copy of the same file, when one is known. */
+    /** The login-gated download of the same file, when `url` is its public copy (the fallback when that copy fails). */
+    loginUrl: url.optional(),
+    /** A public copy of the same file (overlays; the built-in catalog puts it in `url` with `gated: false`). */
     publicUrl: url.optional(),
+    /** Bytes, where a source (NVIDIA's redist manifest) gives them. */
+    size: z.number().int().positive().optional(),
+    /** A public copy no source gives a checksum for: downloaded only with --allow-unverified. */
+    unverified: z.boolean().optional(),
     /** The redist manifest that carries this file's sha256 (public redist builds carry no sha256 of their own). */
     manifestUrl: url.optional(),
     layout: layoutEraSchema.optional(),
@@ -193,9 +199,9 @@ export type LibrariesCatalog = z.infer<typeof librariesSchema>;
 const computeCapability = z.string().regex(/^\d+\.\d+$/, 'expected a compute capability, e.g. "8.6"');
 export const gpuSchema = z.object({
   sources: z.record(z.string(), source),
-  /** Name patterns (case-insensitive regex) → compute capability, for drivers without compute_cap. First match wins. */
+  /** Product names → compute capability, for drivers without compute_cap. Names match whole (see gpu-support.ts normalizeGpuName). */
   computeCapabilityByName: z.array(
-    z.object({ pattern: z.string(), computeCapability, architecture: z.string(), examples: z.array(z.string()).optional() }),
+    z.object({ computeCapability, architecture: z.string(), names: z.array(z.string().min(2)).min(1), source: z.string() }).strict(),
   ),
   architectures: z.array(z.object({ name: z.string(), computeCapabilities: z.array(z.string()) })).optional(),
   /** Per CUDA major.minor range: the newest compute capability its nvcc builds machine code (SASS) for. */
@@ -213,6 +219,24 @@ export const gpuSchema = z.object({
         verified: z.boolean(),
         source: z.string(),
       }),
+    )
+    .optional(),
+  /** Where TF's issues show the official wheels fail on an architecture although its PTX should JIT: unsupported there. */
+  knownFailures: z
+    .array(
+      z
+        .object({
+          tfFrom: majorMinor,
+          tfTo: majorMinor,
+          computeCapabilityFrom: computeCapability,
+          computeCapabilityTo: computeCapability,
+          /** The error the issues show (CUDA_ERROR_INVALID_PTX). */
+          symptom: z.string(),
+          /** What does work, as ids the verdict text names: nvidia-ngc, source-build-cuda-12.8. */
+          works: z.array(z.enum(['nvidia-ngc', 'source-build-cuda-12.8'])).min(1),
+          source: z.string(),
+        })
+        .strict(),
     )
     .optional(),
 });

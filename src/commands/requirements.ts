@@ -1,6 +1,7 @@
 // `cudawiz requirements --tf V [--os …] [--gpu NAME|CC] [--json]`: what that TensorFlow needs, from the
 // catalog alone, and with --gpu whether that GPU runs it natively, through a slow JIT, or not at all.
 import { computeCapabilityFromName, gpuSupport, type GpuSupport } from '../catalog/gpu-support.js';
+import { cudnnChoiceLines } from '../catalog/cudnn-choice.js';
 import { requirementsFor, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { osOption, requireString } from '../cli/args.js';
@@ -43,7 +44,8 @@ export function renderRequirements(r: Requirements, out: Output): void {
   if (r.cudnnArchive) {
     const a = r.cudnnArchive;
     out.line(`  cuDNN archive:   ${a.file}  (cuDNN ${a.version} for CUDA ${a.cuda})`);
-    out.line(a.gated && !a.publicUrl ? `                   log in and pick it at ${a.page}` : `                   ${a.publicUrl ?? a.url}`);
+    if (a.access === 'public') out.line(`                   ${a.publicUrl ?? a.url}`);
+    for (const l of cudnnChoiceLines(a, r.row)) out.line(`                   ${l}`);
   }
   for (const n of r.notes) out.line(`  ${out.symbol('info')} ${n}`);
 }

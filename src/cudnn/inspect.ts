@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatBytes } from '../format.js';
 import { safetyText } from '../i18n/safety.js';
+import { windowsText } from '../i18n/windows.js';
 import { WINDOWS_ZLIB_FROM_CUDNN, type OsName } from '../platform.js';
 import { compareDotted, major, parseDotted } from '../version.js';
 import { ArchiveReadError, detectFormat, isTar, listEntries, readMember, tarPass, type ArchiveEntry, type ArchiveFormat } from './archive.js';
@@ -136,12 +137,16 @@ export function entryGuard(limits: Required<InspectLimits>): (e: ArchiveEntry) =
 
 const duplicate = (name: string): ArchiveProblem => ({ code: 'duplicate-entry', message: safetyText.duplicateMember(name), fix: safetyText.duplicateMemberFix });
 
-function duplicateEntries(entries: readonly ArchiveEntry[]): ArchiveProblem[] {
-  const seen = new Set<string>();
+function duplicateEntries(entries: readonly ArchiveEntry[], os: OsName): ArchiveProblem[] {
+  const seen = new Map<string, string>();
   for (const e of entries) {
     if (e.type === 'dir') continue;
-    if (seen.has(e.name)) return [duplicate(e.name)];
-    seen.add(e.name);
+    // Windows file names ignore case: cudnn64_7.dll and CUDNN64_7.DLL are one file there (found under Wine).
+    const key = os === 'windows' ? e.name.toLowerCase() : e.name;
+    const first = seen.get(key);
+    if (first === e.name) return [duplicate(e.name)];
+    if (first !== undefined) return [{ code: 'duplicate-entry', message: windowsText.caseTwins(first, e.name), fix: safetyText.duplicateMemberFix }];
+    seen.set(key, e.name);
   }
   return [];
 }
@@ -245,7 +250,7 @@ export async function inspectArchive(file: string, options: InspectOptions, stag
   report.totalBytes = entries.reduce((n, e) => n + (e.type === 'file' ? e.size : 0), 0);
   if (entries.length > limits.maxEntries) refuse({ code: 'too-many-entries', message: `The archive holds ${entries.length} entries (the limit is ${limits.maxEntries}).`, fix: getIt });
   if (report.totalBytes > limits.maxTotalBytes) refuse(tooLarge(report.totalBytes, limits.maxTotalBytes));
-  report.problems.push(...unsafeEntries(entries), ...unsupportedEntries(entries, format), ...duplicateEntries(entries));
+  report.problems.push(...unsafeEntries(entries), ...unsupportedEntries(entries, format), ...duplicateEntries(entries, options.os));
   if (report.problems.length > 0) return { report, hashes };
 
   const layout = recogniseLayout(entries);

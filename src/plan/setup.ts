@@ -2,7 +2,9 @@
 // check → download CUDA → install CUDA → obtain cuDNN → import cuDNN → loader path → verify.
 import { access, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { cudnnPlanReason } from '../catalog/cudnn-choice.js';
 import { findCudaRelease } from '../catalog/queries.js';
+import { catalogText } from '../i18n/catalog.js';
 import { installToolkit } from '../cuda/install.js';
 import { requireInstallPermission } from '../cuda/elevation.js';
 import { scratchDirWithRoom, scratchSpaceNeeded } from '../cuda/scratch.js';
@@ -161,7 +163,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
     const v = await cudnnInToolkit(ctx);
     if (v) return { done: true, reason: `cuDNN ${v} is already in ${ctx.toolkitDir}` };
     const a = ctx.req.cudnnArchive;
-    return { done: false, reason: a ? `${a.file}${a.gated && !a.publicUrl ? ' (behind a free NVIDIA login)' : ''}` : undefined };
+    return { done: false, reason: a ? cudnnPlanReason(a) : undefined };
   },
   async run(ctx, io) {
     const archive = ctx.req.cudnnArchive;
@@ -170,16 +172,25 @@ export const obtainCudnnStep: Step<PlanContext> = {
       if (!(await exists(ctx.cudnnArchive))) throw new CudawizError(`The cuDNN archive ${ctx.cudnnArchive} does not exist.`, { fix: `Check the path; the file to get is ${archive.file}.`, exitCode: EXIT.usage });
       return { summary: ctx.cudnnArchive };
     }
-    const found = await findArchiveInDownloads(ctx.downloadsDir, archive.file);
+    // The tested build a compatible public pick stands in for counts too, when the user already has it.
+    const found = (await findArchiveInDownloads(ctx.downloadsDir, archive.file)) ?? (archive.alternative && (await findArchiveInDownloads(ctx.downloadsDir, archive.alternative.file)));
     if (found) {
       ctx.cudnnArchive = found;
       return { summary: `found ${found}` };
     }
-    if (!archive.gated || archive.publicUrl) {
-      const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
-      const r = await fetchTarget(ctx, io, target);
-      ctx.cudnnArchive = r.path;
-      return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})`, evidence: r.notices };
+    let publicFailed: string | undefined;
+    if (archive.access === 'public') {
+      try {
+        const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
+        const r = await fetchTarget(ctx, io, target);
+        ctx.cudnnArchive = r.path;
+        return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})`, evidence: r.notices };
+      } catch (error) {
+        // A public copy that fails (404, a mirror without it, no checksum) leaves the login path, never a dead end.
+        if (io.signal.aborted) throw error;
+        publicFailed = catalogText.cudnnFallback(archive.file, (error as Error).message.split('\n')[0]);
+        io.log(publicFailed);
+      }
     }
     // Archives already in Downloads, offered as completions for the path prompt.
     const candidates = (await readdir(ctx.downloadsDir).catch(() => [] as string[])).filter((n) => /^cudnn.*\.(zip|tgz|tar\.xz)$/i.test(n)).map((n) => path.join(ctx.downloadsDir, n));
@@ -189,7 +200,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
       file: archive.file,
       page: archive.page,
       downloadsDir: ctx.downloadsDir,
-      why: `TensorFlow ${ctx.req.row} loads ${ctx.req.libraries.find((l) => l.name === 'cudnn')?.file ?? `cuDNN ${ctx.req.cudnn}`}: cuDNN ${archive.version} built for CUDA ${archive.cuda}`,
+      why: `TensorFlow ${ctx.req.row} loads ${ctx.req.libraries.find((l) => l.name === 'cudnn')?.file ?? `cuDNN ${ctx.req.cudnn}`}: cuDNN ${archive.version} built for CUDA ${archive.cuda}${publicFailed ? `; ${publicFailed}` : ''}`,
     });
   },
   accept(ctx, answer) {

@@ -71,12 +71,13 @@ describe('cudawiz install, headless', () => {
     expect(mirror!.requests).toHaveLength(0);
   });
 
-  it('waits on the user (exit 3) with the page and the exact file when the login-gated archive is nowhere to be found', async () => {
-    // TF 2.4 needs cuDNN 8.0 for CUDA 11.0, whose Linux tgz exists only behind NVIDIA's login.
+  it('waits on the user (exit 3) with the page and the exact file when the archive is nowhere to be found', async () => {
+    // TF 2.4 needs cuDNN 8.0 for CUDA 11.0: its public copy (8.0.5.39) is not on this mirror, so the login path is left.
     const m = await laptop({ version: '11.0.3', runPath: 'compute/cuda/11.0.3/local_installers/cuda_11.0.3_450.51.06_linux.run' });
     const r = await runBuilt(m.args('install', '--tf', '2.4', '--yes'), { env: m.env });
     expect(r.code, r.stdout + r.stderr).toBe(3);
-    expect(r.stdout).toContain('waiting for cudnn-11.0-linux-x64-v8.0.4.30.tgz');
+    expect(r.stdout).toContain('waiting for cudnn-11.0-linux-x64-v8.0.5.39.tgz');
+    expect(r.stdout).toContain('the public copy of cudnn-11.0-linux-x64-v8.0.5.39.tgz could not be downloaded');
     expect(r.stdout).toContain('https://developer.nvidia.com/rdp/cudnn-archive');
     expect(r.stdout).toContain('--cudnn-archive');
     // CUDA itself went in; the next run with --cudnn-archive continues from there.
