@@ -9,6 +9,7 @@ import { diagnose, hasFailure, type Finding } from '../doctor/diagnose.js';
 import { EXIT } from '../errors.js';
 import { doctorText as T } from '../i18n/doctor.js';
 import { probeMachine } from '../probe/index.js';
+import { statusSymbol } from '../status.js';
 import type { MachineFacts } from '../probe/types.js';
 
 export interface DoctorReport {
@@ -136,7 +137,6 @@ function summaryLines(r: DoctorReport): string[] {
   ];
 }
 
-const ASCII: Record<Finding['status'], string> = { pass: '[ok]', warn: '[!!]', fail: '[XX]', skip: '[--]' };
 
 export function renderDoctor(r: DoctorReport, out: Output): void {
   for (const f of r.findings) {
@@ -158,7 +158,7 @@ export function renderDoctor(r: DoctorReport, out: Output): void {
   out.line('```');
   out.line(`cudawiz ${pkg.version} doctor`);
   for (const l of summaryLines(r)) out.line(l);
-  for (const f of r.findings) out.line(`${ASCII[f.status]} ${f.id}: ${f.title}`);
+  for (const f of r.findings) out.line(`${statusSymbol(f.status, false)} ${f.id}: ${f.title}`);
   out.line('```');
 }
 

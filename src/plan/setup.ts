@@ -17,6 +17,7 @@ import { formatBytes } from '../format.js';
 import { planText } from '../i18n/plan.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, type DownloadTarget } from '../fetch/index.js';
+import { formatBytes } from '../format.js';
 import { libraryFileName, pathFor, toolkitLibraryDir } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
 import type { PlanContext } from './context.js';
@@ -120,7 +121,7 @@ export const installCudaStep: Step<PlanContext> = {
     if (!release || !ctx.installerFile) throw new CudawizError(`No installer for CUDA ${ctx.cuda} was downloaded.`, { fix: 'Run the same command again.' });
     const { size } = await stat(ctx.installerFile);
     const scratch = await scratchDirWithRoom(ctx.os, [path.join(ctx.cacheDir, 'scratch'), ctx.root], scratchSpaceNeeded(size));
-    if (!scratch) throw new CudawizError(`Not enough free disk space to unpack the CUDA installer (about ${Math.ceil(scratchSpaceNeeded(size) / 2 ** 30)} GiB needed).`, { fix: 'Free some space, or pass --cache-dir on a bigger disk.' });
+    if (!scratch) throw new CudawizError(`Not enough free disk space to unpack the CUDA installer (about ${formatBytes(scratchSpaceNeeded(size))} needed).`, { fix: 'Free some space, or pass --cache-dir on a bigger disk.' });
     const r = await installToolkit({
       os: ctx.os,
       catalog: ctx.catalog,

@@ -8,10 +8,10 @@ import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
 import type { GlobalOptions } from '../cli/args.js';
-import { waitForArchiveInDownloads } from '../cudnn/index.js';
 import { diagnose } from '../doctor/diagnose.js';
 import type { Host } from '../host.js';
 import { defaultCudaRoot } from '../platform.js';
+import { typedOrFoundInDownloads } from '../plan/archive-answer.js';
 import { createPlanContext } from '../plan/context.js';
 import { createPipPlanContext, pipRouteRefusal, pipRouteSteps } from '../plan/pip-route.js';
 import { repairSteps } from '../plan/repair.js';
@@ -105,19 +105,7 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
         signal: o.signal,
         dryRun: o.dryRun,
         onEvent: o.onEvent,
-        // The archive may be typed in, or simply appear in Downloads: whichever comes first.
-        ask: async (need) => {
-          if (need.kind !== 'cudnn-archive' || !o.ask) return o.ask?.(need);
-          const stop = new AbortController();
-          const abort = () => stop.abort();
-          o.signal.addEventListener('abort', abort, { once: true });
-          const watched = waitForArchiveInDownloads(need.downloadsDir, need.file, { signal: stop.signal }).catch(() => undefined);
-          const typed = o.ask(need);
-          const answer = await Promise.race([typed, watched.then((p) => p ?? typed)]);
-          stop.abort();
-          o.signal.removeEventListener('abort', abort);
-          return answer;
-        },
+        ask: typedOrFoundInDownloads(o.ask, o.signal),
       });
     },
     whatNow: (tf) => {
