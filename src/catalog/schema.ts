@@ -266,6 +266,8 @@ export interface Catalog {
   cudnn: CudnnCatalog;
   libraries: LibrariesCatalog;
   gpus: GpuCatalog;
+  /** What an overlay said that may not be what its author meant (an entry that matched nothing). */
+  warnings?: string[];
 }
 
 // ---------------------------------------------------------------- overlays (DESIGN.md, a public format)

@@ -87,6 +87,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const tf = requireString(ctx.values, 'tf', 'cudawiz requirements --tf 2.3');
   const os = osOption(ctx.values.os, ctx.host.os);
   const catalog = ctx.catalog();
+  for (const w of catalog.warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   const gpuArg = ctx.values.gpu;
   if (gpuArg !== undefined && (typeof gpuArg !== 'string' || gpuArg.trim() === '')) throw new UsageError('--gpu needs a GPU name or a compute capability.', 'e.g. --gpu "RTX 4090" or --gpu 8.9');
   const gpu = typeof gpuArg === 'string' ? resolveGpu(catalog, gpuArg) : undefined;

@@ -13,17 +13,18 @@ import {
   applyWheelLibraryFix,
   createVenv,
   isVenv,
-  pipEventsToStep,
   pipInstallTensorflow,
   planWheelLibraryFix,
   probePipCuda,
   wheelLoaderFact,
   type PipCudaFacts,
+  type PipEvent,
 } from '../pip/index.js';
 import { pythonCommands, venvBinDir, venvProgram } from '../platform.js';
 import { importTensorflow } from '../verify/tensorflow.js';
 import { createPlanContext, type PlanContext, type PlanOptions } from './context.js';
-import { NeedsInput, type Step } from './runner.js';
+import { formatBytes } from '../format.js';
+import { NeedsInput, type Step, type StepIO } from './runner.js';
 
 /** The pip route's own place: the virtual environment (default ./.venv). */
 export interface PipPlanContext extends PlanContext {
@@ -105,6 +106,14 @@ export const venvStep: Step<PipPlanContext> = {
   },
 };
 
+/** pip's events as the step's: every line to its log, the wheel bytes so far as its progress. */
+function pipEventsToStep(io: Pick<StepIO, 'log' | 'progress'>): (event: PipEvent) => void {
+  return (event) => {
+    io.log(event.line);
+    if (event.type === 'download' && !event.metadata) io.progress({ bytes: event.totalBytes, unit: 'bytes' });
+  };
+}
+
 export const pipInstallStep: Step<PipPlanContext> = {
   id: 'pip-install',
   title: 'Install TensorFlow with its CUDA wheels',
@@ -118,7 +127,7 @@ export const pipInstallStep: Step<PipPlanContext> = {
     const r = await pipInstallTensorflow(ctx.host, { venv: ctx.venvDir, catalog: ctx.catalog, tf: ctx.tf, signal: io.signal, onEvent: pipEventsToStep(io) }).finally(() => ctx.probes.pythonChanged(venvPython(ctx)));
     const nvidia = r.installed.filter((p) => p.name.startsWith('nvidia-'));
     return {
-      summary: `${r.installed.length} packages (${nvidia.length} nvidia-* wheels${r.wheelBytes ? `, ${Math.round(r.wheelBytes / 1e6)} MB` : ''})`,
+      summary: `${r.installed.length} packages (${nvidia.length} nvidia-* wheels${r.wheelBytes ? `, ${formatBytes(r.wheelBytes)}` : ''})`,
       evidence: [...nvidia.filter((p) => /cudnn|cuda-runtime/.test(p.name)).map((p) => `${p.name} ${p.version}`), ...r.warnings],
     };
   },
