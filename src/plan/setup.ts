@@ -13,7 +13,6 @@ import { findArchiveInDownloads, importCudnn, importState, parseCudnnVersionHead
 import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
 import type { EnvChange } from '../env/types.js';
-import { formatBytes } from '../format.js';
 import { planText } from '../i18n/plan.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, type DownloadTarget } from '../fetch/index.js';
