@@ -89,11 +89,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   install: {
     summary: 'The whole setup, headless: the same plan and runner as the wizard.',
-    usage: `cudawiz install --tf V [--route toolkit|pip] [--venv DIR] ${PLAN_USAGE}`,
+    usage: `cudawiz install --tf V [--route toolkit|redist|pip] [--venv DIR] ${PLAN_USAGE}`,
     options: { tf: { type: 'string' }, route: { type: 'string' }, venv: { type: 'string' }, ...PLAN_OPTIONS },
     flags: [
       ['--tf V', 'the TensorFlow version to set up for'],
-      ['--route toolkit|pip', 'toolkit (default): CUDA + cuDNN in the system; pip: tensorflow[and-cuda] in a venv (Linux/WSL2, TF 2.14+)'],
+      ['--route toolkit|redist|pip', 'toolkit (default): CUDA + cuDNN in the system; redist: only the CUDA components TF loads, per user, no administrator (TF 2.5+); pip: tensorflow[and-cuda] in a venv (Linux/WSL2, TF 2.14+)'],
       ['--venv DIR', 'the pip route\'s virtual environment, made if absent (default: ./.venv)'],
       ['--cudnn-archive FILE', 'the cuDNN archive you downloaded after logging in to NVIDIA'],
       ['--yes, -y', 'go ahead without asking (also: --configure-env yes)'],
