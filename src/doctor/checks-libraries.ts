@@ -6,7 +6,7 @@ import { resolveLibrary, type Resolution } from '../probe/resolution.js';
 import type { MachineFacts } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
 import { DRIVER_DOWNLOAD_PAGE, finding, type Finding } from './finding.js';
-import { cudnnCopyIn, toolkitOwning } from './toolkit-lookup.js';
+import { cudnnCopyIn, toolkitOwning, toolkitServes } from './toolkit-lookup.js';
 
 function addToSearchPath(facts: MachineFacts, dir: string): string {
   if (facts.os === 'windows') return `Add ${dir} to PATH, before any other CUDA bin directory (System Properties → Environment Variables), then open a new terminal.`;
@@ -21,7 +21,7 @@ function placeList(r: Resolution): string[] {
 function wrongVersion(facts: MachineFacts, req: Requirements, lib: RequiredLibrary, dir: string): string | undefined {
   if (lib.from === 'toolkit') {
     const owner = toolkitOwning(facts, dir);
-    if (owner?.majorMinor && owner.majorMinor !== req.cuda) return `it is CUDA ${owner.majorMinor}'s copy, not CUDA ${req.cuda}'s`;
+    if (owner?.majorMinor && req.cuda && !toolkitServes(owner, req.cuda)) return `it is CUDA ${owner.majorMinor}'s copy, not CUDA ${req.cuda}'s`;
   }
   if (lib.from === 'cudnn' && req.cudnn) {
     const copy = cudnnCopyIn(facts, dir);

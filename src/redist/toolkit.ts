@@ -2,7 +2,7 @@
 // manifest's sha256 and size, cached), unpacked into one per-user folder with the standard layout,
 // under a manifest of every file with its sha256 — so `repair` can re-verify each one and re-fetch
 // only what is missing or changed, and `rollback` can remove the folder whole (it is all ours).
-import { lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { detectFormat, extractArchive } from '../cudnn/archive.js';
@@ -217,6 +217,8 @@ export async function unpackRedist(options: UnpackOptions): Promise<RedistManife
       await mkdir(path.dirname(target), { recursive: true });
       await rm(target, { force: true });
       await rename(from, target);
+      // Tar modes are not kept by the reader: the programs (nvcc, ptxas, cicc) are made runnable by where they sit.
+      if (os === 'linux' && file.type === 'file' && /^(bin|nvvm\/bin)\//.test(file.path)) await chmod(target, 0o755);
       options.onProgress?.({ files: ++placed, totalFiles: 0, current: file.path });
     }
     await rm(stage, { recursive: true, force: true });
