@@ -8,7 +8,9 @@ import { rollbackImport, type RollbackReport } from '../cudnn/import.js';
 import { manifestPaths } from '../cudnn/manifest.js';
 import { envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
-import { defaultCudaRoot, elevationHint } from '../platform.js';
+import { defaultCudaRoot, elevationHint, userToolkitRoot } from '../platform.js';
+import { redistText } from '../i18n/redist.js';
+import { readRedistManifest, redistToolkitsUnder, removeRedistToolkit } from '../redist/toolkit.js';
 
 /** Toolkit folders under the root that hold a cudawiz manifest, each once (cuda → cuda-10.1 links too). */
 export async function toolkitsWithManifest(root: string): Promise<string[]> {
@@ -66,6 +68,13 @@ export async function run(ctx: CommandContext): Promise<number> {
     root = ctx.globals.cudaRoot ?? defaultCudaRoot(ctx.host.os, ctx.host.env);
     dirs = await toolkitsWithManifest(root);
   }
+  // A toolkit laid out from redist archives is all cudawiz's: it goes whole (its cuDNN with it).
+  const redistDirs = cudaDir !== undefined
+    ? ((await readRedistManifest(dirs[0])) ? [dirs[0]] : [])
+    : [...new Set([...(await redistToolkitsUnder(root!)), ...(await redistToolkitsUnder(userToolkitRoot(ctx.host.os, ctx.host.env, ctx.host.home)))])];
+  const removedRedist: { dir: string; release?: string; files: number }[] = [];
+  for (const dir of redistDirs) removedRedist.push({ dir, ...(await removeRedistToolkit(dir)) });
+  dirs = dirs.filter((d) => !redistDirs.includes(d));
   const reports: RollbackReport[] = [];
   for (const dir of dirs) {
     try {
@@ -79,9 +88,10 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
   // A whole-machine rollback also undoes what cudawiz wrote to the environment (ld.so.conf.d, rc files, PATH).
   const env = cudaDir === undefined ? await rollbackEnvChanges(envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile, { host: ctx.host }) : undefined;
-  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
+  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, ...(removedRedist.length ? { redistToolkits: removedRedist.map((r) => ({ dir: r.dir, release: r.release, files: r.files })) } : {}), environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
   else {
-    render(reports, root, ctx.out);
+    for (const r of removedRedist) ctx.out.line(`${ctx.out.symbol('pass')} ${redistText.removed(r.dir, r.release ?? '?', r.files)}`);
+    if (reports.length || !removedRedist.length) render(reports, root, ctx.out);
     if (env) renderEnv(env, ctx.out);
   }
   return env && !env.ok ? EXIT.problems : EXIT.ok;

@@ -60,7 +60,8 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
       others.length ? `Install CUDA ${req.cuda} beside ${others.length === 1 ? 'it' : 'them'}; nothing to uninstall — toolkits live side by side: ${install}` : `Install CUDA ${req.cuda}: ${install}`));
     return out;
   }
-  out.push(finding('toolkit', 'pass', `CUDA ${req.cuda} installed: ${right.map((t) => t.path).join(', ')}`, right.map((t) => (t.redist && t.majorMinor !== cuda ? `${describeToolkit(t)} (redist, same library names as ${cuda})` : describeToolkit(t)))));
+  const exact = right.some((t) => t.majorMinor === cuda);
+  out.push(finding('toolkit', 'pass', exact ? `CUDA ${req.cuda} installed: ${right.map((t) => t.path).join(', ')}` : `CUDA ${req.cuda}'s libraries from CUDA ${right[0].majorMinor} (redist, same names): ${right.map((t) => t.path).join(', ')}`, right.map((t) => (t.redist && t.majorMinor !== cuda ? `${describeToolkit(t)} (redist, same library names as ${cuda})` : describeToolkit(t)))));
   const used = toolkitInUse(facts, req) ?? right[0];
   const lacking = used.missing.filter((c) => c !== 'cudnn' && c !== 'nvcc');
   if (lacking.length) {

@@ -9,11 +9,11 @@ import { formatBytes } from '../fetch/index.js';
 import type { Host } from '../host.js';
 import { redistText } from '../i18n/redist.js';
 import type { Catalog } from '../catalog/schema.js';
-import { toolkitDir, userToolkitRoot } from '../platform.js';
+import { pathFor, pathListSeparator, splitPathList, toolkitDir, toolkitLibraryDir, toolkitSubdirs, userToolkitRoot } from '../platform.js';
 import { probeMachine } from '../probe/index.js';
 import { releaseArchives, type RedistCatalog } from '../redist/catalog.js';
 import { redistRouteFor, type RedistChoice } from '../redist/choose.js';
-import { checkRedistToolkit, downloadArchives, unpackRedist } from '../redist/toolkit.js';
+import { checkRedistToolkit, downloadArchives, repairRedist, unpackRedist } from '../redist/toolkit.js';
 import { verifySetup } from '../verify/index.js';
 import { createPlanContext, type PlanContext, type PlanOptions } from './context.js';
 import { NeedsInput, type Step } from './runner.js';
@@ -22,17 +22,21 @@ import { importCudnnStep, obtainCudnnStep } from './setup.js';
 export interface RedistPlanContext extends PlanContext {
   redist: RedistCatalog;
   choice: RedistChoice;
+  /** A repair keeps the toolkit's own release. */
+  pinRelease?: string;
+  /** Set once the user's loader path holds the toolkit (changed now, or already): verify then looks as a new shell will. */
+  envInPlace?: boolean;
   /** component id → verified archive in the cache, filled by the download step. */
   archiveFiles?: Map<string, string>;
 }
 
 /** The plan context for the redist route; a usage error where the route does not exist for this TF here. */
-export function createRedistPlanContext(catalog: Catalog, redist: RedistCatalog, host: Host, options: PlanOptions): RedistPlanContext {
+export function createRedistPlanContext(catalog: Catalog, redist: RedistCatalog, host: Host, options: PlanOptions & { pinRelease?: string }): RedistPlanContext {
   const root = options.cudaRoot ?? userToolkitRoot(host.os, host.env, host.home);
   const base = createPlanContext(catalog, host, { ...options, cudaRoot: root });
-  const route = redistRouteFor(redist, catalog, base.req, host.os);
+  const route = redistRouteFor(redist, catalog, base.req, host.os, undefined, options.pinRelease);
   if (!route.ok) throw new UsageError(route.reason, route.fix);
-  return withChoice({ ...base, redist, choice: route.choice }, route.choice);
+  return withChoice({ ...base, redist, choice: route.choice, pinRelease: options.pinRelease }, route.choice);
 }
 
 function withChoice(ctx: RedistPlanContext, choice: RedistChoice): RedistPlanContext {
@@ -49,7 +53,7 @@ async function machineCheck(ctx: RedistPlanContext) {
   const facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
   const findings = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os });
   const driver = facts.gpu.driver.version ?? undefined;
-  const route = redistRouteFor(ctx.redist, ctx.catalog, ctx.req, ctx.os, driver);
+  const route = redistRouteFor(ctx.redist, ctx.catalog, ctx.req, ctx.os, driver, ctx.pinRelease);
   return { facts, findings, route, blocking: findings.filter((f) => BLOCKING.has(f.id) && f.status === 'fail') };
 }
 
@@ -161,6 +165,7 @@ export const redistEnvStep: Step<RedistPlanContext> = {
   },
   async check(ctx) {
     const { plan } = await userEnvPlan(ctx);
+    if (plan.changes.length === 0) ctx.envInPlace = true;
     return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: `${plan.changes.length} change(s) planned` };
   },
   async run(ctx, io) {
@@ -174,12 +179,25 @@ export const redistEnvStep: Step<RedistPlanContext> = {
     }
     const r = await applyEnvChanges(plan.changes, { host: ctx.host, journalFile: places.journalFile });
     if (!r.ok) throw new CudawizError(`Could not change ${r.failed?.change.target ?? 'the environment'}: ${r.failed?.message ?? ''}`, { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
+    ctx.envInPlace = true;
     return { summary: redistText.envApplied(r.applied.length), evidence: [...plan.notes, ...plan.changes.map((c) => c.target)] };
   },
   accept(ctx, answer) {
     ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
   },
 };
+
+/** The environment a new shell gets once the user's env script or User PATH holds the toolkit. */
+function newShellEnv(ctx: RedistPlanContext): Host['env'] {
+  const p = pathFor(ctx.os);
+  const sub = toolkitSubdirs(ctx.os);
+  const prepend = (name: string, dirs: string[]) => {
+    const key = Object.keys(ctx.host.env).find((k) => (ctx.os === 'windows' ? k.toUpperCase() === name : k === name)) ?? name;
+    return { [key]: [...dirs, ...splitPathList(ctx.os, ctx.host.env[key])].join(pathListSeparator(ctx.os)) };
+  };
+  const bin = [p.join(ctx.toolkitDir, sub.bin), ...(ctx.os === 'windows' ? [p.join(ctx.toolkitDir, sub.cupti)] : [])];
+  return { ...ctx.host.env, ...prepend('PATH', bin), ...(ctx.os === 'linux' ? prepend('LD_LIBRARY_PATH', [toolkitLibraryDir(ctx.os, ctx.toolkitDir), p.join(ctx.toolkitDir, sub.cupti)]) : {}) };
+}
 
 export const redistVerifyStep: Step<RedistPlanContext> = {
   id: 'verify',
@@ -195,7 +213,7 @@ export const redistVerifyStep: Step<RedistPlanContext> = {
       evidence: files.changed.length ? [redistText.filesChanged(files.changed.slice(0, 5).join(', '))] : [],
       fix: redistText.filesFix,
     };
-    const layers = [filesLayer, ...(await verifySetup(ctx))];
+    const layers = [filesLayer, ...(await verifySetup(ctx.envInPlace ? { ...ctx, host: { ...ctx.host, env: newShellEnv(ctx) } } : ctx))];
     const failed = layers.filter((l) => l.status === 'fail');
     const evidence = layers.map((l) => `${l.status === 'pass' ? 'ok  ' : l.status === 'fail' ? 'FAIL' : 'skip'} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
     if (failed.length > 0) throw new CudawizError(failed.map((l) => l.title).join('; '), { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
@@ -205,4 +223,35 @@ export const redistVerifyStep: Step<RedistPlanContext> = {
 
 export function redistRouteSteps(): Step<RedistPlanContext>[] {
   return [redistPreflightStep, redistDownloadStep, redistUnpackStep, obtainCudnnStep as Step<RedistPlanContext>, importCudnnStep as Step<RedistPlanContext>, redistEnvStep, redistVerifyStep];
+}
+
+/** Repair: every file against its sha256; only the components that are unfinished or changed are fetched (the cache first) and unpacked again. */
+export const redistRepairStep: Step<RedistPlanContext> = {
+  id: 'repair-cuda-redist',
+  get title() {
+    return redistText.stepRepair;
+  },
+  async check(ctx) {
+    const c = await checkRedistToolkit(ctx.toolkitDir);
+    return c.state === 'absent' ? { done: true, reason: redistText.noToolkit(ctx.toolkitDir) } : { done: false, reason: redistText.repairPlan(c.manifest?.files.length ?? 0) };
+  },
+  async run(ctx, io) {
+    const r = await repairRedist({
+      catalog: ctx.redist,
+      release: ctx.choice.release,
+      os: ctx.os,
+      toolkitDir: ctx.toolkitDir,
+      cacheDir: ctx.cacheDir,
+      mirror: ctx.mirror,
+      connections: ctx.connections,
+      signal: io.signal,
+      onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total, speed: p.speed }),
+    });
+    return { summary: redistText.repaired(ctx.toolkitDir, r.refetched), evidence: r.check.changed.slice(0, 6).map((f) => redistText.filesChanged(f)) };
+  },
+};
+
+export function redistRepairSteps(): Step<RedistPlanContext>[] {
+  const [preflight, ...rest] = redistRouteSteps();
+  return [preflight, redistRepairStep, ...rest];
 }

@@ -31,7 +31,7 @@ export interface RedistChoice {
 export type RedistRoute = { ok: true; choice: RedistChoice } | { ok: false; reason: string; fix: string };
 
 /** Does the redist route exist for this TF here, and which release would it install? */
-export function redistRouteFor(redist: RedistCatalog, catalog: Catalog, req: Requirements, os: OsName, driver?: string): RedistRoute {
+export function redistRouteFor(redist: RedistCatalog, catalog: Catalog, req: Requirements, os: OsName, driver?: string, pinRelease?: string): RedistRoute {
   const fix = redistText.useInstaller(req.tensorflow);
   if (!req.gpuSupported || !req.cuda) return { ok: false, reason: redistText.noGpuBuild(req.tensorflow), fix };
   const cuda = req.cuda;
@@ -44,6 +44,9 @@ export function redistRouteFor(redist: RedistCatalog, catalog: Catalog, req: Req
       needed.every((f) => r.provides[platform]?.includes(f)) &&
       releaseArchives(redist, r, os).missing.length === 0,
   );
+  // A repair keeps the release the toolkit already has, when it still serves.
+  const pinned = serving.filter((r) => r.version === pinRelease);
+  if (pinned.length) serving.splice(0, serving.length, ...pinned);
   if (serving.length === 0) return { ok: false, reason: redistText.noRelease(req.tensorflow, cuda, redist.firstRelease), fix };
   const floorOf = (r: RedistRelease) => cudaFamily(catalog, r.version)?.minorCompatDriverMin?.[os];
   const runs = serving.filter((r) => !driver || !floorOf(r) || compareDotted(driver, floorOf(r)!) >= 0);
