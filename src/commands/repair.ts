@@ -1,5 +1,6 @@
 // `cudawiz repair [--tf V]`: the doctor's scan, then a plan that settles interrupted copies and
 // redoes only what is missing or broken; healthy parts are skipped by their own checks.
+import { beyondCatalogError } from '../catalog/newer-tf.js';
 import type { CommandContext } from '../cli/context.js';
 import { chooseTarget } from '../doctor/target.js';
 import { CudawizError, EXIT } from '../errors.js';
@@ -11,12 +12,14 @@ import { createRedistPlanContext, redistRepairSteps } from '../plan/redist-route
 import type { Step } from '../plan/runner.js';
 import { repairSteps } from '../plan/repair.js';
 import { loadRedistCatalog } from '../redist/catalog.js';
-import { probeMachine } from '../probe/index.js';
+import { ProbeCache } from '../probe/cache.js';
 import { planContextFromFlags, runPlanCommand } from './plan-command.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const catalog = ctx.catalog();
-  const facts = await probeMachine(ctx.host, {
+  // The doctor's probe serves the whole plan: Python and TensorFlow are not imported again.
+  const probes = new ProbeCache(ctx.host);
+  const facts = await probes.machine({
     cudaRoot: ctx.globals.cudaRoot ?? defaultCudaRoot(ctx.host.os, ctx.host.env),
     python: typeof ctx.values.python === 'string' ? ctx.values.python : undefined,
     catalog,
@@ -28,7 +31,9 @@ export async function run(ctx: CommandContext): Promise<number> {
       exitCode: EXIT.usage,
     });
   }
-  const plan = planContextFromFlags(ctx, target.tf, `cudawiz repair --tf ${target.tf}`);
+  // Newer than the catalog: nothing to repair against; the path says what still works (exit 1).
+  if (target.beyond) throw beyondCatalogError(target.beyond, ctx.host.os);
+  const plan = { ...planContextFromFlags(ctx, target.tf, `cudawiz repair --tf ${target.tf}`), probes };
   // A toolkit cudawiz laid out from NVIDIA's redist archives is repaired the same way it was made.
   const redist = facts.toolkits.find((t) => t.redist && t.majorMinor && plan.req.cuda && toolkitServes(t, plan.req.cuda));
   if (redist) {

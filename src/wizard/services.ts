@@ -1,6 +1,9 @@
 // The wizard's services over the real ones: the doctor's probes for the scan, the catalog for the
 // version list, and the same plans and runner as `install` and `repair`.
+import { beyondCatalogOptions, tfBeyondCatalog } from '../catalog/newer-tf.js';
 import { requirementsFor } from '../catalog/queries.js';
+import { planText } from '../i18n/plan.js';
+import { wizardText } from '../i18n/wizard.js';
 import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
@@ -19,7 +22,7 @@ import { redistRouteFor } from '../redist/choose.js';
 import { repairSteps } from '../plan/repair.js';
 import { runPlan } from '../plan/runner.js';
 import { setupSteps } from '../plan/setup.js';
-import { probeMachine } from '../probe/index.js';
+import { ProbeCache } from '../probe/cache.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
 
@@ -46,11 +49,20 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
       text: facts.python.state === 'found' ? `Python ${facts.python.version}${installedTf ? `, TensorFlow ${installedTf}` : ', no TensorFlow yet'}` : 'no Python found',
     },
   ];
+  const beyond = installedTf ? tfBeyondCatalog(catalog, installedTf, facts.os, { installed: true }) : undefined;
   return {
     lines,
     problems: findings.filter((f) => f.status === 'fail').map((f) => ({ title: f.title, fix: f.fix ?? undefined })),
     hasInstall: facts.toolkits.length > 0 && Boolean(installedTf),
     installedTf,
+    ...(beyond
+      ? {
+          beyond: {
+            headline: wizardText.scanBeyond(planText.beyondHeadline(beyond.catalogEnd, installedTf!), planText.pipInstalled(facts.python.tensorflow?.package ?? 'tensorflow', installedTf!)),
+            options: beyondCatalogOptions(beyond, facts.os),
+          },
+        }
+      : {}),
   };
 }
 
@@ -69,9 +81,11 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
   let facts: MachineFacts | undefined;
   let redistCatalog: RedistCatalog | undefined;
   const redist = () => (redistCatalog ??= loadRedistCatalog(globals.catalog));
+  // One probe cache for the whole wizard run: the scan's Python/TensorFlow facts serve every preview and step.
+  const probes = new ProbeCache(host);
   return {
     async scan() {
-      facts = await probeMachine(host, { cudaRoot, catalog });
+      facts = await probes.machine({ cudaRoot, catalog });
       return scanSummary(catalog, facts);
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
@@ -85,7 +99,7 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
       if (!version) return { ok: false, exitCode: 2, message: 'No TensorFlow version chosen.' };
-      const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz' };
+      const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz', probes };
       const cuda = requirementsFor(catalog, version, host.os).cuda;
       const redistToolkit = mode === 'repair' && cuda ? facts?.toolkits.find((t) => t.redist && toolkitServes(t, cuda)) : undefined;
       if (o.route === 'redist' || redistToolkit) {
