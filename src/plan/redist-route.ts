@@ -10,7 +10,7 @@ import type { Host } from '../host.js';
 import { redistText } from '../i18n/redist.js';
 import type { Catalog } from '../catalog/schema.js';
 import { pathFor, pathListSeparator, splitPathList, toolkitDir, toolkitLibraryDir, toolkitSubdirs, userToolkitRoot } from '../platform.js';
-import { probeMachine } from '../probe/index.js';
+import { ProbeCache } from '../probe/cache.js';
 import { releaseArchives, type RedistCatalog } from '../redist/catalog.js';
 import { redistRouteFor, type RedistChoice } from '../redist/choose.js';
 import { checkRedistToolkit, downloadArchives, repairRedist, unpackRedist } from '../redist/toolkit.js';
@@ -50,7 +50,7 @@ function withChoice(ctx: RedistPlanContext, choice: RedistChoice): RedistPlanCon
 const BLOCKING = new Set(['windows-native', 'gpu', 'driver', 'compute-capability', 'wsl']);
 
 async function machineCheck(ctx: RedistPlanContext) {
-  const facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
+  const facts = await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog });
   const findings = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os });
   const driver = facts.gpu.driver.version ?? undefined;
   const route = redistRouteFor(ctx.redist, ctx.catalog, ctx.req, ctx.os, driver, ctx.pinRelease);
@@ -144,7 +144,7 @@ export const redistUnpackStep: Step<RedistPlanContext> = {
 };
 
 async function userEnvPlan(ctx: RedistPlanContext) {
-  const facts = ctx.facts ?? (await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog }));
+  const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
   return prepareEnvPlan({
     host: ctx.host,
     tf: ctx.tf,
@@ -213,7 +213,8 @@ export const redistVerifyStep: Step<RedistPlanContext> = {
       evidence: files.changed.length ? [redistText.filesChanged(files.changed.slice(0, 5).join(', '))] : [],
       fix: redistText.filesFix,
     };
-    const layers = [filesLayer, ...(await verifySetup(ctx.envInPlace ? { ...ctx, host: { ...ctx.host, env: newShellEnv(ctx) } } : ctx))];
+    const shell = ctx.envInPlace ? { ...ctx.host, env: newShellEnv(ctx) } : undefined;
+    const layers = [filesLayer, ...(await verifySetup(shell ? { ...ctx, host: shell, probes: new ProbeCache(shell) } : ctx))];
     const failed = layers.filter((l) => l.status === 'fail');
     const evidence = layers.map((l) => `${l.status === 'pass' ? 'ok  ' : l.status === 'fail' ? 'FAIL' : 'skip'} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
     if (failed.length > 0) throw new CudawizError(failed.map((l) => l.title).join('; '), { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
