@@ -9,11 +9,16 @@ import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
 import type { GlobalOptions } from '../cli/args.js';
 import { diagnose } from '../doctor/diagnose.js';
+import { toolkitServes } from '../doctor/toolkit-lookup.js';
 import type { Host } from '../host.js';
 import { defaultCudaRoot } from '../platform.js';
 import { typedOrFoundInDownloads } from '../plan/archive-answer.js';
 import { createPlanContext } from '../plan/context.js';
 import { createPipPlanContext, pipRouteRefusal, pipRouteSteps } from '../plan/pip-route.js';
+import path from 'node:path';
+import { createRedistPlanContext, redistRepairSteps, redistRouteSteps } from '../plan/redist-route.js';
+import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
+import { redistRouteFor } from '../redist/choose.js';
 import { repairSteps } from '../plan/repair.js';
 import { runPlan } from '../plan/runner.js';
 import { setupSteps } from '../plan/setup.js';
@@ -82,6 +87,8 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
   const catalog = options.catalog ?? loadCatalog({ overlayFile: globals.catalog });
   const cudaRoot = globals.cudaRoot ?? defaultCudaRoot(host.os, host.env);
   let facts: MachineFacts | undefined;
+  let redistCatalog: RedistCatalog | undefined;
+  const redist = () => (redistCatalog ??= loadRedistCatalog(globals.catalog));
   // One probe cache for the whole wizard run: the scan's Python/TensorFlow facts serve every preview and step.
   const probes = new ProbeCache(host);
   return {
@@ -90,12 +97,23 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
       return scanSummary(catalog, facts);
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
-    // pip first where it exists: it changes nothing outside the virtual environment.
-    routes: (tf) => (pipRouteRefusal(catalog, tf, host.os) ? ['toolkit'] : ['pip', 'toolkit']),
+    // redist first where it exists (no administrator, a fraction of the download), then pip (nothing
+    // outside the virtual environment changes), the installer last.
+    routes: (tf) => [
+      ...(redistRouteFor(redist(), catalog, requirementsFor(catalog, tf, host.os), host.os).ok ? (['redist'] as const) : []),
+      ...(pipRouteRefusal(catalog, tf, host.os) ? [] : (['pip'] as const)),
+      'toolkit' as const,
+    ],
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
       if (!version) return { ok: false, exitCode: 2, message: 'No TensorFlow version chosen.' };
       const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz', probes };
+      const cuda = requirementsFor(catalog, version, host.os).cuda;
+      const redistToolkit = mode === 'repair' && cuda ? facts?.toolkits.find((t) => t.redist && toolkitServes(t, cuda)) : undefined;
+      if (o.route === 'redist' || redistToolkit) {
+        const ctx = createRedistPlanContext(catalog, redist(), host, { ...options, cudaRoot: redistToolkit ? path.dirname(redistToolkit.path) : globals.cudaRoot, pinRelease: redistToolkit?.redist?.release });
+        return runPlan(redistToolkit ? redistRepairSteps() : redistRouteSteps(), ctx, { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask });
+      }
       if (o.route === 'pip') {
         return runPlan(pipRouteSteps(), createPipPlanContext(catalog, host, options), { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask });
       }
