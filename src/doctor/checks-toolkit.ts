@@ -1,6 +1,7 @@
 // Verdicts on the CUDA toolkits and the cuDNN inside the one TensorFlow uses.
 import type { Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
+import { safetyText } from '../i18n/safety.js';
 import { resolveLibrary } from '../probe/resolution.js';
 import type { CudnnCopy, MachineFacts, Toolkit, ToolkitComponent } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
@@ -24,7 +25,9 @@ export function unreadableFindings(facts: MachineFacts): Finding[] {
 export function copyInterruptedFindings(facts: MachineFacts): Finding[] {
   return facts.toolkits
     .filter((t) => t.cudawizCopy && t.cudawizCopy.state !== 'complete' && t.cudawizCopy.state !== 'rolled-back')
-    .map((t) => t.cudawizCopy!.state === 'copying'
+    .map((t) => t.cudawizCopy!.state === 'scratch'
+      ? finding(`copy-leftovers:${t.path}`, 'warn', safetyText.scratchFinding(t.path), t.cudawizCopy!.scratch ?? [], safetyText.scratchFix(t.path))
+      : t.cudawizCopy!.state === 'copying'
       ? finding(`copy-interrupted:${t.path}`, 'fail', `A cudawiz cuDNN copy into ${t.path} stopped half-way`, [`${t.cudawizCopy!.manifest}: state "copying"`], 'cudawiz repair')
       : finding(`copy-interrupted:${t.path}`, 'warn', `cudawiz's manifest in ${t.path} is in state "${t.cudawizCopy!.state}"`, [t.cudawizCopy!.manifest], 'cudawiz repair'));
 }
