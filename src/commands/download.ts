@@ -94,6 +94,8 @@ export async function run(ctx: CommandContext): Promise<number> {
     signal: ctx.signal,
     onProgress: out.json ? undefined : percentReporter(target.file, (l) => out.error(l)),
     tuning: { freeSpace: freeSpaceOverride(ctx.host.env.CUDAWIZ_TEST_FREE_BYTES) },
+    nvidiaOrigin: ctx.host.env.CUDAWIZ_TEST_NVIDIA_ORIGIN,
+    onNotice: (line) => out.error(`${out.symbol('info')} ${line}`),
   });
   const dest = ctx.values.dest as string | undefined;
   const file = dest ? await copyToDest(result, target.file, dest) : result.path;

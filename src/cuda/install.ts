@@ -19,6 +19,7 @@ import {
 } from '../platform.js';
 import { majorMinor } from '../version.js';
 import { hasWindowsComponents, installerCommand, modernRunfile } from './args.js';
+import { privateVerifiedCopy } from './verified-exec.js';
 import { requireInstallPermission } from './elevation.js';
 import { explainInstallerExit, type InstallerOutcome } from './exit-codes.js';
 import { describeToolkitState, toolkitState, treeSize, type ToolkitState } from './toolkit-state.js';
@@ -54,6 +55,11 @@ export interface InstallToolkitOptions {
   overrideCompilerCheck?: boolean;
   /** When given, the rights to write the toolkit dir are checked before anything changes; `command` is how the user ran us. */
   permission?: { host: Host; command: string };
+  /**
+   * The sha256 the installer was verified to have. The file is then copied into a private folder,
+   * hashed on the way, and only that copy runs: a file changed after its check never executes.
+   */
+  verifiedSha256?: string;
 }
 
 export interface InstallToolkitResult {
@@ -215,9 +221,24 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
 
   await mkdir(options.logDir, { recursive: true });
   if (os === 'linux') await mkdir(options.tmpDir, { recursive: true });
-  const movedAside = os === 'linux' && modernRunfile(catalog, version) ? await moveLeftoverLog(options.leftoverLogFile ?? LINUX_CUDA_INSTALLER_TMP_LOG) : undefined;
-  if (movedAside) options.onLog?.(`Moved a leftover installer log aside to ${movedAside} (it makes CUDA 10.1+ installers crash).`);
+  // Checked at the last moment, as a private copy: nothing else can swap it between check and run.
+  const copy = options.verifiedSha256 ? await privateVerifiedCopy(options.installerFile, options.verifiedSha256, [options.tmpDir]) : undefined;
+  try {
+    const movedAside = os === 'linux' && modernRunfile(catalog, version) ? await moveLeftoverLog(options.leftoverLogFile ?? LINUX_CUDA_INSTALLER_TMP_LOG) : undefined;
+    if (movedAside) options.onLog?.(`Moved a leftover installer log aside to ${movedAside} (it makes CUDA 10.1+ installers crash).`);
+    return await runInstaller(options, { dir, version, movedAside, installerFile: copy?.file ?? options.installerFile, runner });
+  } finally {
+    await copy?.remove();
+  }
+}
 
+async function runInstaller(
+  options: InstallToolkitOptions,
+  run: { dir: string; version: string; movedAside?: string; installerFile: string; runner: CommandRunner },
+): Promise<InstallToolkitResult> {
+  const { os, catalog } = options;
+  const { dir, version, movedAside, runner } = run;
+  const phase = (p: ToolkitPhase) => options.onPhase?.(p);
   const logFile = path.join(options.logDir, `cuda-${version}-installer.log`);
   const log = createWriteStream(logFile, { flags: 'w' });
   await new Promise<void>((resolve, reject) => {
@@ -231,7 +252,7 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
   });
   // A later write error (disk full) must not crash the install; the tail is still kept in memory.
   log.on('error', () => undefined);
-  const command = installerCommand({ ...options, version, toolkitDir: dir });
+  const command = installerCommand({ ...options, installerFile: run.installerFile, version, toolkitDir: dir });
   log.write(`$ ${command.file} ${command.args.join(' ')}\n`);
   const started = Date.now();
 

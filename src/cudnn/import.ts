@@ -39,6 +39,8 @@ export interface ImportOptions extends InspectLimits {
   replacePrevious?: boolean;
   /** For tests only: wait this long before putting each file in place, so a copy can be killed midway. */
   throttleMs?: number;
+  /** What inspection noticed but did not refuse (the name says one version, the header another). */
+  onWarning?: (line: string) => void;
 }
 
 export type ImportState =
@@ -219,6 +221,7 @@ async function placeStaged(
   const paths = manifestPaths(toolkitDir);
   try {
     const { report, staged } = await fill();
+    for (const w of report.warnings) options.onWarning?.(w);
     const manifest = await plan(report, staged, partDirs, options);
     await writeManifest(toolkitDir, manifest);
     await placeAll(toolkitDir, manifest, options);

@@ -1,9 +1,12 @@
 // Which checksum a download must match, and where that fact came from. Order: the catalog's own
 // sha256/md5; NVIDIA's md5sum.txt for the release; the redist JSON manifest. None: refused unless allowed.
+// The lists are read from NVIDIA's own host even when the file comes through a mirror: a mirror that
+// served both the file and its checksum would only be vouching for itself.
 import path from 'node:path';
 import { CudawizError } from '../errors.js';
+import { fetchText as t } from '../i18n/fetch.js';
 import { fetchText } from './http.js';
-import { applyMirror } from './mirror.js';
+import { checksumListUrl } from './mirror.js';
 
 export type ChecksumAlgorithm = 'sha256' | 'md5';
 
@@ -26,8 +29,11 @@ export interface ResolveOptions {
   file: string;
   sources: ChecksumSources;
   mirror?: string;
+  /** A loopback stand-in for NVIDIA's host (tests only, see checksumListUrl). */
+  nvidiaOrigin?: string;
   allowUnverified?: boolean;
   signal?: AbortSignal;
+  onNotice?: (line: string) => void;
 }
 
 /** `<md5>  <file>` lines; a leading `*` marks binary mode in md5sum's own output. */
@@ -60,14 +66,18 @@ export function checksumFromManifest(manifest: unknown, file: string): { sha256?
 /** The checksum to verify against, or null when none is known and --allow-unverified was given. */
 export async function resolveChecksum(options: ResolveOptions): Promise<ExpectedChecksum | null> {
   const { file, sources, mirror, signal } = options;
+  const listUrl = (url: string) => checksumListUrl(url, options.nvidiaOrigin);
   if (sources.sha256) return { algorithm: 'sha256', value: sources.sha256.toLowerCase(), source: 'the catalog' };
   if (sources.md5) return { algorithm: 'md5', value: sources.md5.toLowerCase(), source: 'the catalog' };
   const tried: string[] = [];
   if (sources.md5sumUrl) {
-    const url = applyMirror(sources.md5sumUrl, mirror);
+    const url = listUrl(sources.md5sumUrl);
     try {
       const md5 = parseMd5sumList(await fetchText(url, signal)).get(file);
-      if (md5) return { algorithm: 'md5', value: md5, source: `NVIDIA's md5sum.txt (${url})` };
+      if (md5) {
+        if (mirror) options.onNotice?.(t.mirrorListNotTrusted(mirror));
+        return { algorithm: 'md5', value: md5, source: t.md5sumSource(url) };
+      }
       tried.push(`${url}: no line for ${file}`);
     } catch (error) {
       if (signal?.aborted) throw error;
@@ -75,11 +85,12 @@ export async function resolveChecksum(options: ResolveOptions): Promise<Expected
     }
   }
   if (sources.manifestUrl) {
-    const url = applyMirror(sources.manifestUrl, mirror);
+    const url = listUrl(sources.manifestUrl);
     try {
       const found = checksumFromManifest(JSON.parse(await fetchText(url, signal)), file);
-      if (found?.sha256) return { algorithm: 'sha256', value: found.sha256, source: `the redist manifest (${url})` };
-      if (found?.md5) return { algorithm: 'md5', value: found.md5, source: `the redist manifest (${url})` };
+      if (found && mirror) options.onNotice?.(t.mirrorListNotTrusted(mirror));
+      if (found?.sha256) return { algorithm: 'sha256', value: found.sha256, source: t.manifestSource(url) };
+      if (found?.md5) return { algorithm: 'md5', value: found.md5, source: t.manifestSource(url) };
       tried.push(`${url}: no entry for ${file}`);
     } catch (error) {
       if (signal?.aborted) throw error;
@@ -87,8 +98,8 @@ export async function resolveChecksum(options: ResolveOptions): Promise<Expected
     }
   }
   if (options.allowUnverified) return null;
-  throw new CudawizError(`No checksum is known for ${file}, so it will not be downloaded.${tried.length ? `\n  tried: ${tried.join('\n  tried: ')}` : ''}`, {
+  throw new CudawizError(`${t.noChecksum(file)}${tried.length ? `\n  tried: ${tried.join('\n  tried: ')}` : ''}`, {
     code: 'no-checksum',
-    fix: 'Add its sha256 with a --catalog overlay, or pass --allow-unverified to accept the file unchecked.',
+    fix: mirror && tried.length ? t.noChecksumMirrorFix : t.noChecksumFix,
   });
 }

@@ -3,7 +3,11 @@
 // expected checksum, and only a match is renamed into place.
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { CudawizError } from '../errors.js';
+import { describeFsError } from '../fs-errors.js';
+import { fetchText } from '../i18n/fetch.js';
+import { acquireLock } from '../lock/index.js';
 import { cachePaths, type CachePaths } from './cache-paths.js';
+import { fileWritableByOthers, writableByOthers } from './cache-trust.js';
 import { resolveChecksum, type ChecksumSources, type ExpectedChecksum } from './checksum.js';
 import { applyMirror } from './mirror.js';
 import { hashFile, type Digests } from './ordered-hasher.js';
@@ -28,6 +32,13 @@ export interface FetchRequest {
   /** Throttle for onProgress (default 100 ms: at most ~10 events a second). */
   progressIntervalMs?: number;
   tuning?: TransferTuning;
+  /**
+   * Where NVIDIA's checksum lists are read from: NVIDIA's own host, never the mirror. A loopback
+   * origin may stand in for NVIDIA's host in tests (CUDAWIZ_TEST_NVIDIA_ORIGIN); nothing else is accepted.
+   */
+  nvidiaOrigin?: string;
+  /** Things the user should know that do not stop the download (an untrusted cache, a discarded resume state). */
+  onNotice?: (line: string) => void;
 }
 
 export interface FetchResult {
@@ -44,6 +55,8 @@ export interface FetchResult {
   fromCache: boolean;
   /** Time spent in this call, checksum lookup and verification included. */
   seconds: number;
+  /** What onNotice was told, in order. */
+  notices: string[];
 }
 
 interface Proof extends Digests {
@@ -79,7 +92,7 @@ function proofStillHolds(proof: Proof, req: FetchRequest): boolean {
   return proof.source !== null || Boolean(req.allowUnverified);
 }
 
-function fromCache(paths: CachePaths, proof: Proof): Omit<FetchResult, 'seconds'> {
+function fromCache(paths: CachePaths, proof: Proof): Omit<FetchResult, 'seconds' | 'notices'> {
   return { path: paths.final, bytes: proof.size, sha256: proof.sha256, md5: proof.md5, source: proof.source, url: null, resumedFrom: proof.size, fromCache: true };
 }
 
@@ -95,24 +108,38 @@ export function mismatchError(file: string, expected: ExpectedChecksum, got: Dig
 }
 
 export async function fetchVerified(req: FetchRequest): Promise<FetchResult> {
+  const notices: string[] = [];
+  const notice = (line: string) => {
+    notices.push(line);
+    req.onNotice?.(line);
+  };
+  const paths = cachePaths(req.cacheDir, req.file);
   try {
     const t0 = performance.now();
-    const r = await fetchVerifiedUnguarded(req);
-    return { ...r, seconds: Math.round(performance.now() - t0) / 1000 };
+    await mkdir(paths.dir, { recursive: true });
+    // One run per cache entry: a second download of the same file waits for nobody and says who holds it.
+    const lock = await acquireLock(paths.final, { onNotice: notice });
+    try {
+      const r = await fetchVerifiedUnguarded(req, paths, notice);
+      return { ...r, seconds: Math.round(performance.now() - t0) / 1000, notices };
+    } finally {
+      await lock.release();
+    }
   } catch (error) {
     // Ctrl+C while a checksum list is being read surfaces as got's AbortError: say it as an interruption.
-    if (req.signal?.aborted && !(error instanceof CudawizError)) throw interruptedError(cachePaths(req.cacheDir, req.file), 0);
-    throw error;
+    if (req.signal?.aborted && !(error instanceof CudawizError)) throw interruptedError(paths, 0);
+    throw describeFsError(error, { path: paths.dir });
   }
 }
 
-async function fetchVerifiedUnguarded(req: FetchRequest): Promise<Omit<FetchResult, 'seconds'>> {
-  const paths = cachePaths(req.cacheDir, req.file);
-  await mkdir(paths.dir, { recursive: true });
-  const proof = await readProof(paths);
+async function fetchVerifiedUnguarded(req: FetchRequest, paths: CachePaths, notice: (line: string) => void): Promise<Omit<FetchResult, 'seconds' | 'notices'>> {
+  // A cache others can write could hold their file and a proof to match: its proofs count for nothing.
+  const othersCanWrite = (await writableByOthers(paths.dir)) ?? ((await fileWritableByOthers(paths.final)) || (await fileWritableByOthers(paths.verified)) ? paths.final : undefined);
+  const proof = othersCanWrite ? undefined : await readProof(paths);
   if (proof && proofStillHolds(proof, req)) return fromCache(paths, proof);
+  if (othersCanWrite && (await stat(paths.final).catch(() => undefined))) notice(fetchText.untrustedCache(paths.dir, othersCanWrite));
 
-  const expected = await resolveChecksum({ file: req.file, sources: req.checksum, mirror: req.mirror, allowUnverified: req.allowUnverified, signal: req.signal });
+  const expected = await resolveChecksum({ file: req.file, sources: req.checksum, mirror: req.mirror, nvidiaOrigin: req.nvidiaOrigin, allowUnverified: req.allowUnverified, signal: req.signal, onNotice: notice });
   // A finished file without a proof (copied in by hand, or a proof lost): check it instead of fetching.
   const existing = await stat(paths.final).catch(() => undefined);
   if (existing?.isFile() && expected) {
@@ -125,7 +152,7 @@ async function fetchVerifiedUnguarded(req: FetchRequest): Promise<Omit<FetchResu
 
   const meter = new ProgressMeter(req.onProgress, req.progressIntervalMs ?? 100);
   const url = applyMirror(req.url, req.mirror);
-  const result = await new Transfer({ url, paths, connections: req.connections ?? 4, size: req.size, signal: req.signal, meter, tuning: req.tuning }).run();
+  const result = await new Transfer({ url, paths, connections: req.connections ?? 4, size: req.size, signal: req.signal, meter, tuning: req.tuning, onNotice: notice }).run();
   if (expected && !matches(expected, result)) {
     await rm(paths.part, { force: true });
     await rm(paths.partState, { force: true });

@@ -35,3 +35,23 @@ export function applyMirror(url: string, mirror: string | undefined): string {
   const prefix = m.pathname.replace(/\/+$/, '');
   return new URL(`${prefix}${original.pathname}${original.search}`, m.origin).href;
 }
+
+/**
+ * Where a checksum list (md5sum.txt, a redist manifest) is read from: NVIDIA's URL as it is, never a
+ * mirror. `nvidiaOrigin` (CUDAWIZ_TEST_NVIDIA_ORIGIN) lets a test put a second loopback server in
+ * NVIDIA's place; only a loopback origin is accepted, so it cannot send the lists anywhere real.
+ */
+export function checksumListUrl(url: string, nvidiaOrigin: string | undefined): string {
+  const original = new URL(url);
+  if (!nvidiaOrigin || !(NVIDIA_HOSTS as readonly string[]).includes(original.hostname)) return original.href;
+  let origin: URL;
+  try {
+    origin = new URL(nvidiaOrigin);
+  } catch {
+    throw new UsageError(`CUDAWIZ_TEST_NVIDIA_ORIGIN "${nvidiaOrigin}" is not a URL.`, 'It is for tests only: unset it.');
+  }
+  if (!isLoopbackHost(origin.hostname) || !isAllowedTransport(origin)) {
+    throw new UsageError(`CUDAWIZ_TEST_NVIDIA_ORIGIN ${nvidiaOrigin} is not on this machine.`, 'It is for tests only (a loopback server standing in for NVIDIA): unset it.');
+  }
+  return new URL(`${original.pathname}${original.search}`, origin.origin).href;
+}

@@ -6,6 +6,8 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CudawizError, EXIT } from '../errors.js';
+import { describeFsError, isDiskFull } from '../fs-errors.js';
+import { fetchText } from '../i18n/fetch.js';
 import type { CachePaths } from './cache-paths.js';
 import { formatBytes } from '../format.js';
 import { freeSpace as realFreeSpace, type FreeSpaceProbe } from './disk-space.js';
@@ -28,6 +30,11 @@ export interface TransferTuning {
   idleTimeoutMs?: number;
   /** How often the resume state is written (and the hasher catches up). */
   stateIntervalMs?: number;
+  /** Slower than this (bytes/s) over a whole `lowSpeedWindowMs` = a stalled attempt (a server trickling bytes never idles). */
+  minBytesPerSec?: number;
+  lowSpeedWindowMs?: number;
+  /** A body without a length is cut off past the catalog's size, or past this when the catalog has none. */
+  maxUnknownLengthBytes?: number;
   freeSpace?: FreeSpaceProbe;
 }
 
@@ -40,6 +47,7 @@ export interface TransferRequest {
   signal?: AbortSignal;
   meter: ProgressMeter;
   tuning?: TransferTuning;
+  onNotice?: (line: string) => void;
 }
 
 export interface TransferResult extends Digests {
@@ -77,6 +85,10 @@ class Retryable extends Error {
     super(message);
   }
 }
+/** An attempt that moved bytes, but too few: counts as a failure even though it made progress. */
+class TooSlow extends Retryable {}
+/** A body without a length that went past any size this file can have. */
+class BodyTooLong extends Error {}
 
 const DEFAULTS = {
   retries: 5,
@@ -86,7 +98,40 @@ const DEFAULTS = {
   pieceBytes: 16 * 1024 * 1024,
   idleTimeoutMs: 60_000,
   stateIntervalMs: 500,
+  minBytesPerSec: 4 * 1024,
+  lowSpeedWindowMs: 60_000,
+  // The largest CUDA installer is ~4.5 GB; four times that is not a CUDA file.
+  maxUnknownLengthBytes: 16 * 1024 ** 3,
 };
+
+/** "45 s", "12 min", "3 h", "2 days": how long a server asked us to wait. */
+export function waitSpan(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 2 * 3600) return `${Math.round(s / 60)} min`;
+  if (s < 2 * 86_400) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86_400)} days`;
+}
+
+function retryLaterError(url: string, waitMs: number): CudawizError {
+  return new CudawizError(fetchText.retryAfter(url, waitSpan(waitMs)), { code: 'retry-later', fix: fetchText.retryAfterFix, details: { retryAfterMs: Math.round(waitMs) } });
+}
+
+const nonNegInt = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+
+/** A .part.json as written by writeState, or undefined for anything else (garbage, an older shape, a hand edit). */
+export function validPartState(value: unknown): PartState | undefined {
+  const v = value as Partial<PartState> | null;
+  if (typeof v !== 'object' || v === null || v.v !== 1 || typeof v.url !== 'string' || typeof v.ranges !== 'boolean') return undefined;
+  if (!(v.total === null || nonNegInt(v.total))) return undefined;
+  if (!Array.isArray(v.pieces) || v.pieces.length === 0) return undefined;
+  for (const p of v.pieces as unknown[]) {
+    const q = p as Partial<Piece> | null;
+    if (typeof q !== 'object' || q === null || !nonNegInt(q.start) || !nonNegInt(q.done) || !(q.end === null || (nonNegInt(q.end) && q.end >= q.start))) return undefined;
+    if (v.total !== null && q.end !== null && q.end > v.total) return undefined;
+  }
+  return v as PartState;
+}
 
 const pieceEnd = (p: Piece) => (p.end === null ? Infinity : p.end);
 const pieceComplete = (p: Piece) => p.end !== null && p.start + p.done >= p.end;
@@ -102,11 +147,6 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-function isDiskFull(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
 function isLocalFileError(error: unknown): boolean {
@@ -143,6 +183,10 @@ export class Transfer {
       try {
         return await this.attemptWhole();
       } catch (error) {
+        if (error instanceof BodyTooLong || this.firstError instanceof BodyTooLong) {
+          await this.discardPart();
+          throw new CudawizError(fetchText.tooLong(this.req.url, formatBytes(this.unknownLengthCap())), { code: 'body-too-long', fix: fetchText.tooLongFix });
+        }
         if (!(error instanceof RestartNeeded) || this.restarts >= this.t.retries) throw this.explain(error);
         this.restarts++;
         await this.discardPart();
@@ -194,11 +238,19 @@ export class Transfer {
       return false;
     }
     let saved: PartState | undefined;
-    try {
-      saved = JSON.parse(await readFile(paths.partState, 'utf8')) as PartState;
-      if (saved.v !== 1 || !Array.isArray(saved.pieces) || saved.pieces.length === 0) saved = undefined;
-    } catch {
-      saved = undefined;
+    const text = await readFile(paths.partState, 'utf8').catch(() => undefined);
+    if (text !== undefined) {
+      try {
+        saved = validPartState(JSON.parse(text));
+      } catch {
+        saved = undefined;
+      }
+      if (!saved) {
+        // Which bytes of the .part are good is unknown without it: start the file over.
+        this.req.onNotice?.(fetchText.partStateDiscarded(paths.partState));
+        await this.discardPart();
+        return false;
+      }
     }
     if (saved && size !== undefined && saved.total !== null && saved.total !== size) saved = undefined;
     if (saved && !saved.ranges) saved = undefined;
@@ -413,12 +465,11 @@ export class Transfer {
       } catch (error) {
         if (this.inner.signal.aborted) throw this.req.signal?.aborted ? interruptedError(this.req.paths, this.req.meter.current) : error;
         if (!(error instanceof Retryable)) throw error;
-        failures = p.done > before ? 1 : failures + 1;
+        // A trickle moves bytes on every attempt; it must still run out of tries.
+        failures = p.done > before && !(error instanceof TooSlow) ? 1 : failures + 1;
         if (failures > this.t.retries) throw this.explain(error);
         const wait = error.retryAfterMs ?? Math.min(30_000, this.t.retryBaseMs * 2 ** (failures - 1)) * (0.75 + Math.random() / 2);
-        if (wait > this.t.maxRetryAfterMs) {
-          throw new CudawizError(`The server asks to come back in ${Math.round(wait / 1000)} s (${error.message}).`, { code: 'retry-later', fix: 'Run the same command again later; it resumes where it stopped.' });
-        }
+        if (wait > this.t.maxRetryAfterMs) throw retryLaterError(this.req.url, wait);
         await delay(wait, undefined, { signal: this.inner.signal }).catch(() => undefined);
       }
     }
@@ -432,29 +483,51 @@ export class Transfer {
       r.body.destroy();
       throw this.localFileError(error);
     }
-    const sink = new PieceSink(fh, p, (pos, chunk) => {
+    let windowBytes = 0;
+    let windowStart = performance.now();
+    const sink = new PieceSink(fh, p, this.unknownLengthCap(), (pos, chunk) => {
+      windowBytes += chunk.length;
       this.hasher.offer(pos, chunk);
       this.req.meter.add(chunk.length);
     });
+    // Minimum throughput, judged over whole windows (curl's --speed-limit/--speed-time).
+    const { minBytesPerSec, lowSpeedWindowMs } = this.t;
+    let stalled: TooSlow | undefined;
+    const slowCheck = setInterval(() => {
+      const elapsed = performance.now() - windowStart;
+      if (elapsed < lowSpeedWindowMs) return;
+      if (windowBytes < (minBytesPerSec * elapsed) / 1000) {
+        // got wraps a destroy() reason in its own error type; keep ours aside.
+        stalled = new TooSlow(`slower than ${formatBytes(minBytesPerSec)}/s for ${Math.round(elapsed / 1000)} s`);
+        r.body.destroy(stalled);
+      }
+      windowBytes = 0;
+      windowStart = performance.now();
+    }, Math.max(10, Math.min(1000, lowSpeedWindowMs / 4)));
     try {
       await pipeline(r.body, sink, { signal: this.inner.signal });
     } catch (error) {
+      if (error instanceof BodyTooLong) throw error;
       if (isLocalFileError(error)) throw this.localFileError(error);
       if (this.inner.signal.aborted) throw error;
+      if (stalled) throw stalled;
       throw new Retryable((error as Error).message);
     } finally {
+      clearInterval(slowCheck);
       await fh.close().catch(() => undefined);
     }
   }
 
   private localFileError(error: unknown): CudawizError {
-    if (isDiskFull(error)) {
-      return new CudawizError(`The disk holding ${this.req.paths.dir} filled up while writing ${this.req.paths.part}.`, {
-        code: 'disk-full',
-        fix: 'Free up space (the .part is kept and resumes), or point --cache-dir at a disk with room.',
-      });
-    }
+    if (isDiskFull(error)) return new CudawizError(fetchText.diskFullWriting(this.req.paths.dir, this.req.paths.part), { code: 'disk-full', fix: fetchText.diskFullWritingFix });
+    const mapped = describeFsError(error, { path: this.req.paths.part });
+    if (mapped instanceof CudawizError) return mapped;
     return new CudawizError(`Cannot write ${this.req.paths.part}: ${(error as Error).message}`, { code: 'cache-unwritable', fix: 'Check the permissions of the cache directory, or pass --cache-dir.' });
+  }
+
+  /** The most bytes a body of unknown length may bring: the catalog's size, or a sane maximum. */
+  private unknownLengthCap(): number {
+    return this.req.size ?? this.t.maxUnknownLengthBytes;
   }
 
   private async withRetries<T>(fn: () => Promise<T>): Promise<T> {
@@ -465,7 +538,7 @@ export class Transfer {
         if (this.req.signal?.aborted) throw interruptedError(this.req.paths, 0);
         if (!(error instanceof Retryable) || failures > this.t.retries) throw error;
         const wait = error.retryAfterMs ?? Math.min(30_000, this.t.retryBaseMs * 2 ** (failures - 1));
-        if (wait > this.t.maxRetryAfterMs) throw error;
+        if (wait > this.t.maxRetryAfterMs) throw retryLaterError(this.req.url, wait);
         await delay(wait, undefined, { signal: this.inner.signal }).catch(() => undefined);
       }
     }
@@ -475,6 +548,9 @@ export class Transfer {
   private explain(error: unknown): unknown {
     if (error instanceof CudawizError) return error;
     if (this.req.signal?.aborted) return interruptedError(this.req.paths, this.req.meter.current);
+    if (error instanceof TooSlow) {
+      return new CudawizError(fetchText.tooSlow(this.req.url, formatBytes(this.t.minBytesPerSec), Math.round(this.t.lowSpeedWindowMs / 1000), this.t.retries + 1), { code: 'download-stalled', fix: fetchText.tooSlowFix });
+    }
     if (error instanceof Retryable) {
       return new CudawizError(`Download of ${this.req.url} failed after ${this.t.retries + 1} tries: ${error.message}.`, {
         code: 'download-failed',
@@ -498,6 +574,8 @@ class PieceSink extends Writable {
   constructor(
     private readonly fh: FileHandle,
     private readonly piece: Piece,
+    /** Where a piece of unknown end must stop. */
+    private readonly cap: number,
     private readonly onWritten: (pos: number, chunk: Buffer) => void,
   ) {
     super({ highWaterMark: 1 << 20 });
@@ -505,6 +583,7 @@ class PieceSink extends Writable {
 
   override _writev(entries: { chunk: Buffer }[], cb: (error?: Error | null) => void): void {
     const p = this.piece;
+    if (p.end === null && p.start + p.done + entries.reduce((n, e) => n + e.chunk.length, 0) > this.cap) return cb(new BodyTooLong());
     const room = pieceEnd(p) - (p.start + p.done);
     const chunks: Buffer[] = [];
     let len = 0;

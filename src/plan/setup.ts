@@ -12,7 +12,6 @@ import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, type DownloadTarget } from '../fetch/index.js';
-import { probeMachine } from '../probe/index.js';
 import { libraryFileName, pathFor, toolkitLibraryDir } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
 import type { PlanContext } from './context.js';
@@ -27,7 +26,7 @@ const BLOCKING = new Set(['windows-native', 'gpu', 'driver', 'compute-capability
 
 /** The machine as the doctor sees it for this TF, and what in that stops a setup. */
 async function machineCheck(ctx: PlanContext) {
-  const facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
+  const facts = await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog });
   const findings = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os });
   return { facts, findings, blocking: findings.filter((f) => BLOCKING.has(f.id) && f.status === 'fail') };
 }
@@ -78,6 +77,8 @@ function fetchTarget(ctx: PlanContext, io: StepIO, target: DownloadTarget) {
     mirror: ctx.mirror,
     connections: ctx.connections,
     allowUnverified: ctx.allowUnverified,
+    nvidiaOrigin: ctx.host.env.CUDAWIZ_TEST_NVIDIA_ORIGIN,
+    onNotice: io.log,
     signal: io.signal,
     onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total ?? undefined, speed: p.speed, eta: p.eta ?? undefined, resumedFrom: p.resumedFrom }),
   });
@@ -95,9 +96,10 @@ export const downloadCudaStep: Step<PlanContext> = {
     const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);
     const r = await fetchTarget(ctx, io, target);
     ctx.installerFile = r.path;
+    ctx.installerSha256 = r.sha256;
     return {
       summary: r.fromCache ? `${target.file} (verified copy in the cache)` : `${target.file}, ${r.source ? `checksum from ${r.source}` : 'unverified (--allow-unverified)'}`,
-      evidence: [`sha256 ${r.sha256}`],
+      evidence: [...r.notices, `sha256 ${r.sha256}`],
     };
   },
 };
@@ -124,6 +126,9 @@ export const installCudaStep: Step<PlanContext> = {
       onLog: io.log,
       permission: { host: ctx.host, command: ctx.command },
       overrideCompilerCheck: ctx.overrideCompilerCheck,
+      verifiedSha256: ctx.installerSha256,
+      // The machine's environment, as every other program the plan runs gets it.
+      env: ctx.host.env,
     });
     return { summary: r.skipped ? 'already installed' : `CUDA ${release.version} in ${r.toolkitDir}`, evidence: [r.warning, r.logFile && `installer log: ${r.logFile}`].filter((x): x is string => Boolean(x)) };
   },
@@ -173,7 +178,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
       const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
       const r = await fetchTarget(ctx, io, target);
       ctx.cudnnArchive = r.path;
-      return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})` };
+      return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})`, evidence: r.notices };
     }
     // Archives already in Downloads, offered as completions for the path prompt.
     const candidates = (await readdir(ctx.downloadsDir).catch(() => [] as string[])).filter((n) => /^cudnn.*\.(zip|tgz|tar\.xz)$/i.test(n)).map((n) => path.join(ctx.downloadsDir, n));
@@ -217,6 +222,7 @@ export const importCudnnStep: Step<PlanContext> = {
     const state = await importState(ctx.toolkitDir);
     // A copy left half-done by an earlier run is undone first, so this one starts from what was there.
     if (state.state === 'interrupted') await rollbackImport(ctx.toolkitDir);
+    const warnings: string[] = [];
     const manifest = await importCudnn({
       archive: file,
       toolkitDir: ctx.toolkitDir,
@@ -224,10 +230,11 @@ export const importCudnnStep: Step<PlanContext> = {
       tfCudnn: ctx.req.cudnn ?? undefined,
       cudaVersion: ctx.cuda,
       replacePrevious: state.state === 'complete',
+      onWarning: (w) => warnings.push(w),
       signal: io.signal,
       onProgress: (p) => io.progress({ bytes: p.bytes, total: p.totalBytes }),
     });
-    return { summary: `cuDNN ${manifest.archive.version} (${manifest.files.length} files, manifest in ${path.join(ctx.toolkitDir, '.cudawiz')})` };
+    return { summary: `cuDNN ${manifest.archive.version} (${manifest.files.length} files, manifest in ${path.join(ctx.toolkitDir, '.cudawiz')})`, evidence: warnings.map((w) => `warning: ${w}`) };
   },
 };
 
@@ -257,7 +264,7 @@ export const configureEnvStep: Step<PlanContext> = {
 };
 
 async function envPlanFor(ctx: PlanContext) {
-  const facts = ctx.facts ?? (await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog }));
+  const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
   return prepareEnvPlan({
     host: ctx.host,
     tf: ctx.tf,

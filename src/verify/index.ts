@@ -5,7 +5,6 @@ import { currentState, hostPath, readManifest, sameState } from '../cudnn/manife
 import { explainLog } from '../doctor/explain.js';
 import { diagnose } from '../doctor/diagnose.js';
 import type { PlanContext } from '../plan/context.js';
-import { probeMachine } from '../probe/index.js';
 import { safetyText } from '../i18n/safety.js';
 import { checkLibraryFiles, isLibraryName, toolkitLibraryProblems, type LayerResult } from './layers.js';
 import { verifyNvcc } from './nvcc.js';
@@ -32,7 +31,8 @@ export async function verifyManifest(toolkitDir: string): Promise<LayerResult> {
 
 export async function verifySetup(ctx: PlanContext): Promise<LayerResult[]> {
   const layers: LayerResult[] = [await verifyManifest(ctx.toolkitDir)];
-  const facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
+  // The run's probe: which Python has TF is known; the import below is the fresh one that counts.
+  const facts = await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog });
   const libs = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os }).filter((f) => f.id.startsWith('library:') || f.id.startsWith('libraries:'));
   const failing = libs.filter((f) => f.status === 'fail');
   // The toolkit's copies of TF's libraries must be real libraries of their own name (libcudart.so.10.1 → libcudnn is not).

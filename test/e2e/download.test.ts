@@ -193,7 +193,7 @@ describe('cudawiz download cuda', () => {
         await writeFile(path.join(small, 'filler'), Buffer.alloc(4 * 1024 * 1024)).catch(() => undefined);
         const done = await child;
         expect(done.exitCode).toBe(1);
-        expect(done.stderr).toContain(`The disk holding ${small} filled up while writing`);
+        expect(done.stderr).toContain(`The disk holding ${small} is full`);
         expect((await stat(path.join(small, `${RUN}.part`))).size).toBeGreaterThan(0);
       }
     } finally {
@@ -201,14 +201,22 @@ describe('cudawiz download cuda', () => {
     }
   });
 
-  it("verifies against NVIDIA's md5sum.txt when the catalog has no checksum of its own", async () => {
+  it("verifies against NVIDIA's md5sum.txt, read from NVIDIA's host and not from the mirror, when the catalog has no checksum of its own", async () => {
     // The built-in 10.1.243 carries a sha256 (an overlay cannot remove one), so the overlay adds a release.
     const m = await machine({
       overlay: () => ({ cuda: [{ version: '10.1.999', installers: { linux: { file: RUN, url: `${NV}/${RUN_PATH}`, md5sumUrl: `${NV}/${MD5SUM_PATH}` } } }] }),
     });
-    const r = await runBuilt([...m.args('cuda', '--version', '10.1.999', '--os', 'linux'), '--json'], { env: m.env });
-    expect(r.code, r.stderr).toBe(0);
-    expect(json(r.stdout).source).toBe(`NVIDIA's md5sum.txt (${m.mirror.urlFor(MD5SUM_PATH)})`);
+    // NVIDIA's host, played by a second loopback server holding the genuine list.
+    const nvidia = await startMirror({ root: await tempDir('cw-nvidia-') });
+    try {
+      await nvidia.addMd5sumList(MD5SUM_PATH, [{ name: RUN, md5: m.md5 }]);
+      const r = await runBuilt([...m.args('cuda', '--version', '10.1.999', '--os', 'linux'), '--json'], { env: { ...m.env, CUDAWIZ_TEST_NVIDIA_ORIGIN: nvidia.url } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(json(r.stdout).source).toBe(`NVIDIA's md5sum.txt (${nvidia.urlFor(MD5SUM_PATH)})`);
+      expect(m.mirror.fileRequests('md5sum.txt')).toHaveLength(0);
+    } finally {
+      await nvidia.close();
+    }
   });
 
   it('in plain mode prints a few percentage lines to stderr and the verified path to stdout, and copies to --dest', async () => {

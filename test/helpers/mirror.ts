@@ -181,6 +181,8 @@ export class NvidiaMirror {
     headers['content-length'] = end - start;
     log.status = status;
     res.writeHead(status, headers);
+    // Headers go out at once, as a real server's do, even when the body then trickles.
+    res.flushHeaders();
     if (req.method === 'HEAD') return void res.end();
     await this.sendBody(file, start, end, res, fault);
   }

@@ -197,9 +197,11 @@ describe('fetchVerified against the local NVIDIA mirror', () => {
   });
 
   it('falls back to md5sum.txt when the catalog has no checksum, and refuses when nothing is known', async () => {
-    const { base, info, mirror } = await setup();
-    await mirror.addMd5sumList('compute/cuda/10.1/Prod/docs3/sidebar/md5sum.txt', [{ name: FILE, md5: info.md5 }]);
-    const r = await fetchVerified({ ...base, checksum: { md5sumUrl: `${NV}/compute/cuda/10.1/Prod/docs3/sidebar/md5sum.txt` } });
+    const { base, info } = await setup();
+    // NVIDIA's host, played by a second loopback server: the list is read there, not from the mirror.
+    const nvidia = await startMirror({ root: await tempDir('cw-nvidia-') });
+    await nvidia.addMd5sumList('compute/cuda/10.1/Prod/docs3/sidebar/md5sum.txt', [{ name: FILE, md5: info.md5 }]);
+    const r = await fetchVerified({ ...base, nvidiaOrigin: nvidia.url, checksum: { md5sumUrl: `${NV}/compute/cuda/10.1/Prod/docs3/sidebar/md5sum.txt` } }).finally(() => nvidia.close());
     expect(r.source).toContain("NVIDIA's md5sum.txt");
     const e = await failure(fetchVerified({ ...base, cacheDir: await tempDir(), checksum: {} }));
     expect(e.code).toBe('no-checksum');
