@@ -8,6 +8,7 @@ import { rollbackImport, type RollbackReport } from '../cudnn/import.js';
 import { manifestPaths } from '../cudnn/manifest.js';
 import { envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
+import { withLock } from '../lock/index.js';
 import { defaultCudaRoot, elevationHint } from '../platform.js';
 
 /** Toolkit folders under the root that hold a cudawiz manifest, each once (cuda → cuda-10.1 links too). */
@@ -69,7 +70,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const reports: RollbackReport[] = [];
   for (const dir of dirs) {
     try {
-      reports.push(await rollbackImport(dir));
+      reports.push(await withLock(dir, () => rollbackImport(dir), { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) }));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM')
