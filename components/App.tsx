@@ -1,10 +1,14 @@
 // The wizard: one active screen at a time, rendered from the controller's state. Ctrl+C asks once,
 // then stops the runner cleanly.
+import { Spinner } from '@inkjs/ui';
 import { Box, Static, Text, useApp, useInput } from 'ink';
 import { useState, useSyncExternalStore } from 'react';
+import { wizardText } from '../src/i18n/wizard.js';
 import type { WizardController } from '../src/wizard/controller.js';
 import { ChooseTfScreen } from './ChooseTfScreen.js';
 import { DoneScreen } from './DoneScreen.js';
+import { ErrorScreen } from './ErrorScreen.js';
+import { NewerTfScreen } from './NewerTfScreen.js';
 import { PlanScreen } from './PlanScreen.js';
 import { RouteScreen } from './RouteScreen.js';
 import { RunScreen } from './RunScreen.js';
@@ -18,9 +22,14 @@ export function App({ controller }: { controller: WizardController }) {
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
   const [confirmingQuit, setConfirmingQuit] = useState(false);
   const { exit } = useApp();
+  const quit = () => {
+    controller.quit();
+    exit();
+  };
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
-      if (confirmingQuit || state.screen === 'scan' || state.screen === 'done') {
+      // While the machine is looked at or the plan prepared, after the end, or on an error, one Ctrl+C stops.
+      if (confirmingQuit || state.screen === 'scan' || state.screen === 'preparing' || state.screen === 'error' || state.screen === 'done') {
         controller.interrupt();
         exit();
       } else setConfirmingQuit(true);
@@ -41,11 +50,14 @@ export function App({ controller }: { controller: WizardController }) {
         </Text>
       )}
       {confirmingQuit ? <Text color="yellow">{t.confirmQuit}</Text> : null}
-      {state.screen === 'scan' ? <ScanScreen scan={state.scan} error={state.error} onChoose={(m) => controller.chooseMode(m)} /> : null}
+      {state.screen === 'scan' ? <ScanScreen scan={state.scan} onChoose={(m) => void controller.chooseMode(m)} /> : null}
+      {state.screen === 'preparing' ? <Spinner label={wizardText.preparing(state.tf ?? '')} /> : null}
+      {state.screen === 'newer' ? <NewerTfScreen beyond={state.beyond} onPick={(v) => void controller.pickTf(v)} onBack={() => controller.back()} onQuit={quit} /> : null}
+      {state.screen === 'error' ? <ErrorScreen message={state.message} fix={state.fix} canGoBack={Boolean(state.back)} onBack={() => controller.back()} onQuit={quit} /> : null}
       {state.screen === 'choose' ? (
-        <ChooseTfScreen choices={state.choices} defaultVersion={state.defaultVersion} onPick={(v) => controller.pickTf(v)} onBack={() => controller.back()} />
+        <ChooseTfScreen choices={state.choices} defaultVersion={state.defaultVersion} onPick={(v) => void controller.pickTf(v)} onBack={() => controller.back()} />
       ) : null}
-      {state.screen === 'route' ? <RouteScreen tf={state.tf} routes={state.routes} onPick={(r) => controller.chooseRoute(r)} onBack={() => controller.back()} /> : null}
+      {state.screen === 'route' ? <RouteScreen tf={state.tf} routes={state.routes} onPick={(r) => void controller.chooseRoute(r)} onBack={() => controller.back()} /> : null}
       {state.screen === 'plan' ? <PlanScreen tf={state.tf} preview={state.preview} onConfirm={() => void controller.confirm()} onBack={() => controller.back()} /> : null}
       {state.screen === 'run' ? <RunScreen runner={state.runner} waiting={state.waiting} onAnswer={(a) => controller.answer(a)} /> : null}
       {state.screen === 'done' ? (
@@ -53,10 +65,7 @@ export function App({ controller }: { controller: WizardController }) {
           runner={state.runner}
           result={state.result}
           pip={state.pip}
-          onQuit={() => {
-            controller.quit();
-            exit();
-          }}
+          onQuit={quit}
         />
       ) : null}
     </Box>

@@ -6,9 +6,8 @@ import { KeyHints } from './KeyHints.js';
 import { StatusLine } from './StatusLine.js';
 import { useUi } from './UiContext.js';
 
-export function ScanScreen({ scan, error, onChoose }: { scan?: ScanSummary; error?: string; onChoose(mode: Mode): void }) {
+export function ScanScreen({ scan, onChoose }: { scan?: ScanSummary; onChoose(mode: Mode): void }) {
   const { t } = useUi();
-  if (error) return <StatusLine status="fail" text={error} />;
   if (!scan) return <Spinner label={t.scanning} />;
   const labels = { gpu: t.scanGpu, driver: t.scanDriver, toolkits: t.scanToolkits, cudnn: t.scanCudnn, python: t.scanPython };
   return (
@@ -16,6 +15,7 @@ export function ScanScreen({ scan, error, onChoose }: { scan?: ScanSummary; erro
       {scan.lines.map((l) => (
         <StatusLine key={l.label} status={l.status} label={labels[l.label]} text={l.text} truncate />
       ))}
+      {scan.beyond ? <StatusLine status="warn" text={scan.beyond.headline} /> : null}
       <Box marginTop={1} flexDirection="column">
         {scan.problems.length === 0 ? (
           <StatusLine status="pass" text={t.noProblems} />

@@ -18,7 +18,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   format: 'esm',
   splitting: true,
-  // Chunks from CommonJS packages (signal-exit, fs-extra, yauzl) call `require`.
+  // Chunks from CommonJS packages (signal-exit, yauzl) call `require`.
   banner: { js: "import { createRequire as __cwCreateRequire } from 'node:module'; const require = __cwCreateRequire(import.meta.url);" },
 });
 

@@ -1,6 +1,7 @@
 // The esbuild options both builds share: dist/cli.js (ESM, code-split so each command loads only
 // what it needs) and the standalone executables' script (one CommonJS file, scripts/dist.mjs).
-// The fixes for ink/extract-zip are the ones measured in shared/reference/toolchain.md.
+// The fixes for ink are the ones measured in shared/reference/toolchain.md (the fd-slicer one went with
+// extract-zip: yauzl 3 carries its own fd-slicer, which allocates with Buffer.allocUnsafe).
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import path from 'node:path';
@@ -10,34 +11,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 const stub = fileURLToPath(new URL('./devtools-stub.mjs', import.meta.url));
 
-// fd-slicer (under yauzl) calls `new Buffer`, whose deprecation warning would print over the UI.
-const bufferFix = {
-  name: 'buffer-alloc',
-  setup(b) {
-    b.onLoad({ filter: /fd-slicer[\\/]index\.js$/ }, async (args) => {
-      const src = await readFile(args.path, 'utf8');
-      return { contents: src.replace(/new Buffer\(/g, 'Buffer.alloc('), loader: 'js' };
-    });
-  },
-};
-
-// Two start-up costs of zod, paid by every command that loads the catalog, and their fixes:
-// - `import { z } from 'zod'` binds zod's whole namespace, every locale included (463 KB minified,
-//   ~20 ms to load); `import * as z` lets esbuild keep only what our schemas use (104 KB). Same API,
-//   so sources keep the documented form and the bundle rewrites it.
-// - zod compiles a parser per object schema on first use (`new Function`), which pays off only for
-//   many parses; the CLI parses the catalog once per run, so the bundle turns that off (`jitless`),
-//   which halves the catalog's parse time. The shim runs before any module that imports zod.
+// zod compiles a parser per object schema on first use (`new Function`), which pays off only for many
+// parses; the CLI parses the catalog once per run (and only for an overlay), so the bundle turns that
+// off (`jitless`), which halves the catalog's parse time. The shim runs before any module that imports
+// zod. (Sources import zod as a namespace, `import * as z from 'zod'`, which lets esbuild keep only
+// what our schemas use: 104 KB instead of 463 KB with every locale for `import { z }`.)
 const zodShim = fileURLToPath(new URL('./zod-jitless.mjs', import.meta.url));
 const zodForCli = {
   name: 'zod-for-cli',
   setup(b) {
     b.onResolve({ filter: /^zod$/ }, (args) => (args.importer === zodShim ? undefined : { path: zodShim }));
-    b.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, async (args) => {
-      const src = await readFile(args.path, 'utf8');
-      if (!/import \{ z \} from 'zod';/.test(src)) return undefined;
-      return { contents: src.replace(/import \{ z \} from 'zod';/g, "import * as z from 'zod';"), loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
-    });
   },
 };
 
@@ -116,7 +99,7 @@ export function bundleOptions() {
     sourcemap: false,
     alias: { 'react-devtools-core': stub },
     define: { 'process.env.NODE_ENV': '"production"', CUDAWIZ_VERSION: JSON.stringify(pkg.version) },
-    plugins: [bufferFix, zodForCli, prebuiltCatalog, yogaWithoutFetch],
+    plugins: [zodForCli, prebuiltCatalog, yogaWithoutFetch],
     logLevel: 'warning',
   };
 }

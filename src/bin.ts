@@ -1,8 +1,9 @@
 // The program's entry (dist/cli.js, and the script inside the standalone executables). It answers
 // --version before any other module loads, then hands argv to main(); all it imports is paid on
-// every start, so it imports nothing but a built-in statically.
+// every start, so it imports nothing but a built-in and the command line's spec (plain data) statically.
 // Built as CommonJS (scripts/build.mjs), whose loader starts faster than Node's ES module loader.
 import { writeSync } from 'node:fs';
+import { locateCommand } from './cli/spec.js';
 
 declare const CUDAWIZ_VERSION: string; // replaced by scripts/bundle-options.mjs with package.json's version
 
@@ -17,7 +18,7 @@ const argv = process.argv.slice(2);
  * only the full program carries.
  */
 function requirementsAlone(): boolean {
-  return argv[0] === 'requirements' && !argv.some((a) => a.startsWith('--catalog')) && process.env.CUDAWIZ_CATALOG === undefined;
+  return locateCommand(argv)?.name === 'requirements' && !argv.some((a) => a.startsWith('--catalog')) && process.env.CUDAWIZ_CATALOG === undefined;
 }
 
 if (argv[0] === '--version' || argv[0] === '-v') {

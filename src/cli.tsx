@@ -3,12 +3,14 @@
 // modules are imported statically here, so --help and usage errors answer before the catalog (zod),
 // the command runner (execa) or the UI (ink) load; bench/startup.mjs measures this.
 import pkg from '../package.json' with { type: 'json' };
-import { parseCommandArgs } from './cli/args.js';
-import { COMMANDS } from './cli/commands.js';
+import { parseArgv, readArgvLoosely } from './cli/args.js';
+import { COMMAND_MODULES } from './cli/commands.js';
 import type { CommandIO } from './cli/context.js';
 import { commandHelp, mainHelp } from './cli/help.js';
 import { createOutput, unicodeSafe } from './cli/output.js';
-import { CudawizError, EXIT, UsageError } from './errors.js';
+import { isCommandName } from './cli/spec.js';
+import { CudawizError, EXIT } from './errors.js';
+import { cliText } from './i18n/cli.js';
 import { setLang } from './i18n/localized.js';
 import type { Host } from './host.js';
 
@@ -40,36 +42,38 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       return process.stdin;
     },
   };
-  const [first, ...rest] = argv;
-  const wantsJson = argv.includes('--json');
-  setLang('en'); // until the flags are read; main() is also called in-process, run after run
+  // What argv says before it is known to be valid: a usage error is then said in that language and form.
+  const loose = readArgvLoosely(argv, options.host?.env ?? process.env);
+  setLang(loose.json ? 'en' : loose.lang); // set on every call: main() is also called in-process, run after run
   try {
-    if (first === '--version' || first === '-v') {
-      io.stdout.write(`${pkg.version}\n`);
-      return EXIT.ok;
-    }
-    if (first === '--help' || first === '-h' || first === 'help') {
-      io.stdout.write(`${rest[0] && COMMANDS[rest[0]] ? commandHelp(rest[0]) : mainHelp()}\n`);
+    if (loose.help) {
+      io.stdout.write(`${loose.command && isCommandName(loose.command) ? commandHelp(loose.command) : mainHelp()}\n`);
       return EXIT.ok;
     }
     // Modules start loading as soon as it is known that they are needed, so their loads overlap.
     const hostReady = options.host ? Promise.resolve(options.host) : import('./host.js').then((m) => m.realHost());
-    if (first === undefined || first.startsWith('-')) {
-      const interactive = Boolean(io.stdin.isTTY && io.stdout.isTTY);
-      // Ink colours through chalk, which reads FORCE_COLOR (not NO_COLOR) when it loads: say it first.
-      if (interactive && (process.env.NO_COLOR !== undefined || argv.includes('--no-color'))) process.env.FORCE_COLOR = '0';
-      const firstFrameReady = interactive ? import('./cli/first-frame.js') : undefined;
-      const host = await hostReady;
-      const parsed = parseCommandArgs(argv, {}, host.env, Boolean(io.stdout.isTTY));
+    const wizard = loose.command === undefined;
+    const interactive = wizard && Boolean(io.stdin.isTTY && io.stdout.isTTY);
+    // Ink colours through chalk, which reads FORCE_COLOR (not NO_COLOR) when it loads: say it first.
+    if (interactive && (process.env.NO_COLOR !== undefined || loose.noColor)) process.env.FORCE_COLOR = '0';
+    const firstFrameReady = interactive ? import('./cli/first-frame.js') : undefined;
+    const modulesReady = loose.command && isCommandName(loose.command) ? Promise.all([COMMAND_MODULES[loose.command](), import('./cli/catalog.js')]) : undefined;
+    modulesReady?.catch(() => undefined); // awaited below; a usage error may return before that
+    const host = await hostReady;
+    const parsed = parseArgv(argv, host.env, Boolean(io.stdout.isTTY));
+    if (parsed.version) {
+      io.stdout.write(`${pkg.version}\n`);
+      return EXIT.ok;
+    }
+    if (!parsed.command) {
       setLang(parsed.globals.lang);
       if (!firstFrameReady) {
         io.stderr.write(
-          'cudawiz: the wizard needs an interactive terminal.\n' +
-            '  → Headless, run the same steps with flags, e.g.:\n' +
+          `${cliText.wizardNeedsTerminal}\n${cliText.wizardHeadless}\n` +
             '      cudawiz requirements --tf 2.10\n' +
             '      cudawiz doctor --json\n' +
             '      cudawiz install --tf 2.10 --cudnn-archive FILE --yes\n' +
-            '    (cudawiz --help lists every command)\n',
+            `${cliText.wizardSeeHelp}\n`,
         );
         return EXIT.usage;
       }
@@ -80,16 +84,6 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       const { startWizard } = await import('./wizard.js');
       return await startWizard({ globals: parsed.globals, host, io, firstFrame });
     }
-    const entry = COMMANDS[first];
-    if (!entry) throw new UsageError(`Unknown command "${first}".`, `Commands: ${Object.keys(COMMANDS).join(', ')} (cudawiz --help)`);
-    if (rest.includes('--help') || rest.includes('-h')) {
-      io.stdout.write(`${commandHelp(first)}\n`);
-      return EXIT.ok;
-    }
-    const modulesReady = Promise.all([entry.load(), import('./cli/catalog.js')]);
-    modulesReady.catch(() => undefined); // awaited below; a usage error may return before that
-    const host = await hostReady;
-    const parsed = parseCommandArgs(rest, entry.options, host.env, Boolean(io.stdout.isTTY));
     setLang(parsed.globals.json ? 'en' : parsed.globals.lang);
     const out = createOutput({
       stdout: io.stdout,
@@ -103,13 +97,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     if (!options.signal) process.once('SIGINT', onSigint);
     else options.signal.addEventListener('abort', onSigint, { once: true });
     try {
-      const [mod, { prepareCatalog }] = await modulesReady;
+      const [mod, { prepareCatalog }] = await (modulesReady ?? Promise.all([COMMAND_MODULES[parsed.command](), import('./cli/catalog.js')]));
       const catalog = await prepareCatalog(parsed.globals.catalog);
-      return await mod.run({ ...parsed, host, io, out, catalog, signal: controller.signal });
+      return await mod.run({ values: parsed.values, positionals: parsed.positionals, globals: parsed.globals, host, io, out, catalog, signal: controller.signal });
     } finally {
       process.removeListener('SIGINT', onSigint);
     }
   } catch (error) {
-    return reportError(error, io, wantsJson);
+    return reportError(error, io, loose.json);
   }
 }

@@ -1,7 +1,7 @@
 // Loads the built-in catalog (assets/*.json, bundled into the CLI) and an optional overlay file, and
 // validates both. Errors name the file and the path of the bad field.
 import { readFileSync } from 'node:fs';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import tensorflowData from '../../assets/tensorflow.json' with { type: 'json' };
 import cudaData from '../../assets/cuda.json' with { type: 'json' };
 import cudnnData from '../../assets/cudnn.json' with { type: 'json' };
@@ -85,7 +85,19 @@ export function applyOverlay(catalog: Catalog, overlay: CatalogOverlay, where = 
     if (at >= 0) cudnnReleases[at] = valid;
     else cudnnReleases.push(valid);
   });
-  return { ...catalog, cuda: { ...catalog.cuda, releases: cudaReleases }, cudnn: { ...catalog.cudnn, releases: cudnnReleases } };
+  // TF rows by version: a row for a release newer than the catalog, or a corrected one.
+  const tensorflow = { ...catalog.tensorflow };
+  for (const os of ['linux', 'windows'] as const) {
+    const rows = [...tensorflow[os]];
+    for (const row of overlay.tensorflow?.[os] ?? []) {
+      const full = { label: 'tensorflow' as const, compiler: 'unknown (overlay)', buildTools: 'unknown (overlay)', ...row };
+      const at = rows.findIndex((r) => r.version === row.version);
+      if (at >= 0) rows[at] = full;
+      else rows.push(full);
+    }
+    tensorflow[os] = rows;
+  }
+  return { ...catalog, tensorflow, cuda: { ...catalog.cuda, releases: cudaReleases }, cudnn: { ...catalog.cudnn, releases: cudnnReleases } };
 }
 
 export function readOverlay(file: string): CatalogOverlay {

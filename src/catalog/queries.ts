@@ -2,6 +2,7 @@
 import { CudawizError, EXIT } from '../errors.js';
 import { driverLibraryFileName, libraryFileName, type OsName } from '../platform.js';
 import { compareDotted, major, majorMinor, parseDotted, versionHasPrefix } from '../version.js';
+import { beyondCatalogError, tfBeyondCatalog } from './newer-tf.js';
 import type { Catalog, CudaRelease, CudnnArchive, CudnnRelease, Installer, TfRow } from './schema.js';
 
 export interface TfRowMatch {
@@ -290,7 +291,8 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
         ],
       };
     }
-    throw unknownTfVersion(catalog, tf);
+    const beyond = tfBeyondCatalog(catalog, tf, os);
+    throw beyond ? beyondCatalogError(beyond, os) : unknownTfVersion(catalog, tf);
   }
   const { row, viaMinorLine } = match;
   if (viaMinorLine) notes.push(`TensorFlow's table has no row for ${tf}; it takes the ${row.version} row of its minor line.`);

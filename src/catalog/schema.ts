@@ -1,6 +1,6 @@
 // The catalog's shape. Every asset file is parsed through these schemas at load, so a typo in the
 // data is an error with the path of the bad field, never a wrong answer later.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const majorMinor = z.string().regex(/^\d+\.\d+$/, 'expected major.minor, e.g. "10.1"');
 const dotted = z.string().regex(/^\d+(\.\d+)*$/, 'expected a dotted version, e.g. "10.1.243"');
@@ -227,8 +227,12 @@ export interface Catalog {
 }
 
 // ---------------------------------------------------------------- overlays (DESIGN.md, a public format)
+/** A tested-configurations row added by an overlay: a TF released after this catalog. */
+const overlayTfRow = tfRowSchema.extend({ label: tfRowSchema.shape.label.optional(), compiler: z.string().optional(), buildTools: z.string().optional() }).strict();
+
 export const overlaySchema = z
   .object({
+    tensorflow: z.object({ linux: z.array(overlayTfRow).optional(), windows: z.array(overlayTfRow).optional() }).strict().optional(),
     cuda: z
       .array(
         // strict: a misspelt key is an error with its path, never silently dropped.

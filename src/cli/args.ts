@@ -1,23 +1,13 @@
-// argv → a command name, its options and the global options. Unknown flags are usage errors (exit 2).
+// argv → the command, its flags and the global flags, as src/cli/spec.ts defines them. Global flags go
+// anywhere (`cudawiz --json doctor`, `cudawiz doctor --json`). Unknown flags, missing values and extra
+// arguments are usage errors (exit 2) that say what to do.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.js';
+import { cliText } from '../i18n/cli.js';
 import { parseOsName, type Env, type OsName } from '../platform.js';
+import { COMMAND_NAMES, COMMAND_SPECS, GLOBAL_FLAGS, isCommandName, locateCommand, type CommandName, type CommandSpec, type FlagSpec } from './spec.js';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
-
-export const GLOBAL_OPTIONS = {
-  'cuda-root': { type: 'string' },
-  mirror: { type: 'string' },
-  'cache-dir': { type: 'string' },
-  catalog: { type: 'string' },
-  lang: { type: 'string' },
-  log: { type: 'string' },
-  'no-color': { type: 'boolean' },
-  verbose: { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-} as const satisfies OptionSpec;
 
 export interface GlobalOptions {
   cudaRoot?: string;
@@ -37,44 +27,135 @@ export interface ParsedCommand {
   globals: GlobalOptions;
 }
 
+export interface ParsedArgv extends ParsedCommand {
+  /** Undefined: the wizard. */
+  command?: CommandName;
+  help: boolean;
+  version: boolean;
+}
+
 export function detectLang(flag: string | undefined, env: Env): 'en' | 'zh' {
   const value = flag ?? env.CUDAWIZ_LANG ?? env.LC_ALL ?? env.LC_MESSAGES ?? env.LANG ?? '';
   return /^zh/i.test(value) ? 'zh' : 'en';
 }
 
-export function parseCommandArgs(argv: string[], options: OptionSpec, env: Env, isTTY: boolean): ParsedCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message.replace(/\. To specify a positional.*$/s, '.'), 'Run `cudawiz --help` for the list of commands and flags.');
-  }
-  const v = parsed.values as Record<string, string | boolean | undefined>;
-  const lang = v.lang as string | undefined;
-  if (lang !== undefined && lang !== 'en' && lang !== 'zh') throw new UsageError(`--lang must be en or zh, not "${lang}".`);
-  const globals: GlobalOptions = {
-    cudaRoot: v['cuda-root'] as string | undefined,
-    mirror: (v.mirror as string | undefined) ?? env.CUDAWIZ_MIRROR,
-    cacheDir: (v['cache-dir'] as string | undefined) ?? env.CUDAWIZ_CACHE_DIR,
-    catalog: (v.catalog as string | undefined) ?? env.CUDAWIZ_CATALOG,
-    lang: detectLang(lang, env),
-    log: v.log as string | undefined,
+function optionsOf(flags: Record<string, FlagSpec>): OptionSpec {
+  return Object.fromEntries(Object.entries(flags).map(([name, f]) => [name, f.short ? { type: f.type, short: f.short } : { type: f.type }]));
+}
+
+function globalsOf(v: Record<string, unknown>, env: Env, isTTY: boolean): GlobalOptions {
+  const str = (name: string) => (typeof v[name] === 'string' ? (v[name] as string) : undefined);
+  return {
+    cudaRoot: str('cuda-root'),
+    mirror: str('mirror') ?? env.CUDAWIZ_MIRROR,
+    cacheDir: str('cache-dir') ?? env.CUDAWIZ_CACHE_DIR,
+    catalog: str('catalog') ?? env.CUDAWIZ_CATALOG,
+    lang: detectLang(str('lang'), env),
+    log: str('log'),
     color: !v['no-color'] && env.NO_COLOR === undefined && isTTY,
     verbose: Boolean(v.verbose),
     json: Boolean(v.json),
   };
-  return { values: parsed.values as ParsedCommand['values'], positionals: parsed.positionals, globals };
+}
+
+/**
+ * What can be read from argv before it is known to be valid: the command, whether --help, --json
+ * or --no-color were given, the language. A usage error is then said in that language and form.
+ */
+export function readArgvLoosely(argv: readonly string[], env: Env): { command?: string; help: boolean; json: boolean; noColor: boolean; lang: 'en' | 'zh' } {
+  const located = locateCommand(argv);
+  const rest = located ? argv.filter((_, i) => i !== located.index) : [...argv];
+  const command = located?.name === 'help' ? rest.find((a) => !a.startsWith('-')) : located?.name;
+  const { values } = parseArgs({ args: rest, options: optionsOf(GLOBAL_FLAGS), strict: false, allowPositionals: true });
+  const lang = typeof values.lang === 'string' ? values.lang : undefined;
+  return { command, help: located?.name === 'help' || Boolean(values.help), json: Boolean(values.json), noColor: Boolean(values['no-color']), lang: detectLang(lang, env) };
+}
+
+const where = (command: CommandName | undefined) => (command ? `cudawiz ${command}` : cliText.theWizard);
+
+/** Which other commands take a flag this one does not: the user may have meant one of them. */
+function ownersOf(flag: string): CommandName[] {
+  return COMMAND_NAMES.filter((c) => Object.hasOwn(COMMAND_SPECS[c].flags, flag));
+}
+
+function usageErrorOf(error: NodeJS.ErrnoException, command: CommandName | undefined, spec: CommandSpec | undefined): UsageError {
+  const flag = /'(-{1,2}[^' ]+)/.exec(error.message)?.[1] ?? '';
+  const help = cliText.seeCommandHelp(command ? `cudawiz ${command}` : 'cudawiz');
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const owners = ownersOf(flag.replace(/^-+/, ''));
+    return new UsageError(cliText.unknownFlag(flag, where(command)), owners.length ? `${cliText.unknownFlagElsewhere(flag, owners.join(', '))} ${help}` : help);
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const name = flag.replace(/^-+/, '');
+    const f = (spec?.flags as Record<string, FlagSpec> | undefined)?.[name] ?? (GLOBAL_FLAGS as Record<string, FlagSpec>)[name];
+    if (f?.type === 'boolean') return new UsageError(cliText.flagTakesNoValue(`--${name}`), help);
+    const example = spec?.examples.find((e) => e.includes(`--${name} `));
+    return new UsageError(cliText.flagNeedsValue(`--${name}`), example ? cliText.forExample(example) : f?.value ? cliText.forExample(`--${name} ${f.value}`) : help);
+  }
+  return new UsageError(error.message, help);
+}
+
+export function parseArgv(argv: readonly string[], env: Env, isTTY: boolean): ParsedArgv {
+  const located = locateCommand(argv);
+  let command: CommandName | undefined;
+  let rest = [...argv];
+  if (located) {
+    if (located.name === 'help') {
+      // `cudawiz help [COMMAND]`: the help, of that command if it is one.
+      const loose = readArgvLoosely(argv, env);
+      const named = loose.command && isCommandName(loose.command) ? loose.command : undefined;
+      return { command: named, help: true, version: false, values: {}, positionals: [], globals: globalsOf({ lang: loose.lang }, env, isTTY) };
+    }
+    if (!isCommandName(located.name)) throw new UsageError(cliText.unknownCommand(located.name), cliText.unknownCommandFix(COMMAND_NAMES.join(', ')));
+    command = located.name;
+    rest = argv.filter((_, i) => i !== located.index);
+  }
+  const spec: CommandSpec | undefined = command ? COMMAND_SPECS[command] : undefined;
+  // A command's own flag wins over a global of the same name (download's --version).
+  const options = { ...optionsOf(GLOBAL_FLAGS), ...(spec ? optionsOf(spec.flags) : {}) };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageErrorOf(error as NodeJS.ErrnoException, command, spec);
+  }
+  const v = parsed.values as Record<string, string | boolean | undefined>;
+  const help = Boolean(v.help);
+  const version = !spec?.flags || !Object.hasOwn(spec.flags, 'version') ? Boolean(v.version) : false;
+  const lang = v.lang as string | undefined;
+  if (lang !== undefined && lang !== 'en' && lang !== 'zh') throw new UsageError(cliText.langChoice(lang));
+  const globals = globalsOf(v, env, isTTY);
+  const result: ParsedArgv = { command, help, version, values: parsed.values as ParsedCommand['values'], positionals: parsed.positionals, globals };
+  if (help || version) return result;
+  const allowed = spec?.positional ? 1 : 0;
+  if (parsed.positionals.length > allowed) {
+    const extra = parsed.positionals[allowed];
+    throw new UsageError(
+      allowed === 0 ? cliText.noArguments(where(command), extra) : cliText.tooManyArguments(where(command), allowed, extra),
+      cliText.seeCommandHelp(command ? `cudawiz ${command}` : 'cudawiz'),
+    );
+  }
+  if (spec?.positional && !spec.positional.optional && parsed.positionals.length === 0) {
+    throw new UsageError(cliText.argumentRequired(where(command), spec.positional.name), cliText.forExample(spec.examples[0]));
+  }
+  for (const [name, f] of Object.entries(spec?.flags ?? {}) as [string, FlagSpec][]) {
+    if (!f.required || (typeof v[name] === 'string' && v[name] !== '')) continue;
+    const example = spec?.examples.find((e) => e.includes(`--${name} `)) ?? spec?.examples[0] ?? '';
+    throw new UsageError(cliText.flagRequired(`--${name}`), cliText.forExample(example));
+  }
+  return result;
 }
 
 export function osOption(value: unknown, fallback: OsName): OsName {
   if (value === undefined) return fallback;
   const os = parseOsName(String(value));
-  if (!os) throw new UsageError(`--os must be windows or linux, not "${String(value)}".`);
+  if (!os) throw new UsageError(cliText.osChoice(String(value)));
   return os;
 }
 
+/** A required flag's value; the example comes from the caller (its command's spec holds more). */
 export function requireString(values: ParsedCommand['values'], name: string, example: string): string {
   const v = values[name];
-  if (typeof v !== 'string' || v.length === 0) throw new UsageError(`--${name} is required.`, `For example: ${example}`);
+  if (typeof v !== 'string' || v.length === 0) throw new UsageError(cliText.flagRequired(`--${name}`), cliText.forExample(example));
   return v;
 }

@@ -1,45 +1,74 @@
-import { COMMANDS } from './commands.js';
+// `cudawiz --help`, `cudawiz COMMAND --help` and each command's usage line, all read off the spec
+// (src/cli/spec.ts) in the run's language (src/i18n/cli.ts).
+import { cliText } from '../i18n/cli.js';
+import { COMMAND_NAMES, COMMAND_SPECS, GLOBAL_FLAGS, type CommandName, type CommandSpec, type FlagSpec } from './spec.js';
 
-export const GLOBAL_FLAGS: [string, string][] = [
-  ['--cuda-root DIR', 'where toolkits live (default /usr/local on Linux, %ProgramFiles%\\NVIDIA GPU Computing Toolkit\\CUDA on Windows)'],
-  ['--mirror URL', "replace NVIDIA's download hosts, keeping their paths (env CUDAWIZ_MIRROR)"],
-  ['--cache-dir DIR', 'where downloads are kept (env CUDAWIZ_CACHE_DIR)'],
-  ['--catalog FILE', 'a JSON overlay on the built-in catalog (env CUDAWIZ_CATALOG)'],
-  ['--lang en|zh', 'language (env CUDAWIZ_LANG, else the locale)'],
-  ['--log FILE', 'write a log of the run there'],
-  ['--json', 'print one JSON document (JSON lines for a running plan) and nothing else'],
-  ['--no-color', 'no colours (also NO_COLOR)'],
-  ['--verbose', "install/repair: also print the installer's and pip's output lines"],
-  ['--version, -v', 'print the version'],
-  ['--help, -h', 'this help; `cudawiz COMMAND --help` for one command'],
-];
+type Row = [string, string];
 
-function table(rows: [string, string][], indent = '  '): string {
+/** `--tf V`, `--yes, -y`, `--dry-run`. */
+export function flagLabel(name: string, f: FlagSpec): string {
+  return `--${name}${f.value ? ` ${f.value}` : ''}${f.short ? `, -${f.short}` : ''}`;
+}
+
+/** The flags a help page lists for a command: its own, then the global ones (in `cudawiz --help`). */
+export function flagRows(flags: Record<string, FlagSpec>): Row[] {
+  return Object.entries(flags).map(([name, f]) => [flagLabel(name, f), cliText[f.help]]);
+}
+
+export function usageLine(name: CommandName): string {
+  const spec: CommandSpec = COMMAND_SPECS[name];
+  const parts = [`cudawiz ${name}`];
+  if (spec.positional) parts.push(spec.positional.optional ? `[${spec.positional.name}]` : spec.positional.name);
+  const flags = Object.entries(spec.flags) as [string, FlagSpec][];
+  // Required flags first, as the examples write them.
+  for (const [flag, f] of [...flags.filter(([, f]) => f.required), ...flags.filter(([, f]) => !f.required)]) {
+    const label = `--${flag}${f.value ? ` ${f.value}` : ''}`;
+    parts.push(f.required ? label : `[${label}]`);
+  }
+  parts.push('[--json]');
+  return parts.join(' ');
+}
+
+function table(rows: Row[], indent = '  '): string {
   const width = Math.max(...rows.map(([a]) => a.length));
   return rows.map(([a, b]) => `${indent}${a.padEnd(width)}  ${b}`).join('\n');
 }
 
 export function mainHelp(): string {
-  const cmds = Object.entries(COMMANDS).map(([name, c]) => [name, c.summary] as [string, string]);
+  const t = cliText;
   return [
-    'cudawiz — make this machine ready for TensorFlow on an NVIDIA GPU, and repair it later.',
+    t.tagline,
     '',
-    'Usage:',
-    '  cudawiz                 the step-by-step wizard (needs a terminal)',
-    '  cudawiz COMMAND [flags]',
+    t.usageTitle,
+    table([
+      ['cudawiz', t.usageWizard],
+      ['cudawiz COMMAND [flags]', ''],
+    ]).replace(/ +$/gm, ''),
     '',
-    'Commands:',
-    table(cmds),
+    t.commandsTitle,
+    table(COMMAND_NAMES.map((name) => [name, t[COMMAND_SPECS[name].summary]])),
     '',
-    'Global flags:',
-    table(GLOBAL_FLAGS),
+    t.globalFlagsTitle,
+    table(flagRows(GLOBAL_FLAGS)),
     '',
-    'Exit codes: 0 done/healthy · 1 problems found or a step failed · 2 usage error',
-    '            3 waiting on you (e.g. the cuDNN archive is needed) · 130 interrupted',
+    t.exitCodes,
   ].join('\n');
 }
 
-export function commandHelp(name: string): string {
-  const c = COMMANDS[name];
-  return [`Usage: ${c.usage}`, '', c.summary, '', 'Flags:', table(c.flags), '', 'Global flags: see cudawiz --help'].join('\n');
+export function commandHelp(name: CommandName): string {
+  const spec: CommandSpec = COMMAND_SPECS[name];
+  const rows: Row[] = [...(spec.positional ? [[spec.positional.name, cliText[spec.positional.help]] as Row] : []), ...flagRows(spec.flags)];
+  return [
+    `${cliText.usageTitle} ${usageLine(name)}`,
+    '',
+    cliText[spec.summary],
+    '',
+    cliText.flagsTitle,
+    table(rows),
+    '',
+    cliText.examplesTitle,
+    ...spec.examples.map((e) => `  ${e}`),
+    '',
+    cliText.globalFlagsSeeMain,
+  ].join('\n');
 }

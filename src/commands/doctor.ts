@@ -1,6 +1,7 @@
 // `cudawiz doctor [--tf V] [--python PATH] [--cuda-root DIR] [--json]`: probe, judge, report.
 // Exit 0 when nothing fails, 1 when something does.
 import pkg from '../../package.json' with { type: 'json' };
+import { tfBeyondCatalog } from '../catalog/newer-tf.js';
 import { requirementsFor } from '../catalog/queries.js';
 import type { CommandContext } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
@@ -138,8 +139,9 @@ export async function run(ctx: CommandContext): Promise<number> {
   const tf = typeof ctx.values.tf === 'string' ? ctx.values.tf : undefined;
   const python = typeof ctx.values.python === 'string' ? ctx.values.python : undefined;
   const catalog = ctx.catalog();
-  // A mistyped --tf is a usage error before any probing.
-  if (tf) requirementsFor(catalog, tf, ctx.host.os);
+  // A mistyped --tf is a usage error before any probing; one newer than the catalog is checked as far
+  // as it can be, and its finding says what still works.
+  if (tf && !tfBeyondCatalog(catalog, tf, ctx.host.os)) requirementsFor(catalog, tf, ctx.host.os);
   const facts = await probeMachine(ctx.host, { cudaRoot: ctx.globals.cudaRoot, python, catalog });
   const findings = diagnose(catalog, facts, { tf, os: ctx.host.os });
   const report = doctorReport(facts, findings);

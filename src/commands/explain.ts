@@ -17,7 +17,6 @@ async function readStream(stream: Readable): Promise<string> {
 }
 
 async function readLog(ctx: CommandContext): Promise<{ text: string; source: string }> {
-  if (ctx.positionals.length > 1) throw new UsageError(`explain reads one log, not ${ctx.positionals.length}.`, 'cudawiz explain FILE (or pipe the log in: … 2>&1 | cudawiz explain -)');
   const file = ctx.positionals[0];
   if (file === undefined || file === '-') {
     if (ctx.io.stdin.isTTY) throw new UsageError('No log given.', 'Pass the log file (cudawiz explain tf.log) or pipe it in: python train.py 2>&1 | cudawiz explain -');

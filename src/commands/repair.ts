@@ -1,16 +1,19 @@
 // `cudawiz repair [--tf V]`: the doctor's scan, then a plan that settles interrupted copies and
 // redoes only what is missing or broken; healthy parts are skipped by their own checks.
+import { beyondCatalogError } from '../catalog/newer-tf.js';
 import type { CommandContext } from '../cli/context.js';
 import { chooseTarget } from '../doctor/target.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { defaultCudaRoot } from '../platform.js';
 import { repairSteps } from '../plan/repair.js';
-import { probeMachine } from '../probe/index.js';
+import { ProbeCache } from '../probe/cache.js';
 import { planContextFromFlags, runPlanCommand } from './plan-command.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const catalog = ctx.catalog();
-  const facts = await probeMachine(ctx.host, {
+  // The doctor's probe serves the whole plan: Python and TensorFlow are not imported again.
+  const probes = new ProbeCache(ctx.host);
+  const facts = await probes.machine({
     cudaRoot: ctx.globals.cudaRoot ?? defaultCudaRoot(ctx.host.os, ctx.host.env),
     python: typeof ctx.values.python === 'string' ? ctx.values.python : undefined,
     catalog,
@@ -22,6 +25,8 @@ export async function run(ctx: CommandContext): Promise<number> {
       exitCode: EXIT.usage,
     });
   }
-  const plan = planContextFromFlags(ctx, target.tf, `cudawiz repair --tf ${target.tf}`);
+  // Newer than the catalog: nothing to repair against; the path says what still works (exit 1).
+  if (target.beyond) throw beyondCatalogError(target.beyond, ctx.host.os);
+  const plan = { ...planContextFromFlags(ctx, target.tf, `cudawiz repair --tf ${target.tf}`), probes };
   return runPlanCommand(ctx, plan, repairSteps(facts));
 }

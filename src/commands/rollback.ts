@@ -8,10 +8,14 @@ import { rollbackImport, type RollbackReport } from '../cudnn/import.js';
 import { manifestPaths } from '../cudnn/manifest.js';
 import { envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
+import { safetyText } from '../i18n/safety.js';
 import { withLock } from '../lock/index.js';
 import { defaultCudaRoot, elevationHint } from '../platform.js';
 
-/** Toolkit folders under the root that hold a cudawiz manifest, each once (cuda → cuda-10.1 links too). */
+/**
+ * Toolkit folders under the root that hold cudawiz's bookkeeping (a manifest, or the scratch
+ * folders a run killed before its manifest left), each once (cuda → cuda-10.1 links too).
+ */
 export async function toolkitsWithManifest(root: string): Promise<string[]> {
   const names = await readdir(root).catch(() => [] as string[]);
   const seen = new Set<string>();
@@ -19,19 +23,50 @@ export async function toolkitsWithManifest(root: string): Promise<string[]> {
   // Real folders before links to them, so `cuda-10.1` is named rather than the `cuda` link.
   const isLink = async (n: string) => (await lstat(path.join(root, n)).catch(() => undefined))?.isSymbolicLink() ?? false;
   const ordered = [...(await Promise.all(names.sort().map(async (n) => [n, await isLink(n)] as const)))].sort((a, b) => Number(a[1]) - Number(b[1]));
+  const present = (p: string) => lstat(p).then(() => true, () => false);
   for (const [name] of ordered) {
     const dir = path.join(root, name);
-    if (!(await stat(manifestPaths(dir).manifest).then((s) => s.isFile(), () => false))) continue;
-    const real = await realpath(dir);
-    if (seen.has(real)) continue;
+    const p = manifestPaths(dir);
+    if (!(await present(p.manifest)) && !(await present(p.staging)) && !(await present(path.join(p.dir, 'incoming')))) continue;
+    const real = await realpath(dir).catch(() => undefined);
+    if (real === undefined || seen.has(real)) continue;
     seen.add(real);
     out.push(dir);
   }
   return out;
 }
 
-function render(reports: RollbackReport[], root: string | undefined, out: Output): void {
+/**
+ * Run as root over a whole --cuda-root, a manifest anyone else can rewrite would hand them root's
+ * writes: the toolkit, its .cudawiz folder, backup and manifest must be root's and not group/other-writable.
+ */
+async function untrustedBookkeeping(dir: string): Promise<string | undefined> {
+  if (process.platform === 'win32' || process.getuid?.() !== 0) return undefined;
+  const p = manifestPaths(dir);
+  for (const file of [await realpath(dir), p.dir, p.manifest, p.backup]) {
+    const s = await lstat(file).catch(() => undefined);
+    if (!s || s.isSymbolicLink()) continue;
+    if (s.uid !== 0) return safetyText.ownedByOther(file, s.uid);
+    if (s.mode & 0o022) return safetyText.writableByOthers(file);
+  }
+  return undefined;
+}
+
+interface Refusal {
+  toolkitDir: string;
+  message: string;
+  fix?: string;
+}
+
+function render(reports: RollbackReport[], refused: Refusal[], root: string | undefined, out: Output): void {
+  for (const r of refused) {
+    out.line(`${out.symbol('fail')} ${r.message}`);
+    if (r.fix) out.line(`    ${r.fix}`);
+  }
+  for (const r of reports) if (r.clearedScratch) out.line(`${out.symbol('pass')} ${safetyText.leftoversCleared(r.toolkitDir)}`);
+  if (refused.length > 0 && reports.every((r) => r.from === 'none')) return;
   if (reports.length === 0 || reports.every((r) => r.from === 'none')) {
+    if (reports.some((r) => r.clearedScratch)) return;
     out.line(`${out.symbol('info')} No cuDNN copy by cudawiz ${root ? `in any toolkit under ${root}` : `in ${reports[0]?.toolkitDir}`}: nothing to roll back.`);
     return;
   }
@@ -43,8 +78,9 @@ function render(reports: RollbackReport[], root: string | undefined, out: Output
     const what = r.from === 'copying' ? 'interrupted cuDNN copy' : 'cuDNN copy';
     out.line(`${out.symbol(r.kept.length ? 'warn' : 'pass')} ${r.toolkitDir}: ${what} rolled back (removed ${r.removed.length} file${r.removed.length === 1 ? '' : 's'}, restored ${r.restored.length} original${r.restored.length === 1 ? '' : 's'}).`);
     for (const p of r.restored) out.line(`    restored ${p}`);
+    for (const p of r.preexisting) out.line(`    ${safetyText.preexistingLine(p)}`);
     for (const k of r.kept) out.line(`  ${out.symbol('warn')} kept ${k.path}: ${k.reason}`);
-    if (r.kept.length) out.line(`    The originals of kept files stay in ${manifestPaths(r.toolkitDir).backup}.`);
+    if (r.backup) out.line(`    ${safetyText.originalsInBackup(r.backup)}`);
   }
 }
 
@@ -68,22 +104,33 @@ export async function run(ctx: CommandContext): Promise<number> {
     dirs = await toolkitsWithManifest(root);
   }
   const reports: RollbackReport[] = [];
+  const refused: Refusal[] = [];
   for (const dir of dirs) {
+    // Walking a whole root, one toolkit's untrusted or hostile bookkeeping is named and skipped; the others go on.
+    const untrusted = cudaDir === undefined ? await untrustedBookkeeping(dir) : undefined;
+    if (untrusted) {
+      refused.push({ toolkitDir: dir, message: safetyText.unsafeOwner(dir, untrusted), fix: safetyText.unsafeOwnerFix(dir) });
+      continue;
+    }
     try {
       reports.push(await withLock(dir, () => rollbackImport(dir), { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) }));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM')
         throw new CudawizError(`No permission to change ${dir}.`, { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: elevationHint(ctx.host.os, `cudawiz rollback --cuda-dir "${dir}"`) });
+      if (cudaDir === undefined && error instanceof CudawizError && (error.code === 'manifest-invalid' || error.code === 'manifest-unsafe')) {
+        refused.push({ toolkitDir: dir, message: error.message, fix: error.fix });
+        continue;
+      }
       throw error;
     }
   }
   // A whole-machine rollback also undoes what cudawiz wrote to the environment (ld.so.conf.d, rc files, PATH).
   const env = cudaDir === undefined ? await rollbackEnvChanges(envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile, { host: ctx.host }) : undefined;
-  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
+  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, ...(refused.length ? { refused } : {}), environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
   else {
-    render(reports, root, ctx.out);
+    render(reports, refused, root, ctx.out);
     if (env) renderEnv(env, ctx.out);
   }
-  return env && !env.ok ? EXIT.problems : EXIT.ok;
+  return (env && !env.ok) || refused.length > 0 ? EXIT.problems : EXIT.ok;
 }

@@ -379,7 +379,16 @@ export async function tarPass(file: string, format: TarFormat, dest: string | un
       return undefined;
     }
     const kept: Buffer[] = [];
-    const file = write ? await fileSink(target, () => hashing.push(hasher!.hash(target).then((sha) => void result.hashes.set(entry.name, sha)))) : undefined;
+    // Each hash has its handler from the moment it starts: a file replaced or gone before it is
+    // hashed is the archive's failure, reported when the pass ends, never an unhandled rejection.
+    const onWritten = () =>
+      hashing.push(
+        hasher!.hash(target).then(
+          (sha) => void result.hashes.set(entry.name, sha),
+          (error: unknown) => void (hashFailure ??= new ArchiveReadError(`${entry.name} could not be read back after it was written (${(error as Error).message})`, 'corrupt')),
+        ),
+      );
+    const file = write ? await fileSink(target, onWritten) : undefined;
     return {
       async write(chunk) {
         if (keep) kept.push(Buffer.from(chunk));
@@ -395,9 +404,11 @@ export async function tarPass(file: string, format: TarFormat, dest: string | un
   };
   const hasher = dest === undefined ? undefined : startFileHasher();
   const hashing: Promise<void>[] = [];
+  let hashFailure: ArchiveReadError | undefined;
   try {
     await decompressTar(file, format, (tar) => readTarStream(tar, visit), options);
     await Promise.all(hashing);
+    if (hashFailure) throw hashFailure;
   } finally {
     await Promise.allSettled(hashing);
     await hasher?.close();

@@ -11,6 +11,8 @@ import { elevationHint, toolkitSubdirs, type OsName } from '../platform.js';
 import { ArchiveReadError, detectFormat, extractArchive, isTar } from './archive.js';
 import { inspectArchive, inspectCudnnArchive, type ArchiveReport, type InspectLimits } from './inspect.js';
 import type { ToolkitPart } from './layout.js';
+import { safetyText } from '../i18n/safety.js';
+import { containment, nearestReal, within, type Containment } from './contain.js';
 import { currentState, hostPath, manifestPaths, readManifest, sameState, sha256File, writeManifest, type FileState, type Manifest, type ManifestFile } from './manifest.js';
 
 /** For a tar's one-pass 'extract' phase, `bytes`/`totalBytes` say how far through the archive it is (totalBytes 0 while unknown). */
@@ -54,6 +56,12 @@ export interface RollbackReport {
   restored: string[];
   /** Files left alone: changed by the user since cudawiz wrote them (their originals stay in the backup). */
   kept: { path: string; reason: string }[];
+  /** Files that were in the toolkit before cudawiz, identical to the archive's: never removed. */
+  preexisting: string[];
+  /** Where the originals of kept files are, when a backup was kept. */
+  backup?: string;
+  /** An interrupted run's scratch folders (.cudawiz/incoming, staging) were removed. */
+  clearedScratch?: boolean;
 }
 
 /** The toolkit folder each part goes to, `/`-separated: Windows `lib/x64`, Linux `lib64`. */
@@ -74,20 +82,41 @@ export function refusalError(report: ArchiveReport): CudawizError {
 const interrupted = (message: string, fix?: string) => new CudawizError(message, { code: 'interrupted', exitCode: EXIT.interrupted, fix });
 
 export async function importCudnn(options: ImportOptions): Promise<Manifest> {
-  const { archive, toolkitDir, os } = options;
+  const { archive, toolkitDir, os, signal } = options;
   // A tar whose toolkit can take it is read once: listed, checked, staged and hashed in one pass.
   // Otherwise the archive is inspected first, so its refusal comes before the toolkit's, as always.
   if (isTar(await detectFormat(archive).catch(() => undefined)) && (await toolkitTakesOnePass(options))) return importInOnePass(options);
   const report = await inspectCudnnArchive(archive, options);
   if (!report.ok) throw refusalError(report);
   await assertWritableToolkit(toolkitDir, os);
-  await clearPrevious(options);
-  const partDirs = await resolvePartDirs(toolkitDir, os);
+  await checkPrevious(options);
+  let partDirs = await resolvePartDirs(toolkitDir, os);
+  await checkDestinations(report, partDirs, toolkitDir);
   const paths = manifestPaths(toolkitDir);
+  const incoming = path.join(paths.dir, 'incoming');
   const madeBookkeeping = !(await exists(paths.dir));
+  // Staged and checked in full (every CRC, every file as listed) before an earlier copy is touched:
+  // a damaged archive leaves the working cuDNN in place.
+  let staged: Map<string, StagedFile>;
+  try {
+    await rm(incoming, { recursive: true, force: true });
+    staged = await stage(report, incoming, options);
+  } catch (error) {
+    await rm(madeBookkeeping ? paths.dir : incoming, { recursive: true, force: true });
+    if (signal?.aborted) throw interrupted('cuDNN import cancelled before any file was copied; nothing was changed.');
+    throw error;
+  }
+  try {
+    await clearPrevious(options);
+    partDirs = await resolvePartDirs(toolkitDir, os);
+  } catch (error) {
+    await rm(incoming, { recursive: true, force: true });
+    throw error;
+  }
   return placeStaged(options, madeBookkeeping, partDirs, async () => {
     await rm(paths.staging, { recursive: true, force: true });
-    return { report, staged: await stage(report, paths.staging, options) };
+    await rename(incoming, paths.staging);
+    return { report, staged };
   });
 }
 
@@ -126,6 +155,7 @@ async function importInOnePass(options: ImportOptions): Promise<Manifest> {
       onFile: (name) => options.onProgress?.({ phase: 'extract', files: ++files, totalFiles: files, bytes: progress.done, totalBytes: progress.total, current: name }),
     }));
     if (!report.ok) throw refusalError(report);
+    await checkDestinations(report, await resolvePartDirs(toolkitDir, os), toolkitDir);
   } catch (error) {
     await rm(madeBookkeeping ? paths.dir : incoming, { recursive: true, force: true });
     if (signal?.aborted) throw interrupted('cuDNN import cancelled before any file was copied; nothing was changed.');
@@ -146,8 +176,8 @@ async function importInOnePass(options: ImportOptions): Promise<Manifest> {
   });
 }
 
-/** Refuses an interrupted copy; rolls back a complete one when asked to replace it; sets aside a kept rollback's leftovers. */
-async function clearPrevious(options: ImportOptions): Promise<void> {
+/** Refuses an interrupted copy, and a complete one unless asked to replace it; changes nothing. */
+async function checkPrevious(options: ImportOptions): Promise<ImportState> {
   const { toolkitDir } = options;
   const previous = await importState(toolkitDir);
   if (previous.state === 'interrupted')
@@ -155,15 +185,29 @@ async function clearPrevious(options: ImportOptions): Promise<void> {
       code: 'import-interrupted',
       fix: `Run \`cudawiz repair\` to finish it, or \`cudawiz rollback --cuda-dir "${toolkitDir}"\` to undo it.`,
     });
-  if (previous.state === 'complete') {
-    if (!options.replacePrevious)
-      throw new CudawizError(`cudawiz already copied cuDNN ${previous.manifest.archive.version} into ${toolkitDir}.`, {
-        code: 'already-imported',
-        fix: `Undo it first with \`cudawiz rollback --cuda-dir "${toolkitDir}"\`, or let \`cudawiz repair\` re-copy it.`,
-      });
-    await rollbackImport(toolkitDir);
+  if (previous.state === 'complete' && !options.replacePrevious)
+    throw new CudawizError(`cudawiz already copied cuDNN ${previous.manifest.archive.version} into ${toolkitDir}.`, {
+      code: 'already-imported',
+      fix: `Undo it first with \`cudawiz rollback --cuda-dir "${toolkitDir}"\`, or let \`cudawiz repair\` re-copy it.`,
+    });
+  return previous;
+}
+
+/** The checks of checkPrevious, then a complete earlier copy rolled back (a re-copy) and a kept rollback's leftovers set aside. */
+async function clearPrevious(options: ImportOptions): Promise<void> {
+  const previous = await checkPrevious(options);
+  if (previous.state === 'complete') await rollbackImport(options.toolkitDir);
+  await setAsideLeftovers(options.toolkitDir);
+}
+
+/** Every member's destination folder resolves inside the toolkit (no folder link carries it out). */
+async function checkDestinations(report: ArchiveReport, partDirs: Record<ToolkitPart, string>, toolkitDir: string): Promise<void> {
+  const root = await realpath(toolkitDir);
+  for (const m of report.members) {
+    const dir = path.dirname(hostPath(toolkitDir, `${partDirs[m.part]}/${m.rel}`));
+    const real = await nearestReal(dir);
+    if (!within(root, real)) throw new CudawizError(safetyText.pathEscapes(dir, real, toolkitDir), { code: 'link-out', fix: safetyText.pathEscapesFix });
   }
-  await setAsideLeftovers(toolkitDir);
 }
 
 /** Staging filled by `fill`, then the manifest and the renames into place; a failure before the manifest leaves the toolkit as it was. */
@@ -180,7 +224,7 @@ async function placeStaged(
     for (const w of report.warnings) options.onWarning?.(w);
     const manifest = await plan(report, staged, partDirs, options);
     await writeManifest(toolkitDir, manifest);
-    await placeAll(manifest, options);
+    await placeAll(toolkitDir, manifest, options);
     return manifest;
   } catch (error) {
     if (!(await exists(paths.manifest))) {
@@ -295,9 +339,14 @@ async function stagedFiles(report: ArchiveReport, staging: string, hashes: Map<s
 async function plan(report: ArchiveReport, staged: Map<string, StagedFile>, partDirs: Record<ToolkitPart, string>, options: ImportOptions): Promise<Manifest> {
   const byPath = new Map<string, ManifestFile>();
   const createdDirs = new Set<string>();
+  const root = await realpath(options.toolkitDir);
   for (const m of report.members) {
     const rel = `${partDirs[m.part]}/${m.rel}`;
     const dest = hostPath(options.toolkitDir, rel);
+    // Every destination's folder, resolved: a link such as include/thrust → /elsewhere carries nothing out.
+    const parent = await nearestReal(path.dirname(dest));
+    if (!within(root, parent))
+      throw new CudawizError(safetyText.pathEscapes(path.dirname(dest), parent, options.toolkitDir), { code: 'link-out', fix: safetyText.pathEscapesFix });
     const segments = rel.split('/');
     for (let i = 1; i < segments.length; i++) {
       const dir = segments.slice(0, i).join('/');
@@ -322,54 +371,70 @@ async function plan(report: ArchiveReport, staged: Map<string, StagedFile>, part
   };
 }
 
-async function placeAll(manifest: Manifest, options: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; throttleMs?: number }): Promise<void> {
-  const dir = manifest.toolkitDir;
-  for (const d of manifest.createdDirs) await mkdir(hostPath(dir, d), { recursive: true });
+async function placeAll(toolkitDir: string, manifest: Manifest, options: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; throttleMs?: number; verifyStaged?: boolean }): Promise<void> {
+  const c = await containment(toolkitDir);
+  // Every path is checked before the first change, and again right before its own.
+  await preflight(c, manifest);
+  for (const d of manifest.createdDirs) await mkdir(await c.inToolkit(d), { recursive: true });
   const totalBytes = manifest.files.reduce((n, f) => n + (f.size ?? 0), 0);
   let bytes = 0;
   let files = 0;
   for (const f of manifest.files) {
     options.signal?.throwIfAborted();
     if (options.throttleMs) await delay(options.throttleMs, undefined, { signal: options.signal });
-    await placeFile(dir, f);
+    await placeFile(c, toolkitDir, f, options.verifyStaged === true);
     bytes += f.size ?? 0;
     options.onProgress?.({ phase: 'copy', files: ++files, totalFiles: manifest.files.length, bytes, totalBytes, current: f.path });
   }
   manifest.state = 'complete';
   manifest.finishedAt = new Date().toISOString();
-  await writeManifest(dir, manifest);
-  await rm(manifestPaths(dir).staging, { recursive: true, force: true });
+  await writeManifest(toolkitDir, manifest);
+  await rm(manifestPaths(toolkitDir).staging, { recursive: true, force: true });
+}
+
+/** Every path a manifest names, inside the toolkit (its backups inside .cudawiz/backup, its sources inside staging), before anything changes. */
+async function preflight(c: Containment, manifest: Manifest, withSources = true): Promise<void> {
+  for (const d of manifest.createdDirs) await c.inToolkit(d);
+  for (const f of manifest.files) {
+    await c.inToolkit(f.path);
+    await c.inBackup(f.path);
+    if (withSources) await c.inStaging(f.source);
+  }
 }
 
 /** Idempotent: back up what is there (once, atomically), then rename the staged copy over it. */
-async function placeFile(toolkitDir: string, f: ManifestFile): Promise<void> {
-  const { staging, backup } = manifestPaths(toolkitDir);
-  const dest = hostPath(toolkitDir, f.path);
+async function placeFile(c: Containment, toolkitDir: string, f: ManifestFile, verifyStaged: boolean): Promise<void> {
+  const dest = await c.inToolkit(f.path);
   const quick = await currentState(dest, false);
   if (quick) {
     const now = quick.type === 'file' ? await currentState(dest) : quick;
     if (sameState(now, f)) return;
-    const saved = hostPath(backup, f.path);
+    const saved = await c.inBackup(f.path);
     if (now?.type === 'file' && !(await exists(saved))) {
       await mkdir(path.dirname(saved), { recursive: true });
       await copyFile(dest, `${saved}.tmp`);
-      await rename(`${saved}.tmp`, saved);
+      await rename(`${saved}.tmp`, await c.inBackup(f.path));
     }
   }
-  const from = hostPath(staging, f.source);
-  if (!(await exists(from)))
-    throw new CudawizError(`The staged copy of ${f.source} is gone, so the copy cannot be finished from it.`, {
+  const from = await c.inStaging(f.source);
+  const staged = await currentState(from, verifyStaged);
+  const missing = () =>
+    new CudawizError(`The staged copy of ${f.source} is gone, so the copy cannot be finished from it.`, {
       code: 'staging-missing',
       fix: `Undo it with \`cudawiz rollback --cuda-dir "${toolkitDir}"\`, then import the archive again.`,
     });
+  if (!staged || staged.isDir) throw missing();
+  // Finishing a copy a killed run left: what lies in staging must still be what the manifest says.
+  if (verifyStaged && !sameState(staged, f)) throw missing();
+  const to = await c.inToolkit(f.path);
   try {
-    await rename(from, dest);
+    await rename(from, to);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     if (f.type === 'symlink') {
-      await rm(dest, { force: true });
-      await symlink(f.linkTarget!, dest);
-    } else await copyFile(from, dest);
+      await rm(to, { force: true });
+      await symlink(f.linkTarget!, to);
+    } else await copyFile(from, to);
   }
 }
 
@@ -397,66 +462,91 @@ export async function finishImport(toolkitDir: string, options: { signal?: Abort
   if (!manifest || manifest.state === 'rolled-back')
     throw new CudawizError(`There is no cuDNN copy to finish in ${toolkitDir}.`, { code: 'nothing-to-finish', fix: 'Import the cuDNN archive with `cudawiz install --cudnn-archive FILE`.' });
   if (manifest.state === 'complete') return manifest;
-  await placeAll(manifest, options);
+  await placeAll(toolkitDir, manifest, { ...options, verifyStaged: true });
   return manifest;
 }
 
-/** Undo cudawiz's copy: remove what it wrote (if unchanged since), restore every original. */
 /**
  * A pass killed before its manifest was written leaves only cudawiz's own scratch folders
  * (`.cudawiz/incoming`, `.cudawiz/staging`); nothing in the toolkit was touched yet, so they go.
  */
-async function removeUnfinishedStaging(toolkitDir: string): Promise<void> {
+async function removeUnfinishedStaging(toolkitDir: string): Promise<boolean> {
   const paths = manifestPaths(toolkitDir);
-  await rm(path.join(paths.dir, 'incoming'), { recursive: true, force: true });
-  await rm(paths.staging, { recursive: true, force: true });
+  const dir = await lstat(paths.dir).catch(() => undefined);
+  if (!dir?.isDirectory()) return false; // absent, or a link: not cudawiz's folder to empty
+  const scratch = [path.join(paths.dir, 'incoming'), paths.staging];
+  const found = (await Promise.all(scratch.map(exists))).some(Boolean);
+  for (const p of scratch) await rm(p, { recursive: true, force: true });
   await rmdir(paths.dir).catch(() => undefined); // only when nothing else of cudawiz's is left there
+  return found;
 }
 
+/** Undo cudawiz's copy: remove what it wrote (if unchanged since), restore every original, never remove what was there before. */
 export async function rollbackImport(toolkitDir: string): Promise<RollbackReport> {
   const manifest = await readManifest(toolkitDir);
-  const report: RollbackReport = { toolkitDir, from: 'none', removed: [], restored: [], kept: [] };
+  const report: RollbackReport = { toolkitDir, from: 'none', removed: [], restored: [], kept: [], preexisting: [] };
   if (!manifest || manifest.state === 'rolled-back') {
-    await removeUnfinishedStaging(toolkitDir);
+    if (await removeUnfinishedStaging(toolkitDir)) report.clearedScratch = true;
     return report;
   }
   report.from = manifest.state;
   const paths = manifestPaths(toolkitDir);
+  const c = await containment(toolkitDir);
+  await preflight(c, manifest, false);
   const kept: string[] = [];
+  const backupOf = async (f: ManifestFile) => {
+    const saved = await c.inBackup(f.path);
+    return (await lstat(saved).catch(() => undefined))?.isFile() ? saved : undefined;
+  };
   for (const f of [...manifest.files].reverse()) {
-    const dest = hostPath(toolkitDir, f.path);
-    const saved = hostPath(paths.backup, f.path);
+    const dest = await c.inToolkit(f.path);
     const now = await currentState(dest);
     const ours = sameState(now, f);
+    // In the toolkit before cudawiz, byte for byte: the import changed nothing there, so neither does this.
+    if (f.original && sameState(f.original, f)) {
+      report.preexisting.push(f.path);
+      continue;
+    }
     if (now && !ours) {
-      if (f.original && sameState(now, f.original)) await rm(saved, { force: true }); // never replaced: nothing to undo
-      else {
+      if (f.original && sameState(now, f.original)) {
+        const saved = await backupOf(f);
+        if (saved) await rm(saved, { force: true }); // never replaced: nothing to undo
+      } else {
         report.kept.push({ path: f.path, reason: 'changed since cudawiz wrote it' });
         kept.push(f.path);
       }
       continue;
     }
+    const saved = f.original?.type === 'file' ? await backupOf(f) : undefined;
+    if (f.original?.type === 'file' && !saved) {
+      // cudawiz's copy stays rather than leave nothing where the user's file was.
+      report.kept.push({ path: f.path, reason: safetyText.keptNoBackup });
+      continue;
+    }
+    const linkOut = f.original?.type === 'symlink' && !(await c.linkStaysInside(f.path, f.original.linkTarget!));
     if (ours) {
-      await unlink(dest);
+      await unlink(await c.inToolkit(f.path));
       report.removed.push(f.path);
     }
     if (f.original?.type === 'symlink') {
-      await symlink(f.original.linkTarget!, dest);
-      report.restored.push(f.path);
-    } else if (f.original) {
-      if (await exists(saved)) {
-        await rename(saved, dest);
+      if (linkOut) report.kept.push({ path: f.path, reason: safetyText.linkNotRecreated(f.original.linkTarget!) });
+      else {
+        await symlink(f.original.linkTarget!, await c.inToolkit(f.path));
         report.restored.push(f.path);
-      } else report.kept.push({ path: f.path, reason: 'its original was not found in the backup' });
+      }
+    } else if (saved) {
+      await rename(await c.inBackup(f.path), await c.inToolkit(f.path));
+      report.restored.push(f.path);
     }
   }
-  for (const d of [...manifest.createdDirs].reverse()) await rmdir(hostPath(toolkitDir, d)).catch(() => undefined);
+  for (const d of [...manifest.createdDirs].reverse()) await rmdir(await c.inToolkit(d)).catch(() => undefined);
   await rm(paths.staging, { recursive: true, force: true });
   if (kept.length === 0) {
     await rm(paths.backup, { recursive: true, force: true });
     await rm(paths.manifest, { force: true });
     if ((await readdir(paths.dir).catch(() => ['?'])).length === 0) await rmdir(paths.dir);
   } else {
+    report.backup = paths.backup;
     await writeManifest(toolkitDir, { ...manifest, state: 'rolled-back', finishedAt: new Date().toISOString(), kept });
   }
   return report;

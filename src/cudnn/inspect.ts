@@ -2,6 +2,7 @@
 // toolkit: one report with every refusal (a clear reason and fix each), so nothing is written first.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { safetyText } from '../i18n/safety.js';
 import { WINDOWS_ZLIB_FROM_CUDNN, type OsName } from '../platform.js';
 import { compareDotted, major, parseDotted } from '../version.js';
 import { ArchiveReadError, detectFormat, isTar, listEntries, readMember, tarPass, type ArchiveEntry, type ArchiveFormat } from './archive.js';
@@ -19,7 +20,9 @@ export type RefusalCode =
   | 'unsafe-path'
   | 'unsupported-entry'
   | 'too-large'
-  | 'too-many-entries';
+  | 'too-many-entries'
+  | 'duplicate-entry'
+  | 'not-cudnn-file';
 
 export interface ArchiveProblem {
   code: RefusalCode;
@@ -111,6 +114,7 @@ export class ArchiveRefusal extends Error {
  */
 export function entryGuard(limits: Required<InspectLimits>): (e: ArchiveEntry) => void {
   const links = new Set<string>();
+  const seen = new Set<string>();
   let count = 0;
   let bytes = 0;
   return (e) => {
@@ -120,8 +124,36 @@ export function entryGuard(limits: Required<InspectLimits>): (e: ArchiveEntry) =
     if (bytes > limits.maxTotalBytes) throw new ArchiveRefusal(tooLarge(bytes, limits.maxTotalBytes, 'at least '));
     const danger = entryDangers(e, links)[0] ?? unsupportedEntries([e], 'tar.gz')[0];
     if (danger) throw new ArchiveRefusal(danger);
+    // A second entry of a name would replace the first after it was hashed: refused before it is written.
+    if (e.type !== 'dir') {
+      if (seen.has(e.name)) throw new ArchiveRefusal(duplicate(e.name));
+      seen.add(e.name);
+    }
     if (e.type === 'symlink') links.add(e.name);
   };
+}
+
+const duplicate = (name: string): ArchiveProblem => ({ code: 'duplicate-entry', message: safetyText.duplicateMember(name), fix: safetyText.duplicateMemberFix });
+
+function duplicateEntries(entries: readonly ArchiveEntry[]): ArchiveProblem[] {
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (e.type === 'dir') continue;
+    if (seen.has(e.name)) return [duplicate(e.name)];
+    seen.add(e.name);
+  }
+  return [];
+}
+
+/** cuDNN's own file names: its headers and libraries, zlibwapi beside them on Windows, its license. */
+const CUDNN_OWN = /^((lib)?cudnn|zlibwapi)|licen[cs]e/i;
+
+/** Members that would write a file that is not cuDNN's (the toolkit's libcudart, cublas, nvcc …), or a cuDNN link to one. */
+function foreignMembers(members: readonly PlannedMember[]): ArchiveProblem[] {
+  const bad = members.filter((m) => !CUDNN_OWN.test(path.posix.basename(m.rel)) || (m.type === 'symlink' && !CUDNN_OWN.test(path.posix.basename(m.linkTarget ?? ''))));
+  if (bad.length === 0) return [];
+  const names = bad.map((m) => (m.type === 'symlink' && CUDNN_OWN.test(path.posix.basename(m.rel)) ? `${m.source} → ${m.linkTarget}` : m.source));
+  return [{ code: 'not-cudnn-file', message: safetyText.notCudnnFile(names.slice(0, 5).join(', ') + (names.length > 5 ? ` (+${names.length - 5})` : '')), fix: safetyText.notCudnnFileFix }];
 }
 
 const tooLarge = (bytes: number, limit: number, atLeast = ''): ArchiveProblem => ({ code: 'too-large', message: `The archive unpacks to ${atLeast}${gib(bytes)} (the limit is ${gib(limit)}).`, fix: getIt });
@@ -212,13 +244,15 @@ export async function inspectArchive(file: string, options: InspectOptions, stag
   report.totalBytes = entries.reduce((n, e) => n + (e.type === 'file' ? e.size : 0), 0);
   if (entries.length > limits.maxEntries) refuse({ code: 'too-many-entries', message: `The archive holds ${entries.length} entries (the limit is ${limits.maxEntries}).`, fix: getIt });
   if (report.totalBytes > limits.maxTotalBytes) refuse(tooLarge(report.totalBytes, limits.maxTotalBytes));
-  report.problems.push(...unsafeEntries(entries), ...unsupportedEntries(entries, format));
+  report.problems.push(...unsafeEntries(entries), ...unsupportedEntries(entries, format), ...duplicateEntries(entries));
   if (report.problems.length > 0) return { report, hashes };
 
   const layout = recogniseLayout(entries);
   if (!layout || !isCudnnArchive(layout.members))
     return refuse({ code: 'not-cudnn', message: `${path.basename(file)} is not a cuDNN archive (no cudnn header and library under bin/include/lib).`, fix: `Download cuDNN as ${archiveKind(options.os)} from https://developer.nvidia.com/rdp/cudnn-archive.` });
   Object.assign(report, { layout: layout.era, root: layout.root, members: layout.members });
+  const foreign = foreignMembers(layout.members);
+  if (foreign.length) return refuse(foreign[0]);
 
   const nameFacts = { ...factsFromName(layout.root), ...stripUndefined(factsFromName(path.basename(file))) };
   report.versionFromName = nameFacts.version;

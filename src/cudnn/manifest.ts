@@ -4,6 +4,9 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, mkdir, readFile, readlink, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
+import { CudawizError } from '../errors.js';
+import { safetyText } from '../i18n/safety.js';
 import type { OsName } from '../platform.js';
 import type { ArchiveFormat } from './archive.js';
 import type { LayoutEra } from './layout.js';
@@ -43,6 +46,42 @@ export interface Manifest {
   kept?: string[];
 }
 
+/**
+ * A `/`-separated path that stays below its folder whatever the OS: not empty, not absolute, no
+ * drive letter, no backslash, no `.`/`..`/empty segment, no control characters.
+ */
+export function isRelativeInside(rel: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  if (rel === '' || /^[a-zA-Z]:/.test(rel) || rel.startsWith('/') || rel.includes('\\') || /[\u0000-\u001f]/.test(rel)) return false;
+  return rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+}
+
+const relPath = z.string().min(1).max(4096);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+const fileState = z.object({
+  type: z.enum(['file', 'symlink']),
+  size: z.number().int().nonnegative().optional(),
+  sha256: sha256.optional(),
+  linkTarget: z.string().min(1).max(4096).optional(),
+});
+const stateOk = (s: z.infer<typeof fileState>) => (s.type === 'symlink' ? s.linkTarget !== undefined : s.size !== undefined && s.sha256 !== undefined);
+
+/** What a manifest cudawiz wrote looks like; anything else is refused on read. */
+export const manifestSchema = z.object({
+  tool: z.literal('cudawiz'),
+  schema: z.literal(1),
+  what: z.literal('cudnn'),
+  state: z.enum(['copying', 'complete', 'rolled-back']),
+  os: z.enum(['linux', 'windows']),
+  toolkitDir: z.string(),
+  archive: z.object({ file: z.string(), format: z.enum(['zip', 'tar.gz', 'tar.xz']), layout: z.enum(['cuda-folder', 'archive-folder', 'archive-bin-x64']), version: z.string(), cuda: z.string().optional() }),
+  startedAt: z.string(),
+  finishedAt: z.string().optional(),
+  createdDirs: z.array(relPath),
+  files: z.array(fileState.extend({ path: relPath, source: relPath, original: fileState.refine(stateOk, 'an original needs its size and sha256, or its link target').optional() }).refine(stateOk, 'a file needs its size and sha256, a link its target')),
+  kept: z.array(relPath).optional(),
+});
+
 /** Host paths for a toolkit's bookkeeping. File I/O always uses the host's path module. */
 export function manifestPaths(toolkitDir: string) {
   const dir = path.join(toolkitDir, MANIFEST_DIR);
@@ -54,16 +93,42 @@ export function hostPath(base: string, rel: string): string {
   return path.join(base, ...rel.split('/'));
 }
 
+/**
+ * A toolkit's manifest, read and checked: its shape by the schema (a truncated or edited file is a
+ * CudawizError with a fix, never a stack trace), then every path in it contained (see contain.ts).
+ * `toolkitDir` is the folder it was found in, whatever the file records.
+ */
 export async function readManifest(toolkitDir: string): Promise<Manifest | undefined> {
+  const file = manifestPaths(toolkitDir).manifest;
   let text: string;
   try {
-    text = await readFile(manifestPaths(toolkitDir).manifest, 'utf8');
-  } catch {
-    return undefined;
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CudawizError(safetyText.manifestUnreadable(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message), { code: 'manifest-invalid', fix: safetyText.manifestUnreadableFix(file) });
   }
-  const m = JSON.parse(text) as Manifest;
-  if (m.tool !== 'cudawiz' || m.schema !== 1 || !Array.isArray(m.files)) throw new Error(`${manifestPaths(toolkitDir).manifest} is not a cudawiz manifest`);
-  return m;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new CudawizError(safetyText.manifestUnreadable(file, 'not complete JSON'), { code: 'manifest-invalid', fix: safetyText.manifestUnreadableFix(file) });
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+    throw new CudawizError(safetyText.manifestUnreadable(file, `${where}${issue.message}`), { code: 'manifest-invalid', fix: safetyText.manifestUnreadableFix(file) });
+  }
+  const manifest = { ...(parsed.data as Manifest), toolkitDir };
+  for (const rel of [...manifest.files.flatMap((f) => [f.path, f.source]), ...manifest.createdDirs, ...(manifest.kept ?? [])]) {
+    if (!isRelativeInside(rel)) throw new CudawizError(safetyText.manifestOutside(file, rel, toolkitDir), { code: 'manifest-unsafe', fix: safetyText.manifestOutsideFix(toolkitDir) });
+  }
+  // cuDNN's own links name a file in the same folder (inspection refuses any other).
+  for (const f of manifest.files) {
+    if (f.type === 'symlink' && (!isRelativeInside(f.linkTarget!) || f.linkTarget!.includes('/')))
+      throw new CudawizError(safetyText.manifestOutside(file, `${f.path} → ${f.linkTarget}`, toolkitDir), { code: 'manifest-unsafe', fix: safetyText.manifestOutsideFix(toolkitDir) });
+  }
+  return manifest;
 }
 
 /** Atomic: a reader (or a crash) sees the old manifest or the new one, never half of one. */

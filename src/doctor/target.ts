@@ -1,7 +1,9 @@
 // Which TensorFlow the doctor checks against: --tf, else the pip-installed one, else none.
 import { requirementsFor, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
+import { beyondCatalogOptions, tfBeyondCatalog, type TfBeyondCatalog } from '../catalog/newer-tf.js';
 import { CudawizError } from '../errors.js';
+import { planText } from '../i18n/plan.js';
 import type { OsName } from '../platform.js';
 import type { MachineFacts } from '../probe/types.js';
 import { finding, type Finding } from './finding.js';
@@ -10,6 +12,8 @@ export interface Target {
   tf?: string;
   from?: '--tf' | 'pip';
   requirements?: Requirements;
+  /** Set when the version is newer than the catalog: the path to take instead. */
+  beyond?: TfBeyondCatalog;
   finding: Finding;
 }
 
@@ -23,7 +27,18 @@ export function chooseTarget(catalog: Catalog, facts: MachineFacts, tf: string |
       finding: finding('tf-target', 'skip', 'No TensorFlow version to check against: the TensorFlow checks are skipped', [where], 'Say which TensorFlow you want: cudawiz doctor --tf 2.10 (cudawiz requirements --tf V shows what each needs)'),
     };
   }
-  const source = from === '--tf' ? 'from --tf' : `pip-installed ${facts.python.tensorflow?.package ?? 'tensorflow'} ${pip}`;
+  const source = from === '--tf' ? planText.fromTfFlag : planText.pipInstalled(facts.python.tensorflow?.package ?? 'tensorflow', pip ?? '');
+  // Newer than the catalog is a path: say where the version came from and what still works.
+  const beyond = tfBeyondCatalog(catalog, version, os, { installed: from === 'pip' });
+  if (beyond) {
+    const options = beyondCatalogOptions(beyond, os);
+    return {
+      tf: version,
+      from,
+      beyond,
+      finding: finding('tf-target', 'warn', `${planText.beyondHeadline(beyond.catalogEnd, version)} (${source})`, [planText.beyondWhatWorks, ...options.map((o, i) => `${i + 1}. ${o.text}`)], options[0].text),
+    };
+  }
   try {
     const requirements = requirementsFor(catalog, version, os);
     const row = requirements.row !== version ? `, row ${requirements.row}` : '';
@@ -33,7 +48,8 @@ export function chooseTarget(catalog: Catalog, facts: MachineFacts, tf: string |
     return {
       tf: version,
       from,
-      finding: finding('tf-target', 'fail', `cudawiz does not know TensorFlow ${version} (${source})`, [e.message], e.fix ?? 'Pass a known version with --tf'),
+      // The fix names --tf only where the version came from it; a pip-installed one is not a typo to correct.
+      finding: finding('tf-target', 'fail', `cudawiz does not know TensorFlow ${version} (${source})`, [e.message], from === '--tf' ? e.fix ?? 'Pass a known version with --tf' : `Check which TensorFlow this Python has (pip show ${facts.python.tensorflow?.package ?? 'tensorflow'}); to check against another, pass it: cudawiz doctor --tf 2.10`),
     };
   }
 }

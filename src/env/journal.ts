@@ -1,18 +1,110 @@
 // The record of every environment change cudawiz made, so rollback can undo exactly those.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+// Read back, it is checked before anything acts on it: its shape (a truncated or edited file is a
+// CudawizError with a fix), and that every change is one cudawiz makes: a conf file of its own name
+// in an ld.so.conf.d, an env script of its own name beside the journal, a line in a shell's rc
+// file, a PATH scope, and plain `ldconfig`. A journal rewritten by someone else cannot make a
+// rollback write, delete or run anything else.
+import { lstat, mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { EnvJournal } from './types.js';
+import { z } from 'zod';
+import { CudawizError } from '../errors.js';
+import { safetyText } from '../i18n/safety.js';
+import type { EnvChange, EnvJournal } from './types.js';
+
+const text = z.string().nullable();
+const changeSchema = z.object({
+  kind: z.enum(['ld-so-conf', 'ldconfig', 'env-script', 'rc-line', 'windows-path']),
+  target: z.string().min(1),
+  before: text,
+  after: text,
+  command: z.object({ file: z.string(), args: z.array(z.string()), script: z.string().optional() }).optional(),
+  why: z.string(),
+  line: z.string().optional(),
+  valueKind: z.enum(['REG_SZ', 'REG_EXPAND_SZ']).optional(),
+  libraries: z.array(z.string()).optional(),
+});
+const journalSchema = z.object({
+  format: z.literal(1),
+  entries: z.array(z.object({ at: z.string(), state: z.enum(['pending', 'applied']), change: changeSchema })),
+});
+
+/** The rc files shellRcFile (platform.ts) names. */
+const RC_FILES = new Set(['.bashrc', '.zshrc', 'config.fish']);
+const LD_CONF_NAME = /^(00-)?cudawiz-cuda-\d+\.\d+\.conf$/;
+const ENV_SCRIPT_NAME = /^env-cuda-\d+\.\d+\.(sh|fish)$/;
+
+/** A clean absolute path: no `.`/`..` segments, no control characters. */
+function cleanAbsolute(p: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f]/.test(p)) return false;
+  const posix = p.startsWith('/');
+  const win = /^[a-zA-Z]:[\\/]/.test(p);
+  if (!posix && !win) return false;
+  return p.split(/[\\/]/).every((s, i) => (i === 0 ? true : s !== '.' && s !== '..'));
+}
+
+const base = (p: string) => p.split(/[\\/]/).pop() ?? '';
+const parentName = (p: string) => base(p.split(/[\\/]/).slice(0, -1).join('/'));
+
+/** Why a journalled change is not one cudawiz makes; undefined when it is. */
+async function unsafeChange(change: EnvChange, journalFile: string): Promise<string | undefined> {
+  const t = change.target;
+  switch (change.kind) {
+    case 'windows-path':
+      return t === 'Machine' || t === 'User' ? undefined : 'not a PATH scope';
+    case 'ldconfig': {
+      const c = change.command;
+      if (t !== 'ld.so.cache') return 'not the loader cache';
+      if (c && (base(c.file) !== 'ldconfig' || (c.file !== 'ldconfig' && !cleanAbsolute(c.file)) || c.args.length > 0)) return `runs ${[c.file, ...c.args].join(' ')}`;
+      return undefined;
+    }
+    case 'ld-so-conf':
+      if (!cleanAbsolute(t) || !LD_CONF_NAME.test(base(t)) || parentName(t) !== 'ld.so.conf.d') return 'not a cudawiz file in ld.so.conf.d';
+      return (await isLink(t)) ? 'it is a link' : undefined;
+    case 'env-script': {
+      if (!cleanAbsolute(t) || !ENV_SCRIPT_NAME.test(base(t))) return "not cudawiz's env script";
+      const dir = path.dirname(t);
+      const own = path.dirname(journalFile);
+      const [a, b] = await Promise.all([realpath(dir).catch(() => dir), realpath(own).catch(() => own)]);
+      if (a !== b) return "not beside cudawiz's journal";
+      return (await isLink(t)) ? 'it is a link' : undefined;
+    }
+    case 'rc-line':
+      if (!cleanAbsolute(t) || !RC_FILES.has(base(t))) return "not a shell's rc file";
+      return change.line === undefined ? 'no line recorded' : undefined;
+  }
+}
+
+const isLink = (p: string) => lstat(p).then(
+  (s) => s.isSymbolicLink(),
+  () => false,
+);
 
 export async function readEnvJournal(file: string): Promise<EnvJournal> {
-  let text: string;
+  let raw: string;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return { format: 1, entries: [] };
+    raw = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { format: 1, entries: [] };
+    throw new CudawizError(safetyText.journalUnreadable(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message), { code: 'journal-invalid', fix: safetyText.journalUnreadableFix(file) });
   }
-  const parsed = JSON.parse(text) as EnvJournal;
-  if (parsed?.format !== 1 || !Array.isArray(parsed.entries)) throw new Error(`${file} is not a cudawiz environment journal`);
-  return parsed;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new CudawizError(safetyText.journalUnreadable(file, 'not complete JSON'), { code: 'journal-invalid', fix: safetyText.journalUnreadableFix(file) });
+  }
+  const parsed = journalSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CudawizError(safetyText.journalUnreadable(file, `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`), { code: 'journal-invalid', fix: safetyText.journalUnreadableFix(file) });
+  }
+  const journal = parsed.data as EnvJournal;
+  for (const { change } of journal.entries) {
+    const why = await unsafeChange(change, file);
+    if (why) throw new CudawizError(safetyText.journalUnsafe(file, change.target, why), { code: 'journal-unsafe', fix: safetyText.journalUnsafeFix(file) });
+  }
+  return journal;
 }
 
 /** Written to a temp file and renamed, so an interrupted write never leaves half a journal. */

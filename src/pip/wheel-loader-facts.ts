@@ -1,7 +1,7 @@
 // Which TensorFlow releases find their pip-installed CUDA/cuDNN by themselves (their libraries carry
 // a RUNPATH to ../nvidia/*/lib) and which need those folders on LD_LIBRARY_PATH: data in
 // assets/wheel-loader.json, each fact with its source, validated when this module loads.
-import { z } from 'zod';
+import * as z from 'zod';
 import data from '../../assets/wheel-loader.json' with { type: 'json' };
 import { compareDotted, majorMinor } from '../version.js';
 

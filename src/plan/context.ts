@@ -5,6 +5,7 @@ import { requirementsFor, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import type { Host } from '../host.js';
 import { defaultCudaRoot, defaultDownloadsDir, toolkitDir, type OsName } from '../platform.js';
+import { ProbeCache } from '../probe/cache.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { EnvConsent } from '../env/index.js';
 
@@ -26,9 +27,13 @@ export interface PlanOptions {
   /** How the user ran us, for "re-run with sudo …" hints. */
   command: string;
   logDir?: string;
+  /** The run's probe cache (the wizard shares one from its scan); a new one when not given. */
+  probes?: ProbeCache;
 }
 
 export interface PlanContext extends PlanOptions {
+  /** Python/TensorFlow probed once for the whole plan (preview, checks, steps); re-probed after a step changes them. */
+  probes: ProbeCache;
   catalog: Catalog;
   host: Host;
   os: OsName;
@@ -66,5 +71,6 @@ export function createPlanContext(catalog: Catalog, host: Host, options: PlanOpt
     cacheDir,
     logDir: options.logDir ?? path.join(cacheDir, 'logs'),
     downloadsDir: options.downloadsDir ?? defaultDownloadsDir(os, host.env, host.home),
+    probes: options.probes ?? new ProbeCache(host),
   };
 }

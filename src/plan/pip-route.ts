@@ -21,7 +21,6 @@ import {
   type PipCudaFacts,
 } from '../pip/index.js';
 import { venvBinDir, venvProgram } from '../platform.js';
-import { probeMachine } from '../probe/index.js';
 import { importTensorflow } from '../verify/tensorflow.js';
 import { createPlanContext, type PlanContext, type PlanOptions } from './context.js';
 import { NeedsInput, type Step } from './runner.js';
@@ -66,7 +65,7 @@ const installed = (facts: PipCudaFacts | undefined, version: string) => facts?.t
 const BLOCKING = /^(gpu|driver|compute-capability|wsl|wsl:no-wsl-libcuda|wsl:windows-too-old)$/;
 
 async function blockingFindings(ctx: PipPlanContext) {
-  const facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog, python: venvPython(ctx) });
+  const facts = await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog, python: venvPython(ctx) });
   const findings = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os }).filter((f) => BLOCKING.test(f.id) && f.status !== 'skip');
   return { facts, findings, blocking: findings.filter((f) => f.status === 'fail') };
 }
@@ -94,6 +93,7 @@ export const venvStep: Step<PipPlanContext> = {
   check: async (ctx) => (isVenv(ctx.host, ctx.venvDir) ? { done: true, reason: `${ctx.venvDir} is a virtual environment` } : { done: false, reason: `python3 -m venv ${ctx.venvDir}` }),
   async run(ctx) {
     const venv = await createVenv(ctx.host, { dir: ctx.venvDir });
+    ctx.probes.pythonChanged(venvPython(ctx));
     return { summary: `${venv.dir}${venv.created ? '' : ' (already there)'}`, evidence: [`activate it with: source ${venv.activate}`] };
   },
 };
@@ -108,7 +108,7 @@ export const pipInstallStep: Step<PipPlanContext> = {
     return { done: false, reason: `pip install "${andCudaRequirement(ctx.catalog, ctx.tf)}"${facts?.tensorflow ? ` (the venv has tensorflow ${facts.tensorflow.version})` : ''}` };
   },
   async run(ctx, io) {
-    const r = await pipInstallTensorflow(ctx.host, { venv: ctx.venvDir, catalog: ctx.catalog, tf: ctx.tf, signal: io.signal, onEvent: pipEventsToStep(io) });
+    const r = await pipInstallTensorflow(ctx.host, { venv: ctx.venvDir, catalog: ctx.catalog, tf: ctx.tf, signal: io.signal, onEvent: pipEventsToStep(io) }).finally(() => ctx.probes.pythonChanged(venvPython(ctx)));
     const nvidia = r.installed.filter((p) => p.name.startsWith('nvidia-'));
     return {
       summary: `${r.installed.length} packages (${nvidia.length} nvidia-* wheels${r.wheelBytes ? `, ${Math.round(r.wheelBytes / 1e6)} MB` : ''})`,

@@ -12,7 +12,6 @@ import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, type DownloadTarget } from '../fetch/index.js';
-import { probeMachine } from '../probe/index.js';
 import { libraryFileName, pathFor, toolkitLibraryDir } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
 import type { PlanContext } from './context.js';
@@ -27,7 +26,7 @@ const BLOCKING = new Set(['windows-native', 'gpu', 'driver', 'compute-capability
 
 /** The machine as the doctor sees it for this TF, and what in that stops a setup. */
 async function machineCheck(ctx: PlanContext) {
-  const facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
+  const facts = await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog });
   const findings = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os });
   return { facts, findings, blocking: findings.filter((f) => BLOCKING.has(f.id) && f.status === 'fail') };
 }
@@ -128,6 +127,8 @@ export const installCudaStep: Step<PlanContext> = {
       permission: { host: ctx.host, command: ctx.command },
       overrideCompilerCheck: ctx.overrideCompilerCheck,
       verifiedSha256: ctx.installerSha256,
+      // The machine's environment, as every other program the plan runs gets it.
+      env: ctx.host.env,
     });
     return { summary: r.skipped ? 'already installed' : `CUDA ${release.version} in ${r.toolkitDir}`, evidence: [r.warning, r.logFile && `installer log: ${r.logFile}`].filter((x): x is string => Boolean(x)) };
   },
@@ -263,7 +264,7 @@ export const configureEnvStep: Step<PlanContext> = {
 };
 
 async function envPlanFor(ctx: PlanContext) {
-  const facts = ctx.facts ?? (await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog }));
+  const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
   return prepareEnvPlan({
     host: ctx.host,
     tf: ctx.tf,

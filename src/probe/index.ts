@@ -9,7 +9,7 @@ import { probePipEnvironment } from './pip-environment.js';
 import { probePython } from './python.js';
 import { probeSearchPath } from './resolution.js';
 import { probeToolkits } from './toolkits.js';
-import type { MachineFacts } from './types.js';
+import type { MachineFacts, PythonFacts } from './types.js';
 import { probeWindowsExtras } from './windows-extras.js';
 import { probeWsl } from './wsl.js';
 
@@ -22,6 +22,8 @@ export interface ProbeOptions {
   fsRoot?: string;
   /** For compute capability from the GPU's name when nvidia-smi cannot say. */
   catalog?: Catalog;
+  /** This interpreter's facts from earlier in the run (ProbeCache): it is not run again. */
+  knownPython?: PythonFacts;
 }
 
 export async function probeMachine(host: Host, options: ProbeOptions = {}): Promise<MachineFacts> {
@@ -30,7 +32,7 @@ export async function probeMachine(host: Host, options: ProbeOptions = {}): Prom
   const [gpu, { toolkits, nvccOnPath }, python, wsl] = await Promise.all([
     probeGpu(host, mfs, options.catalog),
     probeToolkits(host, mfs, cudaRoot),
-    probePython(host, mfs, options.python),
+    options.knownPython ?? probePython(host, mfs, options.python),
     host.os === 'linux' ? probeWsl(host, { fsRoot: options.fsRoot ?? host.fsRoot }) : undefined,
   ]);
   const search = await probeSearchPath(host, mfs, toolkits, host.os === 'linux' ? python.nvidiaLibDirs : []);

@@ -5,8 +5,8 @@ import { currentState, hostPath, readManifest, sameState } from '../cudnn/manife
 import { explainLog } from '../doctor/explain.js';
 import { diagnose } from '../doctor/diagnose.js';
 import type { PlanContext } from '../plan/context.js';
-import { probeMachine } from '../probe/index.js';
-import type { LayerResult } from './layers.js';
+import { safetyText } from '../i18n/safety.js';
+import { checkLibraryFiles, isLibraryName, toolkitLibraryProblems, type LayerResult } from './layers.js';
 import { verifyNvcc } from './nvcc.js';
 import { importTensorflow } from './tensorflow.js';
 
@@ -22,20 +22,27 @@ export async function verifyManifest(toolkitDir: string): Promise<LayerResult> {
     if (!sameState(await currentState(hostPath(toolkitDir, f.path)), f)) changed.push(f.path);
   }
   if (changed.length) return { ...base, status: 'fail', evidence: [`changed or missing: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` (+${changed.length - 5})` : ''}`], fix: 'cudawiz repair copies cuDNN again.' };
-  return { ...base, status: 'pass', evidence: [`${manifest.files.length} files match their sha256 (cuDNN ${manifest.archive.version})`] };
+  // Each library resolves to a real file of its own name (not a loop, not empty, not another library).
+  const libs = manifest.files.filter((f) => isLibraryName(f.path.split('/').pop() ?? '')).map((f) => hostPath(toolkitDir, f.path));
+  const bad = await checkLibraryFiles(libs);
+  if (bad.length) return { ...base, status: 'fail', evidence: bad.slice(0, 5).map((b) => b.problem), fix: safetyText.librariesFix };
+  return { ...base, status: 'pass', evidence: [`${manifest.files.length} files match their sha256 (cuDNN ${manifest.archive.version})`, safetyText.librariesReal(libs.length)] };
 }
 
 export async function verifySetup(ctx: PlanContext): Promise<LayerResult[]> {
   const layers: LayerResult[] = [await verifyManifest(ctx.toolkitDir)];
-  const facts = await probeMachine(ctx.host, { cudaRoot: ctx.root, catalog: ctx.catalog });
+  // The run's probe: which Python has TF is known; the import below is the fresh one that counts.
+  const facts = await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog });
   const libs = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os }).filter((f) => f.id.startsWith('library:') || f.id.startsWith('libraries:'));
   const failing = libs.filter((f) => f.status === 'fail');
+  // The toolkit's copies of TF's libraries must be real libraries of their own name (libcudart.so.10.1 → libcudnn is not).
+  const fake = await toolkitLibraryProblems(ctx.os, ctx.toolkitDir, ctx.req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file));
   layers.push({
     id: 'libraries',
     title: `TensorFlow's ${ctx.req.libraries.length} libraries resolve to CUDA ${ctx.cuda} / cuDNN ${ctx.req.cudnn}`,
-    status: failing.length ? 'fail' : 'pass',
-    evidence: (failing.length ? failing : libs).flatMap((f) => [f.title, ...f.evidence.slice(0, 1)]).slice(0, 6),
-    fix: failing[0]?.fix ?? undefined,
+    status: failing.length || fake.length ? 'fail' : 'pass',
+    evidence: [...fake.map((f) => f.problem), ...(failing.length ? failing : fake.length ? [] : libs).flatMap((f) => [f.title, ...f.evidence.slice(0, 1)])].slice(0, 6),
+    fix: fake.length ? safetyText.librariesFix : (failing[0]?.fix ?? undefined),
   });
   layers.push(await verifyNvcc(ctx.host, ctx.os, ctx.toolkitDir, ctx.cuda));
   const python = facts.python.state === 'found' ? facts.python.executable ?? facts.python.command : undefined;

@@ -19,10 +19,23 @@ export interface ScanSummary {
   hasInstall: boolean;
   /** The pip-installed TensorFlow, if any. */
   installedTf?: string;
+  /** The installed TF is newer than the catalog: the headline and what still works. */
+  beyond?: Beyond;
 }
 
-export type { TfChoice } from '../catalog/tf-choices.js';
-import type { TfChoice } from '../catalog/tf-choices.js';
+/** A TensorFlow newer than the catalog, as the wizard shows it: a headline and the options left. */
+export interface Beyond {
+  headline: string;
+  options: BeyondOption[];
+}
+
+import type { BeyondOption } from '../catalog/newer-tf.js';
+import type { TfChoice as CatalogChoice } from '../catalog/tf-choices.js';
+import { CudawizError } from '../errors.js';
+import { wizardText } from '../i18n/wizard.js';
+
+/** A version in the list; `pythonCannot` says why this machine's Python cannot install it. */
+export type TfChoice = CatalogChoice & { pythonCannot?: string };
 
 export type Mode = 'setup' | 'repair';
 export type Route = 'toolkit' | 'pip';
@@ -42,12 +55,19 @@ export interface WizardServices {
 }
 
 export type WizardState =
-  | { screen: 'scan'; scan?: ScanSummary; error?: string }
+  | { screen: 'scan'; scan?: ScanSummary }
+  | { screen: 'newer'; scan: ScanSummary; beyond: Beyond }
+  | { screen: 'preparing'; scan: ScanSummary; tf?: string }
+  /** Something went wrong: what, what to do, and where Esc goes back to (none: only quit, exit 1). */
+  | { screen: 'error'; message: string; fix?: string; back?: WizardState }
   | { screen: 'choose'; scan: ScanSummary; choices: TfChoice[]; defaultVersion?: string }
   | { screen: 'route'; scan: ScanSummary; tf: string; routes: Route[] }
   | { screen: 'plan'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; preview: RunnerState }
   | { screen: 'run'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; runner: RunnerState; waiting?: InputNeed }
   | { screen: 'done'; tf?: string; mode: Mode; runner: RunnerState; result: RunResult; pip?: string };
+
+/** How long a stopped run may take to reach its next await before the wizard exits anyway. */
+const STOP_GRACE_MS = 5000;
 
 export class WizardController {
   private state: WizardState = { screen: 'scan' };
@@ -75,61 +95,94 @@ export class WizardController {
   }
 
   async start(): Promise<void> {
-    try {
+    await this.attempt(undefined, async () => {
       const scan = await this.services.scan(this.controller.signal);
       this.set({ screen: 'scan', scan });
+    });
+  }
+
+  /** Every intent runs through here: whatever a service throws lands on a screen that says what to do. */
+  private async attempt(back: WizardState | undefined, work: () => Promise<void> | void): Promise<void> {
+    try {
+      await work();
     } catch (error) {
-      this.set({ screen: 'scan', error: (error as Error).message });
+      this.fail(error, back);
     }
+  }
+
+  private fail(error: unknown, back: WizardState | undefined): void {
+    // Ctrl+C already ended the run; a service failing as it stops has nothing more to say.
+    if (this.controller.signal.aborted) return this.finished?.(EXIT.interrupted);
+    const e = error instanceof CudawizError ? error : undefined;
+    const scan = back && 'scan' in back ? back.scan : undefined;
+    const options = e?.code === 'tf-newer-than-catalog' ? (e.options.details?.options as BeyondOption[] | undefined) : undefined;
+    if (options && scan) return this.set({ screen: 'newer', scan, beyond: { headline: e!.message, options } });
+    if (e) return this.set({ screen: 'error', message: e.message, fix: e.fix, back });
+    // Not one of ours: a bug. Say so plainly, with what still helps; never a stack trace.
+    this.set({ screen: 'error', message: wizardText.unexpected((error as Error)?.message ?? String(error)), fix: wizardText.unexpectedFix, back });
   }
 
   /** From the scan screen: repair what is there, or set up a TF version. */
-  chooseMode(mode: Mode): void {
+  chooseMode(mode: Mode): Promise<void> {
     const s = this.state;
-    if (s.screen !== 'scan' || !s.scan) return;
-    if (mode === 'repair') {
-      void this.preview(s.scan, s.scan.installedTf, 'repair');
-      return;
+    if (s.screen !== 'scan' || !s.scan) return Promise.resolve();
+    const scan = s.scan;
+    // A TF newer than the catalog has nothing to repair against: its own screen says what still works.
+    if (mode === 'repair' && scan.beyond) {
+      this.set({ screen: 'newer', scan, beyond: scan.beyond });
+      return Promise.resolve();
     }
-    const { choices, defaultVersion } = this.services.choices(s.scan);
-    this.set({ screen: 'choose', scan: s.scan, choices, defaultVersion });
+    if (mode === 'repair') return this.preview(s, scan, scan.installedTf, 'repair');
+    return this.attempt(s, () => this.set({ screen: 'choose', scan, ...this.services.choices(scan) }));
   }
 
-  pickTf(version: string): void {
+  /** A version from the list, or a row the "newer than the catalog" screen offers. */
+  pickTf(version: string): Promise<void> {
     const s = this.state;
-    if (s.screen !== 'choose') return;
-    const choice = s.choices.find((c) => c.version === version);
-    if (!choice || choice.blocked) return;
-    const routes = this.services.routes(version);
-    if (routes.length > 1) this.set({ screen: 'route', scan: s.scan, tf: version, routes });
-    else void this.preview(s.scan, version, 'setup', routes[0]);
-  }
-
-  chooseRoute(route: Route): void {
-    const s = this.state;
-    if (s.screen !== 'route') return;
-    void this.preview(s.scan, s.tf, 'setup', route);
-  }
-
-  private async preview(scan: ScanSummary, tf: string | undefined, mode: Mode, route?: Route): Promise<void> {
-    let preview = initialRunnerState;
-    await this.services.run(tf, mode, {
-      signal: this.controller.signal,
-      dryRun: true,
-      route,
-      onEvent: (e) => (preview = reduceRunner(preview, e)),
+    if (s.screen === 'choose') {
+      const choice = s.choices.find((c) => c.version === version);
+      if (!choice || choice.blocked) return Promise.resolve();
+    } else if (s.screen !== 'newer') return Promise.resolve();
+    const scan = s.scan;
+    return this.attempt(s, async () => {
+      const routes = this.services.routes(version);
+      if (routes.length > 1) this.set({ screen: 'route', scan, tf: version, routes });
+      else await this.preview(s, scan, version, 'setup', routes[0]);
     });
-    this.set({ screen: 'plan', scan, tf, mode, route, preview });
+  }
+
+  chooseRoute(route: Route): Promise<void> {
+    const s = this.state;
+    if (s.screen !== 'route') return Promise.resolve();
+    return this.preview(s, s.scan, s.tf, 'setup', route);
+  }
+
+  private async preview(from: WizardState, scan: ScanSummary, tf: string | undefined, mode: Mode, route?: Route): Promise<void> {
+    this.set({ screen: 'preparing', scan, tf });
+    await this.attempt(from, async () => {
+      let preview = initialRunnerState;
+      await this.services.run(tf, mode, {
+        signal: this.controller.signal,
+        dryRun: true,
+        route,
+        onEvent: (e) => (preview = reduceRunner(preview, e)),
+      });
+      // Ctrl+C while the plan was being prepared: the run has already ended.
+      if (this.controller.signal.aborted) return;
+      this.set({ screen: 'plan', scan, tf, mode, route, preview });
+    });
   }
 
   back(): void {
     const s = this.state;
-    if (s.screen === 'choose') this.set({ screen: 'scan', scan: s.scan });
-    else if (s.screen === 'route') this.set({ screen: 'choose', scan: s.scan, ...this.services.choices(s.scan) });
-    else if (s.screen === 'plan') {
-      if (s.mode === 'repair') this.set({ screen: 'scan', scan: s.scan });
-      else this.set({ screen: 'choose', scan: s.scan, ...this.services.choices(s.scan) });
-    }
+    void this.attempt(s, () => {
+      if (s.screen === 'choose' || s.screen === 'newer') this.set({ screen: 'scan', scan: s.scan });
+      else if (s.screen === 'route') this.set({ screen: 'choose', scan: s.scan, ...this.services.choices(s.scan) });
+      else if (s.screen === 'plan') {
+        if (s.mode === 'repair') this.set({ screen: 'scan', scan: s.scan });
+        else this.set({ screen: 'choose', scan: s.scan, ...this.services.choices(s.scan) });
+      } else if (s.screen === 'error' && s.back) this.set(s.back);
+    });
   }
 
   async confirm(): Promise<void> {
@@ -138,26 +191,24 @@ export class WizardController {
     const { scan, tf, mode, route } = s;
     let runner = initialRunnerState;
     this.set({ screen: 'run', scan, tf, mode, route, runner });
-    const result = await this.services.run(tf, mode, {
-      signal: this.controller.signal,
-      dryRun: false,
-      route,
-      onEvent: (e) => {
-        runner = reduceRunner(runner, e);
-        const cur = this.state;
-        // A step that starts again got its answer some other way (the archive appeared in Downloads).
-        if (e.type === 'step-start') this.pendingAnswer = undefined;
-        const waiting = e.type === 'step-start' || cur.screen !== 'run' ? undefined : cur.waiting;
-        this.set({ screen: 'run', scan, tf, mode, route, runner, waiting });
-      },
-      ask: (need) =>
-        new Promise((resolve) => {
-          this.pendingAnswer = resolve;
-          this.set({ screen: 'run', scan, tf, mode, route, runner, waiting: need });
-        }),
+    const onEvent = (e: RunnerEvent) => {
+      runner = reduceRunner(runner, e);
+      const cur = this.state;
+      // A step that starts again got its answer some other way (the archive appeared in Downloads).
+      if (e.type === 'step-start') this.pendingAnswer = undefined;
+      const waiting = e.type === 'step-start' || cur.screen !== 'run' ? undefined : cur.waiting;
+      this.set({ screen: 'run', scan, tf, mode, route, runner, waiting });
+    };
+    const ask = (need: InputNeed) =>
+      new Promise<string | undefined>((resolve) => {
+        this.pendingAnswer = resolve;
+        this.set({ screen: 'run', scan, tf, mode, route, runner, waiting: need });
+      });
+    await this.attempt(s, async () => {
+      const result = await this.services.run(tf, mode, { signal: this.controller.signal, dryRun: false, route, onEvent, ask });
+      this.set({ screen: 'done', tf, mode, runner, result, pip: result.ok ? this.services.whatNow(tf).pip : undefined });
+      if (result.exitCode === EXIT.interrupted || this.controller.signal.aborted) this.finished?.(EXIT.interrupted);
     });
-    this.set({ screen: 'done', tf, mode, runner, result, pip: this.services.whatNow(tf).pip });
-    if (result.exitCode === EXIT.interrupted) this.finished?.(EXIT.interrupted);
   }
 
   /** The user's answer to what the running step asked (an archive path); undefined gives up. */
@@ -173,11 +224,14 @@ export class WizardController {
   interrupt(): void {
     this.controller.abort();
     this.answer(undefined);
-    if (this.state.screen !== 'run') this.finished?.(EXIT.interrupted);
+    if (this.state.screen !== 'run') return this.finished?.(EXIT.interrupted);
+    // A running step stops at its next await; one that ignores the signal must not hold the exit.
+    setTimeout(() => this.finished?.(EXIT.interrupted), STOP_GRACE_MS).unref();
   }
 
+  /** The user leaves: the run's own code when it ran, 1 from a screen that says something went wrong. */
   quit(): void {
     const s = this.state;
-    this.finished?.(s.screen === 'done' ? s.result.exitCode : EXIT.ok);
+    this.finished?.(s.screen === 'done' ? s.result.exitCode : s.screen === 'error' || s.screen === 'newer' ? EXIT.problems : EXIT.ok);
   }
 }

@@ -1,6 +1,9 @@
 // The wizard's services over the real ones: the doctor's probes for the scan, the catalog for the
 // version list, and the same plans and runner as `install` and `repair`.
+import { beyondCatalogOptions, tfBeyondCatalog } from '../catalog/newer-tf.js';
 import { requirementsFor } from '../catalog/queries.js';
+import { planText } from '../i18n/plan.js';
+import { wizardText } from '../i18n/wizard.js';
 import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
@@ -14,7 +17,7 @@ import { createPipPlanContext, pipRouteRefusal, pipRouteSteps } from '../plan/pi
 import { repairSteps } from '../plan/repair.js';
 import { runPlan } from '../plan/runner.js';
 import { setupSteps } from '../plan/setup.js';
-import { probeMachine } from '../probe/index.js';
+import { ProbeCache } from '../probe/cache.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
 
@@ -41,11 +44,20 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
       text: facts.python.state === 'found' ? `Python ${facts.python.version}${installedTf ? `, TensorFlow ${installedTf}` : ', no TensorFlow yet'}` : 'no Python found',
     },
   ];
+  const beyond = installedTf ? tfBeyondCatalog(catalog, installedTf, facts.os, { installed: true }) : undefined;
   return {
     lines,
     problems: findings.filter((f) => f.status === 'fail').map((f) => ({ title: f.title, fix: f.fix ?? undefined })),
     hasInstall: facts.toolkits.length > 0 && Boolean(installedTf),
     installedTf,
+    ...(beyond
+      ? {
+          beyond: {
+            headline: wizardText.scanBeyond(planText.beyondHeadline(beyond.catalogEnd, installedTf!), planText.pipInstalled(facts.python.tensorflow?.package ?? 'tensorflow', installedTf!)),
+            options: beyondCatalogOptions(beyond, facts.os),
+          },
+        }
+      : {}),
   };
 }
 
@@ -62,9 +74,11 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
   const catalog = options.catalog ?? loadCatalog({ overlayFile: globals.catalog });
   const cudaRoot = globals.cudaRoot ?? defaultCudaRoot(host.os, host.env);
   let facts: MachineFacts | undefined;
+  // One probe cache for the whole wizard run: the scan's Python/TensorFlow facts serve every preview and step.
+  const probes = new ProbeCache(host);
   return {
     async scan() {
-      facts = await probeMachine(host, { cudaRoot, catalog });
+      facts = await probes.machine({ cudaRoot, catalog });
       return scanSummary(catalog, facts);
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
@@ -73,7 +87,7 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
       if (!version) return { ok: false, exitCode: 2, message: 'No TensorFlow version chosen.' };
-      const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz' };
+      const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz', probes };
       if (o.route === 'pip') {
         return runPlan(pipRouteSteps(), createPipPlanContext(catalog, host, options), { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask });
       }

@@ -53,6 +53,6 @@ describe('cudawiz rollback', () => {
     await mkdir(missing);
     const ok = await runBuilt(['rollback', '--cuda-dir', missing, '--json']);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout)).toEqual({ toolkits: [{ toolkitDir: missing, from: 'none', removed: [], restored: [], kept: [] }], environment: null });
+    expect(JSON.parse(ok.stdout)).toEqual({ toolkits: [{ toolkitDir: missing, from: 'none', removed: [], restored: [], kept: [], preexisting: [] }], environment: null });
   });
 });

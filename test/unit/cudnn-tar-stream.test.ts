@@ -109,7 +109,7 @@ describe('archives written by other tar programs', () => {
   });
 
   it('GNU long names (over 100 characters) are read from their ././@LongLink entries', async () => {
-    const deep = `cuda/lib64/${'x'.repeat(120)}.so.7`;
+    const deep = `cuda/lib64/libcudnn_${'x'.repeat(120)}.so.7`;
     const file = await writeTar(path.join(await tempDir(), 'cudnn-10.1-linux-x64-v7.6.5.32.tgz'), [...cudnn765, { name: deep, data: 'ELF' }]);
     const r = await inspectCudnnArchive(file, { os: 'linux', tfCudnn: '7.6', cudaVersion: '10.1' });
     expect(r.ok).toBe(true);

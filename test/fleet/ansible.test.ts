@@ -3,7 +3,8 @@
 // with the fixture installer's checksum, with every system path in a temp dir. The playbook must
 // gather each host's `requirements`, `install --yes --json` and `doctor --json` reports into one
 // table, whatever each command answered, and keep a host's failure from stopping the others.
-// Needs Debian's ansible (`apt-get install -y ansible-core`; .ci/run installs it).
+// Needs Debian's ansible (`apt-get install -y ansible-core`): outside `npm test`, run by `npm run test:fleet`
+// (vitest.fleet.config.ts), which .ci/run runs after installing it.
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,0 +1,75 @@
+// Containment for every change cudawiz makes in a toolkit from its own bookkeeping: before each
+// unlink, rename, symlink or mkdir, the real folder the change lands in (realpath of the nearest
+// existing parent) must be inside the toolkit, and a backup inside `.cudawiz/backup`. A manifest
+// rewritten by someone else, or a folder link such as `include/thrust → /elsewhere`, cannot carry a
+// change outside.
+import { lstat, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { CudawizError } from '../errors.js';
+import { safetyText } from '../i18n/safety.js';
+import { hostPath, isRelativeInside, manifestPaths } from './manifest.js';
+
+export const within = (root: string, p: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
+/** The realpath of the nearest existing folder at or above `dir`, and the path below it (to be created). */
+export async function nearestReal(dir: string): Promise<string> {
+  let d = dir;
+  for (;;) {
+    const real = await realpath(d).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? undefined : Promise.reject(error)));
+    if (real !== undefined) return path.join(real, path.relative(d, dir));
+    const up = path.dirname(d);
+    if (up === d) return dir;
+    d = up;
+  }
+}
+
+export interface Containment {
+  /** The toolkit's real path. */
+  root: string;
+  /** `rel` under the toolkit, once the folder it lands in is known to be inside; else the refusal. */
+  inToolkit(rel: string): Promise<string>;
+  /** `rel` under `.cudawiz/backup`, likewise. */
+  inBackup(rel: string): Promise<string>;
+  /** `rel` under `.cudawiz/staging`, likewise. */
+  inStaging(rel: string): Promise<string>;
+  /** Whether a link at `rel` with `target` would point inside the toolkit. */
+  linkStaysInside(rel: string, target: string): Promise<boolean>;
+}
+
+export async function containment(toolkitDir: string, file = manifestPaths(toolkitDir).manifest): Promise<Containment> {
+  const root = await realpath(toolkitDir);
+  const p = manifestPaths(toolkitDir);
+  const refuse = (rel: string, where: string) => new CudawizError(safetyText.manifestOutside(file, rel, where), { code: 'manifest-unsafe', fix: safetyText.manifestOutsideFix(toolkitDir) });
+  /** A bookkeeping folder (.cudawiz, its backup or staging) must be a real folder of the toolkit, not a link elsewhere. */
+  const ownFolder = async (dir: string, rel: string) => {
+    const s = await lstat(dir).catch(() => undefined);
+    if (s?.isSymbolicLink()) throw refuse(rel, `${dir} (a link)`);
+    const real = await nearestReal(dir);
+    if (!within(root, real)) throw refuse(rel, toolkitDir);
+    return real;
+  };
+  const under = async (base: string, baseReal: string, rel: string, where: string) => {
+    if (!isRelativeInside(rel)) throw refuse(rel, where);
+    const target = hostPath(base, rel);
+    const parentReal = await nearestReal(path.dirname(target));
+    if (!within(baseReal, parentReal)) throw refuse(rel, `${where} (it resolves to ${parentReal})`);
+    return target;
+  };
+  return {
+    root,
+    inToolkit: (rel) => under(toolkitDir, root, rel, toolkitDir),
+    async inBackup(rel) {
+      await ownFolder(p.dir, rel);
+      return under(p.backup, await ownFolder(p.backup, rel), rel, p.backup);
+    },
+    async inStaging(rel) {
+      await ownFolder(p.dir, rel);
+      return under(p.staging, await ownFolder(p.staging, rel), rel, p.staging);
+    },
+    async linkStaysInside(rel, target) {
+      const at = await under(toolkitDir, root, rel, toolkitDir);
+      const lexical = path.resolve(await nearestReal(path.dirname(at)), target);
+      return within(root, await nearestReal(lexical));
+    },
+  };
+}
