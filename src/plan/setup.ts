@@ -23,6 +23,7 @@ import type { PlanContext } from './context.js';
 import { pythonStep } from './python-step.js';
 import { spaceStep } from './space-step.js';
 import { NeedsInput, type Step, type StepIO } from './runner.js';
+import { fetchText } from '../i18n/fetch.js';
 import { sha256File } from '../cudnn/manifest.js';
 import { verifyManifest, verifySetup, type LayerResult } from '../verify/index.js';
 
@@ -259,10 +260,20 @@ export const configureEnvStep: Step<PlanContext> = {
   title: 'Make the libraries findable',
   async check(ctx) {
     const { plan } = await envPlanFor(ctx);
+    if (plan.refusals.length > 0) return { done: false, reason: `will stop: ${plan.refusals[0].reason}` };
+    // Lines only root can run are not "done": the loader does not find the libraries until they are.
+    if (plan.changes.length === 0 && plan.manual.length > 0) return { done: false, reason: fetchText.loaderNeedsRoot(ctx.toolkitDir) };
     return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange).join(', ')) };
   },
   async run(ctx, io) {
     const { plan, places } = await envPlanFor(ctx);
+    // A refusal (a name cudawiz cannot sort ahead, a toolkit path unsafe to write) is said, not skipped as done.
+    if (plan.refusals.length > 0) throw new CudawizError(plan.refusals.map((r) => r.reason).join('\n'), { code: 'env-refused', fix: plan.refusals[0].fix });
+    if (plan.changes.length === 0 && plan.manual.length > 0) {
+      for (const l of plan.manual) io.log(l);
+      if (ctx.configureEnv === 'no') return { summary: 'left as it is (--configure-env no); to do it yourself:', evidence: plan.manual };
+      throw new NeedsInput({ kind: 'elevation', message: `${fetchText.loaderNeedsRoot(ctx.toolkitDir)}:\n  ${plan.manual.join('\n  ')}`, fix: plan.manual.join('\n') });
+    }
     if (plan.changes.length === 0) return { summary: 'nothing to change' };
     if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: `Change ${plan.changes.map((c) => c.target).join(', ')} so TensorFlow finds CUDA ${ctx.cuda}?`, flag: '--configure-env yes' });
     if (ctx.configureEnv === 'no') {
