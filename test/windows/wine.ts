@@ -134,6 +134,11 @@ export class WineMachine {
     return m;
   }
 
+  /** The command line that starts the built CLI here, for a terminal to run (Wine's console on a pty). */
+  cliCommand(args: string[]): string[] {
+    return ['wine', this.lane.nodeExe, zPath(builtCli), ...args];
+  }
+
   unixEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     return wineEnv(this.prefix, { ...this.env, ...extra });
   }
