@@ -304,6 +304,8 @@ export const overlaySchema = z
           .strict(),
       )
       .optional(),
+    // CUDA redist releases: validated by src/redist/catalog.ts, which owns their shape.
+    redist: z.array(z.unknown()).optional(),
   })
   .strict();
 export type CatalogOverlay = z.infer<typeof overlaySchema>;

@@ -49,6 +49,8 @@ export interface CudawizCopyState {
   /** "copying" means a cudawiz copy into this toolkit stopped half-way. */
   state: string;
   manifest: string;
+  /** state "scratch": no manifest, only the scratch folders (.cudawiz/incoming, staging) a killed run left. */
+  scratch?: string[];
 }
 
 export interface Toolkit {
@@ -72,6 +74,8 @@ export interface Toolkit {
   /** Components TensorFlow needs that this toolkit lacks. */
   missing: ToolkitComponent[];
   cudawizCopy?: CudawizCopyState;
+  /** Laid out by cudawiz from NVIDIA's redist archives (.cudawiz/redist.json): a toolkit of its own kind. */
+  redist?: { release: string; builtFor?: string; state: string };
 }
 
 export interface NvccOnPath {
