@@ -9,18 +9,23 @@ import { installToolkit } from '../cuda/install.js';
 import { requireInstallPermission } from '../cuda/elevation.js';
 import { scratchDirWithRoom, scratchSpaceNeeded } from '../cuda/scratch.js';
 import { toolkitState } from '../cuda/toolkit-state.js';
-import { findArchiveInDownloads, importCudnn, importState, parseCudnnVersionHeader, rollbackImport } from '../cudnn/index.js';
+import { findArchiveInDownloads, importCudnn, isDownloadOf, importState, parseCudnnVersionHeader, rollbackImport } from '../cudnn/index.js';
 import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
+import type { EnvChange } from '../env/types.js';
+import { planText } from '../i18n/plan.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, type DownloadTarget } from '../fetch/index.js';
 import { formatBytes } from '../format.js';
 import { libraryFileName, pathFor, toolkitLibraryDir } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
 import type { PlanContext } from './context.js';
+import { pythonStep } from './python-step.js';
+import { spaceStep } from './space-step.js';
 import { NeedsInput, type Step, type StepIO } from './runner.js';
+import { fetchText } from '../i18n/fetch.js';
 import { sha256File } from '../cudnn/manifest.js';
-import { verifyManifest, verifySetup } from '../verify/index.js';
+import { verifyManifest, verifySetup, type LayerResult } from '../verify/index.js';
 
 const exists = (p: string) => access(p).then(() => true, () => false);
 
@@ -218,10 +223,10 @@ export const importCudnnStep: Step<PlanContext> = {
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
     if (!file) throw new CudawizError('No cuDNN archive to import.', { fix: 'Pass --cudnn-archive FILE.' });
-    // An archive under the catalog's exact file name must be NVIDIA's bytes: a truncated or tampered
-    // download is refused before it is opened.
+    // An archive under the catalog's file name (or any name discovery takes as it: "name (1).tgz",
+    // another case) must be NVIDIA's bytes: a truncated or tampered download is refused before it is opened.
     const expected = ctx.req.cudnnArchive;
-    if (expected?.sha256 && path.basename(file) === expected.file) {
+    if (expected?.sha256 && isDownloadOf(path.basename(file), expected.file)) {
       const actual = await sha256File(file);
       if (actual !== expected.sha256) {
         throw new CudawizError(`${file} is not NVIDIA's ${expected.file}: its sha256 is ${actual}, the catalog's is ${expected.sha256}.`, {
@@ -255,10 +260,20 @@ export const configureEnvStep: Step<PlanContext> = {
   title: 'Make the libraries findable',
   async check(ctx) {
     const { plan } = await envPlanFor(ctx);
-    return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: `${plan.changes.length} change(s) planned` };
+    if (plan.refusals.length > 0) return { done: false, reason: `will stop: ${plan.refusals[0].reason}` };
+    // Lines only root can run are not "done": the loader does not find the libraries until they are.
+    if (plan.changes.length === 0 && plan.manual.length > 0) return { done: false, reason: fetchText.loaderNeedsRoot(ctx.toolkitDir) };
+    return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange).join(', ')) };
   },
   async run(ctx, io) {
     const { plan, places } = await envPlanFor(ctx);
+    // A refusal (a name cudawiz cannot sort ahead, a toolkit path unsafe to write) is said, not skipped as done.
+    if (plan.refusals.length > 0) throw new CudawizError(plan.refusals.map((r) => r.reason).join('\n'), { code: 'env-refused', fix: plan.refusals[0].fix });
+    if (plan.changes.length === 0 && plan.manual.length > 0) {
+      for (const l of plan.manual) io.log(l);
+      if (ctx.configureEnv === 'no') return { summary: 'left as it is (--configure-env no); to do it yourself:', evidence: plan.manual };
+      throw new NeedsInput({ kind: 'elevation', message: `${fetchText.loaderNeedsRoot(ctx.toolkitDir)}:\n  ${plan.manual.join('\n  ')}`, fix: plan.manual.join('\n') });
+    }
     if (plan.changes.length === 0) return { summary: 'nothing to change' };
     if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: `Change ${plan.changes.map((c) => c.target).join(', ')} so TensorFlow finds CUDA ${ctx.cuda}?`, flag: '--configure-env yes' });
     if (ctx.configureEnv === 'no') {
@@ -275,6 +290,13 @@ export const configureEnvStep: Step<PlanContext> = {
   },
 };
 
+/** One change as the plan names it: the file it writes, the PATH it edits, or the command it runs. */
+function describeEnvChange(c: EnvChange): string {
+  if (c.kind === 'ldconfig') return planText.envRunLdconfig;
+  if (c.kind === 'windows-path') return planText.envWindowsPath(c.target);
+  return c.target;
+}
+
 async function envPlanFor(ctx: PlanContext) {
   const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
   return prepareEnvPlan({
@@ -289,6 +311,16 @@ async function envPlanFor(ctx: PlanContext) {
   });
 }
 
+/**
+ * A failed layer as what went wrong, not its title (which reads as the success it checks for): its
+ * first evidence names the library (or file, or import) and the next line says why.
+ */
+function whatFailed(layer: LayerResult): string {
+  const [what, why] = layer.evidence;
+  if (!what) return `${planText.verifyFailed}: ${layer.title}`;
+  return why ? `${what} (${why})` : what;
+}
+
 export const verifyStep: Step<PlanContext> = {
   id: 'verify',
   title: 'Verify',
@@ -298,12 +330,15 @@ export const verifyStep: Step<PlanContext> = {
     const failed = layers.filter((l) => l.status === 'fail');
     const evidence = layers.map((l) => `${l.status === 'pass' ? 'ok  ' : l.status === 'fail' ? 'FAIL' : 'skip'} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
     if (failed.length > 0) {
-      throw new CudawizError(`${failed.map((l) => l.title).join('; ')}`, { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
+      throw new CudawizError(failed.map(whatFailed).join('; '), { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
     }
     return { summary: `${layers.filter((l) => l.status === 'pass').length} layer(s) passed`, evidence };
   },
 };
 
+/** The plan's downloads and disk, from the same checks the download steps make. */
+export const diskSpaceStep = spaceStep(async (ctx) => ({ cuda: !(await toolkitComplete(ctx)), cudnn: !(await cudnnInToolkit(ctx)) }));
+
 export function setupSteps(): Step<PlanContext>[] {
-  return [preflightStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, configureEnvStep, verifyStep];
+  return [preflightStep, pythonStep, diskSpaceStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, configureEnvStep, verifyStep];
 }
