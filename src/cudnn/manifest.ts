@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, mkdir, readFile, readlink, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CudawizError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
 import type { OsName } from '../platform.js';

@@ -6,7 +6,7 @@
 // rollback write, delete or run anything else.
 import { lstat, mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CudawizError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
 import type { EnvChange, EnvJournal } from './types.js';
