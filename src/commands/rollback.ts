@@ -9,10 +9,10 @@ import { manifestPaths } from '../cudnn/manifest.js';
 import { envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
-import { withLock } from '../lock/index.js';
 import { defaultCudaRoot, elevationHint, userToolkitRoot } from '../platform.js';
 import { redistText } from '../i18n/redist.js';
 import { readRedistManifest, redistToolkitsUnder, removeRedistToolkit } from '../redist/toolkit.js';
+import { withLock } from '../lock/index.js';
 
 /**
  * Toolkit folders under the root that hold cudawiz's bookkeeping (a manifest, or the scratch

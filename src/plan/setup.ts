@@ -9,7 +9,7 @@ import { installToolkit } from '../cuda/install.js';
 import { requireInstallPermission } from '../cuda/elevation.js';
 import { scratchDirWithRoom, scratchSpaceNeeded } from '../cuda/scratch.js';
 import { toolkitState } from '../cuda/toolkit-state.js';
-import { findArchiveInDownloads, importCudnn, importState, parseCudnnVersionHeader, rollbackImport } from '../cudnn/index.js';
+import { findArchiveInDownloads, importCudnn, isDownloadOf, importState, parseCudnnVersionHeader, rollbackImport } from '../cudnn/index.js';
 import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
 import type { EnvChange } from '../env/types.js';
@@ -223,10 +223,10 @@ export const importCudnnStep: Step<PlanContext> = {
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
     if (!file) throw new CudawizError('No cuDNN archive to import.', { fix: 'Pass --cudnn-archive FILE.' });
-    // An archive under the catalog's exact file name must be NVIDIA's bytes: a truncated or tampered
-    // download is refused before it is opened.
+    // An archive under the catalog's file name (or any name discovery takes as it: "name (1).tgz",
+    // another case) must be NVIDIA's bytes: a truncated or tampered download is refused before it is opened.
     const expected = ctx.req.cudnnArchive;
-    if (expected?.sha256 && path.basename(file) === expected.file) {
+    if (expected?.sha256 && isDownloadOf(path.basename(file), expected.file)) {
       const actual = await sha256File(file);
       if (actual !== expected.sha256) {
         throw new CudawizError(`${file} is not NVIDIA's ${expected.file}: its sha256 is ${actual}, the catalog's is ${expected.sha256}.`, {
