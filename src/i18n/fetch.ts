@@ -47,6 +47,7 @@ const en = {
   diskFullWritingFix: 'Free up space (a .part is kept and resumes), or point --cache-dir (or CUDAWIZ_CACHE_DIR) at a disk with room.',
   // Loader path (env step, Linux)
   loaderNeedsRoot: (dir: string) => `the loader does not find ${dir} yet, and only root can add it: run the lines below with sudo`,
+  envWillStop: (reason: string) => `will stop: ${reason}`,
   // Filesystem faults
   fs: {
     someFile: 'a file',
@@ -116,6 +117,7 @@ export const fetchText = localized<typeof en>({
     diskFullWriting: (dir, file) => `${dir} 所在的磁盘已满：无法写入 ${file}。`,
     diskFullWritingFix: '释放磁盘空间（.part 会保留并可续传），或把 --cache-dir（或 CUDAWIZ_CACHE_DIR）指向有空间的磁盘。',
     loaderNeedsRoot: (dir) => `动态链接器还找不到 ${dir}，且只有 root 能添加：请用 sudo 运行下面几行`,
+    envWillStop: (reason) => `将会停止：${reason}`,
     fs: {
       someFile: '文件',
       diskFull: (p) => `磁盘已满：无法写入 ${p}。`,

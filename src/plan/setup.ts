@@ -260,7 +260,7 @@ export const configureEnvStep: Step<PlanContext> = {
   title: 'Make the libraries findable',
   async check(ctx) {
     const { plan } = await envPlanFor(ctx);
-    if (plan.refusals.length > 0) return { done: false, reason: `will stop: ${plan.refusals[0].reason}` };
+    if (plan.refusals.length > 0) return { done: false, reason: fetchText.envWillStop(plan.refusals[0].reason) };
     // Lines only root can run are not "done": the loader does not find the libraries until they are.
     if (plan.changes.length === 0 && plan.manual.length > 0) return { done: false, reason: fetchText.loaderNeedsRoot(ctx.toolkitDir) };
     return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange).join(', ')) };
