@@ -62,7 +62,7 @@ describe('download sizes and disk space, before "Go ahead"', () => {
     expect(check.done).toBe(false);
     expect(check.reason).toMatch(/^Downloads 2\.4 GiB; needs about 9\.6 GiB of disk \([\d.]+ [KMGT]iB free in /);
     // The gated cuDNN archive has no size the catalog knows: the total says it is a lower bound.
-    expect(check.reason).toContain('Download sizes unknown for part of this plan');
+    expect(check.reason).toMatch(/; some sizes unknown$/);
   });
 
   it('more than the disk has: the plan says it will stop, and the step stops before any download', async () => {
@@ -76,7 +76,7 @@ describe('download sizes and disk space, before "Go ahead"', () => {
     try {
       const r = await runCli(['install', '--tf', '2.3', '--dry-run', '--json', '--configure-env', 'no', ...m.globals], { host: { ...realHost(m.env), home: m.home } });
       const plan = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((e) => e.type === 'plan');
-      expect(plan.steps.find((s: { id: string }) => s.id === 'disk-space').reason).toMatch(/^Downloads 5\.0 KiB; needs about 20\.\d KiB/);
+      expect(plan.steps.find((s: { id: string }) => s.id === 'disk-space').reason).toMatch(/^Downloads [\d.]+ KiB; needs about [\d.]+ KiB of disk \(/);
       expect(m.mirror.requests.filter((q) => q.method === 'GET')).toHaveLength(0);
     } finally {
       await m.mirror.close();
