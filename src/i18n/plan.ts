@@ -18,8 +18,9 @@ export const planText = localized({
     envRunLdconfig: 'run ldconfig',
     envWindowsPath: (scope: string) => `the ${scope} PATH`,
     pythonFits: (py: string, tf: string, range: string) => `Python ${py} can install TensorFlow ${tf} (it takes ${range})`,
-    pythonTooNew: (py: string, tf: string, range: string) => `Python ${py} cannot install TensorFlow ${tf} (it takes Python ${range})`,
-    pythonUse: (cmd: string, venv: string, pipExe: string, pip: string) => `use ${cmd}: ${cmd} -m venv ${venv} && ${pipExe} install ${pip}`,
+    pythonTooNew: (py: string, tf: string, range: string) => `Python ${py} cannot install TensorFlow ${tf} (it takes ${range})`,
+    pythonUse: (cmd: string, venv: string) => `use ${cmd} -m venv ${venv}`,
+    pythonThen: (pipExe: string, pip: string) => `then: ${pipExe} install ${pip}`,
     pythonNoneFound: (range: string, want: string, cmd: string, venv: string, pipExe: string, pip: string) =>
       `no Python ${range} was found on PATH: install Python ${want} (python.org, pyenv, uv python install ${want}, or your distribution's python${want}), then ${cmd} -m venv ${venv} && ${pipExe} install ${pip}`,
     pythonNone: (range: string) => `no Python found: TensorFlow needs Python ${range}`,
@@ -50,8 +51,9 @@ export const planText = localized({
     envRunLdconfig: '运行 ldconfig',
     envWindowsPath: (scope) => `${scope === 'Machine' ? '系统' : '用户'} PATH 环境变量`,
     pythonFits: (py, tf, range) => `Python ${py} 可以安装 TensorFlow ${tf}（它支持 ${range}）`,
-    pythonTooNew: (py, tf, range) => `Python ${py} 装不了 TensorFlow ${tf}（它只支持 Python ${range}）`,
-    pythonUse: (cmd, venv, pipExe, pip) => `改用 ${cmd}：${cmd} -m venv ${venv} && ${pipExe} install ${pip}`,
+    pythonTooNew: (py, tf, range) => `Python ${py} 装不了 TensorFlow ${tf}（它只支持 ${range}）`,
+    pythonUse: (cmd, venv) => `改用 ${cmd} -m venv ${venv}`,
+    pythonThen: (pipExe, pip) => `然后：${pipExe} install ${pip}`,
     pythonNoneFound: (range, want, cmd, venv, pipExe, pip) =>
       `PATH 上没有找到 Python ${range}：先安装 Python ${want}（python.org、pyenv、uv python install ${want}，或发行版的 python${want} 包），再执行 ${cmd} -m venv ${venv} && ${pipExe} install ${pip}`,
     pythonNone: (range) => `没有找到 Python：TensorFlow 需要 Python ${range}`,

@@ -41,8 +41,10 @@ describe('which Python can take the TensorFlow', () => {
     const ctx = createPlanContext(catalog, m.host, { tf: '2.3', cudaRoot: '/usr/local', configureEnv: 'no', command: 'cudawiz', cacheDir: await tempDir() });
     const check = await pythonStep.check(ctx);
     expect(check.done).toBe(false);
-    expect(check.reason).toContain(`Python ${py} cannot install TensorFlow 2.3 (it takes Python 3.5–3.8)`);
-    expect(check.reason).toContain('use python3.8: python3.8 -m venv .venv-tf2.3 && .venv-tf2.3/bin/pip install tensorflow==2.3.0');
+    expect(check.reason).toContain(`Python ${py} cannot install TensorFlow 2.3 (it takes 3.5–3.8)`);
+    expect(check.reason).toContain('use python3.8 -m venv .venv-tf2.3');
+    const done = await pythonStep.run(ctx, { signal: new AbortController().signal, progress: () => {}, log: () => {} });
+    expect(done?.evidence).toEqual(['then: .venv-tf2.3/bin/pip install tensorflow==2.3.0']);
   });
 
   it('a TF this Python can take: the step is already done', async () => {
