@@ -39,7 +39,7 @@ const en = {
   // explain
   explainSummary: 'Read a TensorFlow log and say which CUDA/cuDNN its missing libraries mean, and what to do.',
   explainFile: 'the log file, or - (or nothing) for standard input',
-  explainOs: 'the OS the log came from, for the fix lines (default: guessed from the log)',
+  explainOs: 'the OS the log came from, for the fix lines (default: guessed from the log; wsl: Linux inside WSL2, whose driver is Windows\')',
   // download
   downloadSummary: 'Fetch a verified CUDA installer or cuDNN archive (for offline machines).',
   downloadWhat: 'what to fetch',
@@ -52,7 +52,7 @@ const en = {
   // install (and what repair shares with it)
   installSummary: 'The whole setup, headless: the same plan and runner as the wizard.',
   installTf: 'the TensorFlow version to set up for',
-  installRoute: 'toolkit (default): CUDA + cuDNN in the system; pip: tensorflow[and-cuda] in a venv (Linux/WSL2, TF 2.14+)',
+  installRoute: 'toolkit (default): CUDA + cuDNN in the system; redist: only the CUDA components TF loads, per user, no administrator (TF 2.5+); pip: tensorflow[and-cuda] in a venv (Linux/WSL2, TF 2.14+)',
   installVenv: "the pip route's virtual environment, made if absent (default: ./.venv)",
   planCudnnArchive: 'the cuDNN archive you downloaded after logging in to NVIDIA',
   planDownloads: 'where to look for the cuDNN archive (default: your Downloads folder)',
@@ -131,7 +131,7 @@ export const cliText = localized<CliStrings>({
     doctorPython: '要检查的 Python 解释器（默认：PATH 上的 python3/python）',
     explainSummary: '读取 TensorFlow 日志，说明缺失的动态链接库对应哪个 CUDA/cuDNN 版本，以及该怎么做。',
     explainFile: '日志文件；- 或不写表示从标准输入读取',
-    explainOs: '日志来自哪个系统，用于给出修复方法（默认：从日志推断）',
+    explainOs: '日志来自哪个系统，用于给出修复方法（默认：从日志推断；wsl：WSL2 里的 Linux，显卡驱动来自 Windows）',
     downloadSummary: '下载并校验 CUDA 安装包或 cuDNN 压缩包（给离线机器用）。',
     downloadWhat: '要下载什么',
     downloadVersion: 'CUDA 写 10.1 或 10.1.243；cuDNN 写 7.6.5（有多个构建时加 --cuda X.Y）',
@@ -142,7 +142,7 @@ export const cliText = localized<CliStrings>({
     downloadAllowUnverified: '接受没有已知校验和的文件',
     installSummary: '无界面地完成整个安装：和向导使用同一份计划和执行器。',
     installTf: '要为哪个 TensorFlow 版本安装',
-    installRoute: 'toolkit（默认）：CUDA + cuDNN 装到系统里；pip：在虚拟环境里装 tensorflow[and-cuda]（Linux/WSL2，TF 2.14+）',
+    installRoute: 'toolkit（默认）：CUDA + cuDNN 装到系统里；redist：只下载 TF 要加载的 CUDA 组件，装在当前用户目录，无需管理员权限（TF 2.5+）；pip：在虚拟环境里装 tensorflow[and-cuda]（Linux/WSL2，TF 2.14+）',
     installVenv: 'pip 方式使用的虚拟环境，不存在时自动创建（默认：./.venv）',
     planCudnnArchive: '你登录 NVIDIA 开发者账号后下载的 cuDNN 压缩包',
     planDownloads: '在哪里找 cuDNN 压缩包（默认：你的“下载”文件夹）',

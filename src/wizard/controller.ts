@@ -40,12 +40,12 @@ import { wizardText } from '../i18n/wizard.js';
 export type TfChoice = CatalogChoice & { pythonCannot?: string };
 
 export type Mode = 'setup' | 'repair';
-export type Route = 'toolkit' | 'pip';
+export type Route = 'toolkit' | 'pip' | 'redist';
 
 export interface WizardServices {
   scan(signal: AbortSignal): Promise<ScanSummary>;
   choices(scan: ScanSummary): { choices: TfChoice[]; defaultVersion?: string };
-  /** The ways to set that TF up here, the first the recommended one (pip where it exists). */
+  /** The ways to set that TF up here, the first the recommended one (redist where it exists, then pip). */
   routes(tf: string): Route[];
   run(
     tf: string | undefined,

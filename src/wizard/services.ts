@@ -1,5 +1,6 @@
 // The wizard's services over the real ones: the doctor's probes for the scan, the catalog for the
 // version list, and the same plans and runner as `install` and `repair`.
+import { acquireLock, LockedError } from '../lock/index.js';
 import { beyondCatalogOptions, tfBeyondCatalog } from '../catalog/newer-tf.js';
 import { requirementsFor } from '../catalog/queries.js';
 import { planText } from '../i18n/plan.js';
@@ -8,12 +9,17 @@ import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
 import type { GlobalOptions } from '../cli/args.js';
-import { waitForArchiveInDownloads } from '../cudnn/index.js';
 import { diagnose } from '../doctor/diagnose.js';
+import { toolkitServes } from '../doctor/toolkit-lookup.js';
 import type { Host } from '../host.js';
 import { defaultCudaRoot } from '../platform.js';
+import { typedOrFoundInDownloads } from '../plan/archive-answer.js';
 import { createPlanContext } from '../plan/context.js';
 import { createPipPlanContext, pipRouteRefusal, pipRouteSteps } from '../plan/pip-route.js';
+import path from 'node:path';
+import { createRedistPlanContext, redistRepairSteps, redistRouteSteps } from '../plan/redist-route.js';
+import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
+import { redistRouteFor } from '../redist/choose.js';
 import { repairSteps } from '../plan/repair.js';
 import { runPlan } from '../plan/runner.js';
 import { setupSteps } from '../plan/setup.js';
@@ -82,6 +88,8 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
   const catalog = options.catalog ?? loadCatalog({ overlayFile: globals.catalog });
   const cudaRoot = globals.cudaRoot ?? defaultCudaRoot(host.os, host.env);
   let facts: MachineFacts | undefined;
+  let redistCatalog: RedistCatalog | undefined;
+  const redist = () => (redistCatalog ??= loadRedistCatalog(globals.catalog));
   // One probe cache for the whole wizard run: the scan's Python/TensorFlow facts serve every preview and step.
   const probes = new ProbeCache(host);
   return {
@@ -90,35 +98,47 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
       return scanSummary(catalog, facts);
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
-    // pip first where it exists: it changes nothing outside the virtual environment.
-    routes: (tf) => (pipRouteRefusal(catalog, tf, host.os) ? ['toolkit'] : ['pip', 'toolkit']),
+    // redist first where it exists (no administrator, a fraction of the download), then pip (nothing
+    // outside the virtual environment changes), the installer last.
+    routes: (tf) => [
+      ...(redistRouteFor(redist(), catalog, requirementsFor(catalog, tf, host.os), host.os).ok ? (['redist'] as const) : []),
+      ...(pipRouteRefusal(catalog, tf, host.os) ? [] : (['pip'] as const)),
+      'toolkit' as const,
+    ],
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
       if (!version) return { ok: false, exitCode: 2, message: 'No TensorFlow version chosen.' };
       const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz', probes };
+      const cuda = requirementsFor(catalog, version, host.os).cuda;
+      const redistToolkit = mode === 'repair' && cuda ? facts?.toolkits.find((t) => t.redist && toolkitServes(t, cuda)) : undefined;
+      if (o.route === 'redist' || redistToolkit) {
+        const ctx = createRedistPlanContext(catalog, redist(), host, { ...options, cudaRoot: redistToolkit ? path.dirname(redistToolkit.path) : globals.cudaRoot, pinRelease: redistToolkit?.redist?.release });
+        return runPlan(redistToolkit ? redistRepairSteps() : redistRouteSteps(), ctx, { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask });
+      }
       if (o.route === 'pip') {
         return runPlan(pipRouteSteps(), createPipPlanContext(catalog, host, options), { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask });
       }
       const ctx = createPlanContext(catalog, host, options);
       const steps = mode === 'repair' && facts ? repairSteps(facts) : setupSteps();
+      // One run per toolkit, as headless: another cudawiz on it ends this run with its pid (exit 3).
+      const notices: string[] = [];
+      const lock = o.dryRun ? undefined : await acquireLock(ctx.toolkitDir, { onNotice: (line) => notices.push(line) }).catch((error: unknown) => error as Error);
+      if (lock instanceof LockedError) {
+        const result = { ok: false, exitCode: lock.exitCode, message: `${lock.message} ${lock.fix ?? ''}`.trim() };
+        o.onEvent({ type: 'result', ...result });
+        return result;
+      }
+      if (lock instanceof Error) throw lock;
       return runPlan(steps, ctx, {
         signal: o.signal,
         dryRun: o.dryRun,
-        onEvent: o.onEvent,
-        // The archive may be typed in, or simply appear in Downloads: whichever comes first.
-        ask: async (need) => {
-          if (need.kind !== 'cudnn-archive' || !o.ask) return o.ask?.(need);
-          const stop = new AbortController();
-          const abort = () => stop.abort();
-          o.signal.addEventListener('abort', abort, { once: true });
-          const watched = waitForArchiveInDownloads(need.downloadsDir, need.file, { signal: stop.signal }).catch(() => undefined);
-          const typed = o.ask(need);
-          const answer = await Promise.race([typed, watched.then((p) => p ?? typed)]);
-          stop.abort();
-          o.signal.removeEventListener('abort', abort);
-          return answer;
+        // A lock taken over from a killed run is said under the first step, once the plan is on screen.
+        onEvent: (e) => {
+          o.onEvent(e);
+          if (e.type === 'plan') for (const line of notices.splice(0)) o.onEvent({ type: 'log', id: 'preflight', line });
         },
-      });
+        ask: typedOrFoundInDownloads(o.ask, o.signal),
+      }).finally(() => lock?.release());
     },
     whatNow: (tf) => {
       const version = tf ?? facts?.python.tensorflow?.version;
