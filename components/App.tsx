@@ -49,7 +49,6 @@ export function App({ controller }: { controller: WizardController }) {
           {t.title}
         </Text>
       )}
-      {confirmingQuit ? <Text color="yellow">{t.confirmQuit}</Text> : null}
       {state.screen === 'scan' ? <ScanScreen scan={state.scan} onChoose={(m) => void controller.chooseMode(m)} /> : null}
       {state.screen === 'preparing' ? <Spinner label={wizardText.preparing(state.tf ?? '')} /> : null}
       {state.screen === 'newer' ? <NewerTfScreen beyond={state.beyond} onPick={(v) => void controller.pickTf(v)} onBack={() => controller.back()} onQuit={quit} /> : null}
@@ -68,6 +67,8 @@ export function App({ controller }: { controller: WizardController }) {
           onQuit={quit}
         />
       ) : null}
+      {/* Below the screen, where the eye is: a tall plan pushes its top out of a 24-row terminal. */}
+      {confirmingQuit ? <Text color="yellow">{t.confirmQuit}</Text> : null}
     </Box>
   );
 }

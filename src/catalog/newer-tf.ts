@@ -30,13 +30,15 @@ function newestRows(rows: readonly TfRow[]): TfRow[] {
  * only within a few minor lines of the catalog's end (2.99 is a typo, not a release).
  */
 export function tfBeyondCatalog(catalog: Catalog, tf: string, os: OsName, options: { installed?: boolean } = {}): TfBeyondCatalog | undefined {
-  const p = parseDotted(tf);
-  if (!p || p.length < 2 || p.length > 3) return undefined;
+  // pip's pre- and post-releases (2.22.0rc1, 2.22.0.post1) are that release as far as CUDA goes.
+  const release = /^(\d+\.\d+(?:\.\d+)?)(?:(?:a|b|rc)\d+|\.post\d+|\.dev\d+)?$/.exec(tf.trim())?.[1];
+  const p = release ? parseDotted(release) : undefined;
+  if (!release || !p || p.length < 2 || p.length > 3) return undefined;
   // TensorFlow's Linux table is the one that keeps going (native Windows stops at 2.10).
   const rows = newestRows(catalog.tensorflow.linux);
   const top = rows[0];
-  if (!top || compareDotted(majorMinor(tf), majorMinor(top.version)) <= 0) return undefined;
-  const ahead = major(tf) === major(top.version) ? (p[1] ?? 0) - ((parseDotted(top.version) ?? [])[1] ?? 0) : Infinity;
+  if (!top || compareDotted(majorMinor(release), majorMinor(top.version)) <= 0) return undefined;
+  const ahead = major(release) === major(top.version) ? (p[1] ?? 0) - ((parseDotted(top.version) ?? [])[1] ?? 0) : Infinity;
   if (!options.installed && ahead > LINES_AHEAD) return undefined;
   // The run of newest rows sharing the newest one's CUDA and cuDNN: TF kept them that long.
   let since: string | undefined;
@@ -44,7 +46,7 @@ export function tfBeyondCatalog(catalog: Catalog, tf: string, os: OsName, option
     if (r.cuda !== top.cuda || r.cudnn !== top.cudnn) break;
     since = r.version;
   }
-  const version = p.length === 2 ? `${tf}.0` : tf;
+  const version = p.length === 2 ? `${release}.0` : tf;
   return {
     tf,
     catalogEnd: majorMinor(top.version),

@@ -51,7 +51,7 @@ export function pythonAdvice(ctx: PlanContext, fit: PythonFit): string {
   const pip = ctx.req.pip;
   if (fit.fits) return planText.pythonFits(fit.version!, ctx.tf, fit.range);
   const head = fit.version ? planText.pythonTooNew(fit.version, ctx.tf, fit.range) : planText.pythonNone(fit.range);
-  if (fit.other) return `${head}; ${planText.pythonUse(fit.other, venv, pipExe, pip)}`;
+  if (fit.other) return `${head}; ${planText.pythonUse(fit.other, venv)}`;
   const want = minorsDown(ctx.req.python.min, ctx.req.python.max)[0];
   const cmd = ctx.os === 'windows' ? `py -${want}` : `python${want}`;
   return `${head}; ${planText.pythonNoneFound(fit.range, want, cmd, venv, pipExe, pip)}`;
@@ -69,6 +69,8 @@ export const pythonStep: Step<PlanContext> = {
   // Nothing is installed here: the step says which Python and how, and the rest of the plan goes on
   // (CUDA and cuDNN serve whichever interpreter is used).
   async run(ctx) {
-    return { summary: pythonAdvice(ctx, await pythonFit(ctx)) };
+    const fit = await pythonFit(ctx);
+    const venv = `.venv-tf${majorMinor(ctx.req.row)}`;
+    return { summary: pythonAdvice(ctx, fit), evidence: fit.other ? [planText.pythonThen(venvProgram(ctx.os, venv, 'pip'), ctx.req.pip)] : [] };
   },
 };

@@ -90,7 +90,7 @@ export async function planSpace(ctx: PlanContext, need: { cuda: boolean; cudnn: 
 /** The totals in one line; `each` adds every file's size (the step's summary, where there is room). */
 export function spaceLine(s: PlanSpace, each = false): string {
   const list = each ? s.downloads.map((d) => `${d.file} ${d.size ? formatBytes(d.size) : '?'}`).join(', ') : '';
-  const line = planText.sizesLine(formatBytes(s.downloadBytes) + (list ? ` (${list})` : ''), formatBytes(s.diskBytes), s.free === undefined ? '?' : formatBytes(s.free), s.freeWhere);
+  const line = planText.sizesLine(formatBytes(s.downloadBytes) + (list ? ` (${list})` : ''), formatBytes(s.diskBytes), s.free === undefined ? '?' : formatBytes(s.free));
   return s.partial ? `${line}; ${planText.sizesUnknown}` : line;
 }
 

@@ -32,6 +32,8 @@ describe('the decision', () => {
     expect(tfBeyondCatalog(catalog, '2.99', 'linux')).toBeUndefined();
     // …unless pip says it is installed: then it exists, however far ahead.
     expect(tfBeyondCatalog(catalog, '2.99.0', 'linux', { installed: true })?.tf).toBe('2.99.0');
+    // pip's release candidates are that release.
+    expect(tfBeyondCatalog(catalog, next.replace(/\.0$/, '.0rc1'), 'linux', { installed: true })?.pip).toBe(`tensorflow[and-cuda]==${next.replace(/\.0$/, '.0rc1')}`);
     // Native Windows: no pip route there (only inside WSL2).
     expect(tfBeyondCatalog(catalog, next, 'windows')?.pip).toBeUndefined();
   });
