@@ -215,6 +215,7 @@ export class WineMachine {
 
   async close(): Promise<void> {
     await runWithFiles('wineserver', ['-k'], { env: this.unixEnv(), dir: this.dir }).catch(() => undefined);
-    await rm(this.dir, { recursive: true, force: true });
+    // A story cut off by its timeout may leave a Wine process writing while -k takes it down.
+    await rm(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
