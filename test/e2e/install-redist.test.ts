@@ -38,7 +38,7 @@ async function userLaptop() {
   mirror = await startMirror({ root: await tempDir('cw-mirror-') });
   const cudnn = await buildCudnnArchive(await tempDir('cw-cudnn-'), { era: 'linux-cuda-folder', version: '8.1.0.77', cuda: '11.2' });
   const served = await mirror.addFile(CUDNN_URL_PATH, await readFile(cudnn.file));
-  const fixture = await serveRedistFixtures(mirror, {
+  const fixture = await serveRedistFixtures(mirror, await tempDir('cw-redist-fixture-'), {
     overlayExtra: { cudnn: [{ version: '8.1.0.77', cuda: '11.2', archives: { linux: { gated: false, url: `https://developer.download.nvidia.com/${CUDNN_URL_PATH}`, sha256: served.sha256 } } }] },
   });
   const overlay = path.join(home, 'overlay.json');
