@@ -1,5 +1,6 @@
 // Will this GPU run that TensorFlow? From the catalog alone: the machine code (SASS) and PTX each TF
 // line's wheels carry, the oldest GPU each CUDA line supports, and the newest it compiles for.
+import { catalogText } from '../i18n/catalog.js';
 import type { OsName } from '../platform.js';
 import { compareDotted, majorMinor, parseDotted } from '../version.js';
 import { cudaFamily, findTfRow } from './queries.js';
@@ -21,12 +22,42 @@ type TfBuild = NonNullable<GpuCatalog['tensorflowBuilds']>[number];
 const inRange = (v: string, from: string, to: string) => compareDotted(v, from) >= 0 && compareDotted(v, to) <= 0;
 const ccMajor = (cc: string) => (parseDotted(cc) ?? [0])[0];
 
-/** Which compute capability a GPU name means ("NVIDIA GeForce RTX 2060" → 7.5); first matching pattern wins. */
-export function computeCapabilityFromName(catalog: Catalog, name: string): { computeCapability: string; architecture: string } | undefined {
-  for (const row of catalog.gpus.computeCapabilityByName) {
-    if (new RegExp(row.pattern, 'i').test(name.trim())) return { computeCapability: row.computeCapability, architecture: row.architecture };
+/**
+ * A product name reduced to what identifies it: "NVIDIA GeForce RTX 3060 Laptop GPU" → "rtx 3060",
+ * "Tesla V100-SXM2-16GB" → "v100", "NVIDIA RTX 4000 SFF Ada Generation" → "rtx 4000 ada". Brand words,
+ * laptop/Max-Q wording, memory sizes and form factors never change a GPU's compute capability.
+ */
+export function normalizeGpuName(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/\((tm|r)\)/g, ' ')
+    .replace(/[-_,]/g, ' ')
+    .replace(/\((mobile)\)/g, ' ')
+    .replace(/\b(nvidia|geforce|quadro|tesla)\b/g, ' ')
+    .replace(/\b(laptop gpu|with max q design|max q design|max q|mobile|generation|workstation edition|server edition)\b/g, ' ')
+    .replace(/\b\d+\s?gb\b/g, ' ')
+    .replace(/\b(pcie|sxm\d*|hbm\d*e?|nvl|sff)\b/g, ' ')
+    .replace(/\bac\s*$/, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const nameIndexes = new WeakMap<object, Map<string, { computeCapability: string; architecture: string }>>();
+function nameIndex(catalog: Catalog) {
+  let index = nameIndexes.get(catalog.gpus.computeCapabilityByName);
+  if (!index) {
+    index = new Map();
+    for (const row of catalog.gpus.computeCapabilityByName) {
+      for (const n of row.names) index.set(normalizeGpuName(n), { computeCapability: row.computeCapability, architecture: row.architecture });
+    }
+    nameIndexes.set(catalog.gpus.computeCapabilityByName, index);
   }
-  return undefined;
+  return index;
+}
+
+/** Which compute capability a GPU name means ("NVIDIA GeForce RTX 2060" → 7.5): the whole product name, or nothing. */
+export function computeCapabilityFromName(catalog: Catalog, name: string): { computeCapability: string; architecture: string } | undefined {
+  return nameIndex(catalog).get(normalizeGpuName(name));
 }
 
 export function tensorflowBuildFor(catalog: Catalog, tf: string): TfBuild | undefined {
@@ -103,6 +134,15 @@ export function gpuSupport(
   const sass = sassFor(build, cc);
   if (sass) {
     return { verdict: 'native', reason: `TensorFlow ${tf} carries machine code for compute capability ${sass}, which runs on ${cc}${inferred}.`, verified: build.verified };
+  }
+  const failure = catalog.gpus.knownFailures?.find((f) => inRange(tf, f.tfFrom, f.tfTo) && inRange(cc, f.computeCapabilityFrom, f.computeCapabilityTo));
+  if (failure) {
+    return {
+      verdict: 'unsupported',
+      reason: catalogText.gpuKnownFailure(tf, cc, failure.symptom),
+      suggestion: failure.works.map((w) => catalogText.gpuWorks[w]).join(' · '),
+      verified: true,
+    };
   }
   const ptx = ptxFor(build, cc);
   if (ptx) {

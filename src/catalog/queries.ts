@@ -1,5 +1,6 @@
 // Questions asked of the catalog. Pure functions: the catalog in, plain data out.
 import { CudawizError, EXIT } from '../errors.js';
+import { catalogText } from '../i18n/catalog.js';
 import { driverLibraryFileName, libraryFileName, type OsName } from '../platform.js';
 import { compareDotted, major, majorMinor, parseDotted, versionHasPrefix } from '../version.js';
 import { beyondCatalogError, tfBeyondCatalog } from './newer-tf.js';
@@ -117,30 +118,48 @@ function cudnnCudaMatches(release: CudnnRelease, cuda: string): 'exact' | 'famil
   return undefined;
 }
 
+/** A public, checksummed copy: downloadable without a login and verified on the way in. */
+export function isPublicArchive(archive: CudnnArchive | undefined): boolean {
+  return Boolean(archive && (archive.gated === false || archive.publicUrl) && !archive.unverified);
+}
+
+export interface CudnnPick {
+  release: CudnnRelease;
+  /** tested: the minor TF was tested with; compatible: a newer minor of the same major (TF's runtime check accepts it). */
+  pick: 'tested' | 'compatible';
+  /** For a compatible pick: the newest build of the tested minor (login-gated), offered as the alternative. */
+  alternative?: CudnnRelease;
+}
+
 /**
  * The cuDNN build to install for a TF row: same major as TF's, minor not older, built for that CUDA.
- * Prefers the exact tested minor, then the closest newer one; then a build for that exact CUDA, then
- * one for its major; within that, the newest patch (which may be a public, ungated build).
+ * Within the tested minor: a public copy first, then the closest CUDA fit, then the newest patch. When
+ * the tested minor has no public copy but a newer minor of the same major does, that one, with the
+ * tested (login-gated) build as the alternative; otherwise the tested build behind the login.
  */
-export function findCudnnRelease(catalog: Catalog, cudnn: string, cuda: string, os: OsName): CudnnRelease | undefined {
+export function pickCudnnBuild(catalog: Catalog, cudnn: string, cuda: string, os: OsName): CudnnPick | undefined {
   const want = parseDotted(cudnn) ?? [];
+  const minorDistance = (r: CudnnRelease) => (want.length > 1 ? ((parseDotted(r.version) ?? [])[1] ?? 0) - (want[1] ?? 0) : 0);
   const candidates = catalog.cudnn.releases.filter((r) => {
     const v = parseDotted(r.version) ?? [];
-    if (v[0] !== want[0]) return false;
-    if (want.length > 1 && (v[1] ?? 0) < (want[1] ?? 0)) return false;
-    return Boolean(r.archives[os]) && Boolean(cudnnCudaMatches(r, cuda));
+    return v[0] === want[0] && minorDistance(r) >= 0 && Boolean(r.archives[os]) && Boolean(cudnnCudaMatches(r, cuda));
   });
   const fit = { exact: 0, family: 1, 'family-newer': 2 } as const;
-  const rank = (r: CudnnRelease) => {
-    const v = parseDotted(r.version) ?? [];
-    const minorDistance = want.length > 1 ? (v[1] ?? 0) - (want[1] ?? 0) : 0;
-    return [minorDistance, fit[cudnnCudaMatches(r, cuda) ?? 'family-newer']];
-  };
-  return candidates.sort((a, b) => {
-    const [ma, ea] = rank(a);
-    const [mb, eb] = rank(b);
-    return ma - mb || ea - eb || compareDotted(b.version, a.version);
-  })[0];
+  const ranked = candidates.sort(
+    (a, b) => minorDistance(a) - minorDistance(b) || fit[cudnnCudaMatches(a, cuda) ?? 'family-newer'] - fit[cudnnCudaMatches(b, cuda) ?? 'family-newer'] || compareDotted(b.version, a.version),
+  );
+  const tested = ranked.filter((r) => minorDistance(r) === 0);
+  const publicTested = tested.find((r) => isPublicArchive(r.archives[os]));
+  if (publicTested) return { release: publicTested, pick: 'tested' };
+  const publicNewer = ranked.find((r) => minorDistance(r) > 0 && isPublicArchive(r.archives[os]));
+  if (publicNewer) return { release: publicNewer, pick: 'compatible', ...(tested[0] ? { alternative: tested[0] } : {}) };
+  if (tested[0]) return { release: tested[0], pick: 'tested' };
+  return ranked[0] ? { release: ranked[0], pick: 'compatible' } : undefined;
+}
+
+/** The build pickCudnnBuild chooses (see there). */
+export function findCudnnRelease(catalog: Catalog, cudnn: string, cuda: string, os: OsName): CudnnRelease | undefined {
+  return pickCudnnBuild(catalog, cudnn, cuda, os)?.release;
 }
 
 const TOOLKIT_LIBRARY_NAMES = ['cudart', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusolver', 'cusparse'] as const;
@@ -213,6 +232,43 @@ export interface ArchiveChoice extends CudnnArchive {
   version: string;
   cuda: string;
   page: string;
+  /** public: a no-login copy (verified by its sha256 unless `unverified`); login: only behind NVIDIA's developer login. */
+  access: 'public' | 'login';
+  /** tested: the cuDNN minor TF was tested with; compatible: a newer minor of the same major. */
+  pick: 'tested' | 'compatible';
+  /** The cuDNN TF's table lists ("8.0"). */
+  tested: string;
+  /** For a compatible pick: the tested build, behind the login, offered instead. */
+  alternative?: { version: string; cuda: string; file: string; url: string; page: string; access: 'public' | 'login' };
+}
+
+function archiveChoice(catalog: Catalog, pick: CudnnPick, os: OsName, tested: string): ArchiveChoice | null {
+  const archive = pick.release.archives[os];
+  if (!archive) return null;
+  const page = pick.release.downloadPage ?? catalog.cudnn.archivePage;
+  const alt = pick.alternative;
+  const altArchive = alt?.archives[os];
+  return {
+    version: pick.release.version,
+    cuda: pick.release.cuda,
+    page,
+    ...archive,
+    access: archive.gated === false || archive.publicUrl ? 'public' : 'login',
+    pick: pick.pick,
+    tested,
+    ...(alt && altArchive
+      ? {
+          alternative: {
+            version: alt.version,
+            cuda: alt.cuda,
+            file: altArchive.file,
+            url: altArchive.loginUrl ?? altArchive.url,
+            page: alt.downloadPage ?? catalog.cudnn.archivePage,
+            access: isPublicArchive(altArchive) ? ('public' as const) : ('login' as const),
+          },
+        }
+      : {}),
+  };
 }
 
 export interface Requirements {
@@ -229,10 +285,19 @@ export interface Requirements {
   driverMin: string | null;
   driverFull: string | null;
   computeCapabilityMin: string | null;
+  /** The oldest GPU TF's own wheels carry code for (oldest SASS or PTX of its build), when known: 3.5 for TF 2.3 although CUDA 10.1 goes to 3.0. */
+  tensorflowComputeCapabilityMin: string | null;
   libraries: RequiredLibrary[];
   cudaInstaller: InstallerChoice | null;
   cudnnArchive: ArchiveChoice | null;
   notes: string[];
+}
+
+/** The oldest compute capability a TF line's wheels carry machine code or PTX for (assets/gpus.json tensorflowBuilds). */
+export function tensorflowOldestComputeCapability(catalog: Catalog, tf: string): string | null {
+  const mm = majorMinor(tf);
+  const build = catalog.gpus.tensorflowBuilds?.find((b) => compareDotted(mm, b.from) >= 0 && compareDotted(mm, b.to) <= 0);
+  return build ? [...build.sass, ...build.ptx].sort(compareDotted)[0] ?? null : null;
 }
 
 export function pythonRange(row: TfRow): { min: string; max: string } {
@@ -248,15 +313,47 @@ export function pipRequirement(catalog: Catalog, row: TfRow, tf: string): string
   return compareDotted(majorMinor(v), catalog.tensorflow.gpuPackageLast) <= 0 ? `tensorflow-gpu==${v}` : `tensorflow==${v}`;
 }
 
+function andCudaSpecFor(catalog: Catalog, tf: string) {
+  const mm = majorMinor(tf);
+  return catalog.tensorflow.andCudaSpecs?.find((s) => compareDotted(mm, s.from) >= 0 && compareDotted(mm, s.to) <= 0);
+}
+
 /**
  * The pip requirement that brings CUDA and cuDNN as wheels (Linux and WSL2, TF ≥ andCudaFirst):
- * `tensorflow[and-cuda]==2.16.1`; a minor line ("2.16") pins its table row. undefined where none exists.
+ * `tensorflow[and-cuda]==2.16.1`; a minor line ("2.16") pins its table row, and a release that cannot be
+ * installed with the extra takes the catalog's pin instead (2.15.0 → 2.15.0.post1). undefined where none exists.
  */
 export function andCudaRequirement(catalog: Catalog, tf: string): string | undefined {
   const match = findTfRow(catalog, tf, 'linux');
   if (!match || !hasAndCuda(catalog, match.row.version, 'linux')) return undefined;
-  const v = (parseDotted(tf) ?? []).length === 3 ? tf : match.row.version;
+  const asked = (parseDotted(tf) ?? []).length === 3 ? tf : match.row.version;
+  const pin = andCudaSpecFor(catalog, asked)?.pin;
+  const v = pin && compareDotted(asked, match.row.version) === 0 ? pin : asked;
   return `tensorflow[and-cuda]==${v}`;
+}
+
+/** The Pythons `tensorflow[and-cuda]` for that TF resolves on, as ranges ("3.9-3.10"). */
+export function andCudaPythons(catalog: Catalog, tf: string): string[] {
+  const row = findTfRow(catalog, tf, 'linux')?.row;
+  const spec = andCudaSpecFor(catalog, tf);
+  return spec?.python.length ? spec.python : (row?.python ?? []);
+}
+
+const inPythonRange = (python: string, range: string) => {
+  const [lo, hi = lo] = range.split('-');
+  const mm = majorMinor(python);
+  return compareDotted(mm, lo) >= 0 && compareDotted(mm, hi) <= 0;
+};
+
+/** Why pip cannot install that TF's [and-cuda] on this Python (before a venv is made for it), or undefined. */
+export function andCudaPythonProblem(catalog: Catalog, tf: string, python: string): { message: string; fix: string; pythons: string[]; source: string } | undefined {
+  const requirement = andCudaRequirement(catalog, tf);
+  if (!requirement || !/^\d+\.\d+/.test(python)) return undefined;
+  const pythons = andCudaPythons(catalog, tf);
+  if (pythons.length === 0 || pythons.some((r) => inPythonRange(python, r))) return undefined;
+  const spec = andCudaSpecFor(catalog, tf);
+  const source = spec?.source ?? catalog.tensorflow.sources.linux;
+  return { message: catalogText.andCudaWrongPython(requirement, majorMinor(python), pythons.join(', ')), fix: catalogText.andCudaWrongPythonFix(pythons.join(', ')), pythons, source };
 }
 
 export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requirements {
@@ -279,6 +376,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
         driverMin: null,
         driverFull: null,
         computeCapabilityMin: null,
+        tensorflowComputeCapabilityMin: null,
         libraries: [],
         cudaInstaller: null,
         cudnnArchive: null,
@@ -298,7 +396,8 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
   if (viaMinorLine) notes.push(`TensorFlow's table has no row for ${tf}; it takes the ${row.version} row of its minor line.`);
   const release = findCudaRelease(catalog, row.cuda, os);
   const driver = release ? driverMinFor(catalog, release, os) : {};
-  const cudnnRelease = findCudnnRelease(catalog, row.cudnn, row.cuda, os);
+  const cudnnPick = pickCudnnBuild(catalog, row.cudnn, row.cuda, os);
+  const cudnnRelease = cudnnPick?.release;
   const archive = cudnnRelease?.archives[os];
   if (!release) {
     const oldest = [...catalog.cuda.releases].sort((a, b) => compareDotted(a.version, b.version))[0]?.version;
@@ -308,7 +407,9 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
   if (!archive) notes.push(`The catalog has no ${os} cuDNN ${row.cudnn} build for CUDA ${row.cuda}; add one with --catalog.`);
   else if (!archive.sha256 && archive.manifestUrl) notes.push(`cuDNN ${cudnnRelease!.version} carries no sha256 of its own here; its manifest ${archive.manifestUrl} lists it.`);
   const andCuda = hasAndCuda(catalog, row.version, os);
-  if (andCuda) notes.push(`On Linux, pip install "tensorflow[and-cuda]==${row.version}" brings CUDA and cuDNN as Python wheels; only the driver is then needed.`);
+  if (andCuda) {
+    notes.push(`On Linux, pip install "${andCudaRequirement(catalog, tf)}" brings CUDA and cuDNN as Python wheels; only the driver is then needed (Python ${andCudaPythons(catalog, tf).join(', ')}).`);
+  }
   return {
     tensorflow: tf,
     row: row.version,
@@ -323,12 +424,10 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
     driverMin: driver.min ?? null,
     driverFull: driver.full ?? null,
     computeCapabilityMin: cudaFamily(catalog, row.cuda)?.computeCapabilityMin ?? null,
+    tensorflowComputeCapabilityMin: tensorflowOldestComputeCapability(catalog, row.version),
     libraries: librariesFor(catalog, os, row.cuda, row.cudnn),
     cudaInstaller: release?.installers[os] ? { version: release.version, ...release.installers[os]! } : null,
-    cudnnArchive:
-      cudnnRelease && archive
-        ? { version: cudnnRelease.version, cuda: cudnnRelease.cuda, page: cudnnRelease.downloadPage ?? catalog.cudnn.archivePage, ...archive }
-        : null,
+    cudnnArchive: cudnnPick ? archiveChoice(catalog, cudnnPick, os, row.cudnn) : null,
     notes,
   };
 }

@@ -33,6 +33,24 @@ export const tensorflowSchema = z.object({
   windowsNativeGpuLast: majorMinor,
   /** The first TF release with `pip install tensorflow[and-cuda]` (Linux only). */
   andCudaFirst: majorMinor,
+  /**
+   * What `pip install "tensorflow[and-cuda]==X"` really installs per TF line: the pin to use where the
+   * release itself cannot be installed (2.15.0 → 2.15.0.post1), and the Pythons it resolves on
+   * (empty: the table's range).
+   */
+  andCudaSpecs: z
+    .array(
+      z
+        .object({
+          from: majorMinor,
+          to: majorMinor,
+          pin: z.string().regex(/^\d+\.\d+\.\d+(\.post\d+)?$/).optional(),
+          python: z.array(z.string().regex(/^\d+\.\d+(-\d+\.\d+)?$/)),
+          source: source,
+        })
+        .strict(),
+    )
+    .optional(),
   /** The last TF line whose GPU build is pip's `tensorflow-gpu` package rather than `tensorflow`. */
   gpuPackageLast: majorMinor,
   gpuPackageSource: source,
@@ -128,10 +146,16 @@ const archiveFields = z
     file: z.string().min(1),
     url,
     sha256: sha256.optional(),
-    /** true: only downloadable after logging in to NVIDIA's developer program (false: `url` is public). */
+    /** true: no public copy is known, only the login download in `url` (false: `url` is a public, no-login copy). */
     gated: z.boolean(),
-    /** A public copy of the same file, when one is known. */
+    /** The login-gated download of the same file, when `url` is its public copy (the fallback when that copy fails). */
+    loginUrl: url.optional(),
+    /** A public copy of the same file (overlays; the built-in catalog puts it in `url` with `gated: false`). */
     publicUrl: url.optional(),
+    /** Bytes, where a source (NVIDIA's redist manifest) gives them. */
+    size: z.number().int().positive().optional(),
+    /** A public copy no source gives a checksum for: downloaded only with --allow-unverified. */
+    unverified: z.boolean().optional(),
     /** The redist manifest that carries this file's sha256 (public redist builds carry no sha256 of their own). */
     manifestUrl: url.optional(),
     layout: layoutEraSchema.optional(),
@@ -193,9 +217,9 @@ export type LibrariesCatalog = z.infer<typeof librariesSchema>;
 const computeCapability = z.string().regex(/^\d+\.\d+$/, 'expected a compute capability, e.g. "8.6"');
 export const gpuSchema = z.object({
   sources: z.record(z.string(), source),
-  /** Name patterns (case-insensitive regex) → compute capability, for drivers without compute_cap. First match wins. */
+  /** Product names → compute capability, for drivers without compute_cap. Names match whole (see gpu-support.ts normalizeGpuName). */
   computeCapabilityByName: z.array(
-    z.object({ pattern: z.string(), computeCapability, architecture: z.string(), examples: z.array(z.string()).optional() }),
+    z.object({ computeCapability, architecture: z.string(), names: z.array(z.string().min(2)).min(1), source: z.string() }).strict(),
   ),
   architectures: z.array(z.object({ name: z.string(), computeCapabilities: z.array(z.string()) })).optional(),
   /** Per CUDA major.minor range: the newest compute capability its nvcc builds machine code (SASS) for. */
@@ -215,6 +239,24 @@ export const gpuSchema = z.object({
       }),
     )
     .optional(),
+  /** Where TF's issues show the official wheels fail on an architecture although its PTX should JIT: unsupported there. */
+  knownFailures: z
+    .array(
+      z
+        .object({
+          tfFrom: majorMinor,
+          tfTo: majorMinor,
+          computeCapabilityFrom: computeCapability,
+          computeCapabilityTo: computeCapability,
+          /** The error the issues show (CUDA_ERROR_INVALID_PTX). */
+          symptom: z.string(),
+          /** What does work, as ids the verdict text names: nvidia-ngc, source-build-cuda-12.8. */
+          works: z.array(z.enum(['nvidia-ngc', 'source-build-cuda-12.8'])).min(1),
+          source: z.string(),
+        })
+        .strict(),
+    )
+    .optional(),
 });
 export type GpuCatalog = z.infer<typeof gpuSchema>;
 
@@ -224,6 +266,8 @@ export interface Catalog {
   cudnn: CudnnCatalog;
   libraries: LibrariesCatalog;
   gpus: GpuCatalog;
+  /** What an overlay said that may not be what its author meant (an entry that matched nothing). */
+  warnings?: string[];
 }
 
 // ---------------------------------------------------------------- overlays (DESIGN.md, a public format)

@@ -78,7 +78,7 @@ export const COMMAND_SPECS = {
     summary: 'explainSummary',
     positional: { name: 'FILE|-', help: 'explainFile', optional: true },
     flags: {
-      os: { type: 'string', value: 'windows|linux', help: 'explainOs' },
+      os: { type: 'string', value: 'windows|linux|wsl', help: 'explainOs' },
     },
     examples: ['cudawiz explain tf.log', 'python train.py 2>&1 | cudawiz explain -'],
   },

@@ -7,7 +7,9 @@ import type { CommandContext } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
 import { diagnose, hasFailure, type Finding } from '../doctor/diagnose.js';
 import { EXIT } from '../errors.js';
+import { doctorText as T } from '../i18n/doctor.js';
 import { probeMachine } from '../probe/index.js';
+import { statusSymbol } from '../status.js';
 import type { MachineFacts } from '../probe/types.js';
 
 export interface DoctorReport {
@@ -43,6 +45,16 @@ export interface DoctorReport {
     loads: { file: string; from: string; dir: string | null; via: string | null }[];
     loaderPathFix: { needed: boolean; alreadyApplied: boolean; missingDirs: string[]; activateScript: string | null };
   };
+  /** Only inside an active conda env: the CUDA/cuDNN its packages carry, and where its libraries are. */
+  conda?: {
+    prefix: string;
+    name: string | null;
+    libDir: string;
+    cuda: string | null;
+    cudnn: string | null;
+    packages: { name: string; version: string; build: string | null }[];
+    libraries: string[];
+  };
 }
 
 function wslReport(facts: MachineFacts): DoctorReport['wsl'] {
@@ -77,6 +89,20 @@ function pipReport(facts: MachineFacts): DoctorReport['pipCuda'] {
   };
 }
 
+function condaReport(facts: MachineFacts): DoctorReport['conda'] {
+  const c = facts.conda;
+  if (!c) return undefined;
+  return {
+    prefix: c.prefix,
+    name: c.name ?? null,
+    libDir: c.libDir,
+    cuda: c.cuda?.version ?? null,
+    cudnn: c.cudnn?.version ?? null,
+    packages: c.packages.map((p) => ({ name: p.name, version: p.version, build: p.build ?? null })),
+    libraries: c.libraries,
+  };
+}
+
 export function doctorReport(facts: MachineFacts, findings: Finding[]): DoctorReport {
   const py = facts.python;
   const tf = py.tensorflow;
@@ -92,24 +118,25 @@ export function doctorReport(facts: MachineFacts, findings: Finding[]): DoctorRe
     // Present only where they apply, so the report of an ordinary machine keeps its shape.
     ...(wslReport(facts) ? { wsl: wslReport(facts) } : {}),
     ...(pipReport(facts) ? { pipCuda: pipReport(facts) } : {}),
+    ...(condaReport(facts) ? { conda: condaReport(facts) } : {}),
   };
 }
 
 function summaryLines(r: DoctorReport): string[] {
   return [
     `os: ${r.os}`,
-    `gpus: ${r.gpus.length ? r.gpus.map((g) => `${g.index}: ${g.name}${g.computeCapability ? ` (cc ${g.computeCapability})` : ''}`).join('; ') : 'none'}`,
-    `driver: ${r.driver.version ?? 'none'}`,
-    `toolkits: ${r.toolkits.length ? r.toolkits.map((t) => `${t.version ?? '?'} ${t.path}${t.missing.length ? ` (no ${t.missing.join(', ')})` : ''}`).join('; ') : 'none'}`,
-    `cudnn: ${r.cudnn.length ? r.cudnn.map((c) => `${c.version ?? '?'} ${c.path}`).join('; ') : 'none'}`,
-    `python: ${r.python ? `${r.python.version} ${r.python.bits}-bit (${r.python.command})` : 'none'}`,
-    `tensorflow: ${r.tensorflow ? `${r.tensorflow.package ?? 'tensorflow'} ${r.tensorflow.version}` : 'not installed'}`,
+    `gpus: ${r.gpus.length ? r.gpus.map((g) => `${g.index}: ${g.name}${g.computeCapability ? ` (cc ${g.computeCapability})` : ''}`).join('; ') : T.shareNone}`,
+    `driver: ${r.driver.version ?? T.shareNone}`,
+    `toolkits: ${r.toolkits.length ? r.toolkits.map((t) => `${t.version ?? '?'} ${t.path}${t.missing.length ? ` (no ${t.missing.join(', ')})` : ''}`).join('; ') : T.shareNone}`,
+    `cudnn: ${r.cudnn.length ? r.cudnn.map((c) => `${c.version ?? '?'} ${c.path}`).join('; ') : T.shareNone}`,
+    `python: ${r.python ? `${r.python.version} ${r.python.bits}-bit (${r.python.command})` : T.shareNone}`,
+    `tensorflow: ${r.tensorflow ? `${r.tensorflow.package ?? 'tensorflow'} ${r.tensorflow.version}` : T.shareNotInstalled}`,
     ...(r.wsl ? [`wsl: ${r.wsl.version ?? '?'}, Windows ${r.wsl.windowsVersion ?? r.wsl.windowsBuild ?? '?'}, Windows driver ${r.wsl.windowsDriverVersion ?? 'none'}`] : []),
     ...(r.pipCuda ? [`pip cuda: ${r.pipCuda.cuda ?? '?'}, cudnn ${r.pipCuda.cudnn ?? '?'} (${r.pipCuda.venv ?? r.pipCuda.python})`] : []),
+    ...(r.conda ? [`conda: cuda ${r.conda.cuda ?? 'none'}, cudnn ${r.conda.cudnn ?? 'none'} (${r.conda.prefix})`] : []),
   ];
 }
 
-const ASCII: Record<Finding['status'], string> = { pass: '[ok]', warn: '[!!]', fail: '[XX]', skip: '[--]' };
 
 export function renderDoctor(r: DoctorReport, out: Output): void {
   for (const f of r.findings) {
@@ -125,13 +152,13 @@ export function renderDoctor(r: DoctorReport, out: Output): void {
   const fails = r.findings.filter((f) => f.status === 'fail').length;
   const warns = r.findings.filter((f) => f.status === 'warn').length;
   out.line();
-  out.line(fails || warns ? `${fails} problem${fails === 1 ? '' : 's'}, ${warns} warning${warns === 1 ? '' : 's'}.` : 'Nothing to fix.');
+  out.line(fails || warns ? T.summary(fails, warns) : T.nothingToFix);
   out.line();
-  out.line('To share this, paste the block below:');
+  out.line(T.shareIntro);
   out.line('```');
   out.line(`cudawiz ${pkg.version} doctor`);
   for (const l of summaryLines(r)) out.line(l);
-  for (const f of r.findings) out.line(`${ASCII[f.status]} ${f.id}: ${f.title}`);
+  for (const f of r.findings) out.line(`${statusSymbol(f.status, false)} ${f.id}: ${f.title}`);
   out.line('```');
 }
 
@@ -139,6 +166,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const tf = typeof ctx.values.tf === 'string' ? ctx.values.tf : undefined;
   const python = typeof ctx.values.python === 'string' ? ctx.values.python : undefined;
   const catalog = ctx.catalog();
+  for (const w of catalog.warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   // A mistyped --tf is a usage error before any probing; one newer than the catalog is checked as far
   // as it can be, and its finding says what still works.
   if (tf && !tfBeyondCatalog(catalog, tf, ctx.host.os)) requirementsFor(catalog, tf, ctx.host.os);

@@ -1,13 +1,16 @@
-// `cudawiz explain [FILE|-] [--os …] [--json]`: read a TensorFlow log and say what its errors mean.
+// `cudawiz explain [FILE|-] [--os windows|linux|wsl] [--json]`: read a TensorFlow log and say what its errors mean.
 // Exit 0 when the log shows only notes or a working GPU, 1 for problems or nothing recognised, 2 when
 // the log cannot be read (a usage error: the argument names no readable file).
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { osOption } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
 import type { Output, Status } from '../cli/output.js';
-import { explainLog, hasProblems, recognisedNothing, type Explanation, type FindingSeverity } from '../doctor/explain.js';
+import { explainLog, hasProblems, recognisedNothing, type Explanation, type ExplainOptions, type FindingSeverity } from '../doctor/explain.js';
 import { EXIT, UsageError } from '../errors.js';
+import type { Host } from '../host.js';
+import { explainText as T } from '../i18n/doctor.js';
+import { parseOsName, WSL_ENV_MARKERS, WSL_KERNEL_FILES } from '../platform.js';
 
 async function readStream(stream: Readable): Promise<string> {
   let text = '';
@@ -19,51 +22,74 @@ async function readStream(stream: Readable): Promise<string> {
 async function readLog(ctx: CommandContext): Promise<{ text: string; source: string }> {
   const file = ctx.positionals[0];
   if (file === undefined || file === '-') {
-    if (ctx.io.stdin.isTTY) throw new UsageError('No log given.', 'Pass the log file (cudawiz explain tf.log) or pipe it in: python train.py 2>&1 | cudawiz explain -');
-    return { text: await readStream(ctx.io.stdin), source: 'standard input' };
+    if (ctx.io.stdin.isTTY) throw new UsageError(T.noLog, T.noLogFix);
+    return { text: await readStream(ctx.io.stdin), source: T.standardInput };
   }
   try {
     return { text: await readFile(file, 'utf8'), source: file };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new UsageError(`Cannot read the log "${file}": ${why}.`, 'Pass the path of a saved TensorFlow log, or - to read it from standard input.');
+    const why = code === 'ENOENT' ? T.whyMissing : code === 'EISDIR' ? T.whyFolder : code === 'EACCES' ? T.whyDenied : (error as Error).message;
+    throw new UsageError(T.cannotRead(file, why), T.cannotReadFix);
   }
+}
+
+/** Run inside WSL, explain reads the log as WSL's: the kernel's own words or WSL's variables say so. */
+async function hostIsWsl(host: Host): Promise<boolean> {
+  if (host.os !== 'linux') return false;
+  if (WSL_ENV_MARKERS.some((k) => host.env[k])) return true;
+  for (const file of WSL_KERNEL_FILES) {
+    const text = await readFile(host.fsRoot ? path.join(host.fsRoot, file) : file, 'utf8').catch(() => '');
+    if (/microsoft/i.test(text)) return true;
+  }
+  return false;
+}
+
+/** --os windows|linux|wsl; without it, the log decides, and then whether explain runs inside WSL. */
+async function explainOptions(ctx: CommandContext): Promise<ExplainOptions> {
+  const value = ctx.values.os;
+  if (value === undefined) return (await hostIsWsl(ctx.host)) ? { wsl: true } : {};
+  if (String(value).toLowerCase() === 'wsl') return { os: 'linux', wsl: true };
+  const os = parseOsName(String(value));
+  if (!os) throw new UsageError(T.badOs(String(value)));
+  return { os };
 }
 
 const STATUS: Record<FindingSeverity, Status> = { error: 'fail', warning: 'warn', info: 'info' };
 
 export function renderExplanation(e: Explanation, source: string, out: Output): void {
   if (recognisedNothing(e)) {
-    out.line(`${out.symbol('warn')} Nothing recognised in ${source}: no missing CUDA/cuDNN library, version mismatch or driver message.`);
-    out.line('  Capture the whole output of the failing run (python your_script.py > tf.log 2>&1) and explain that file.');
+    out.line(`${out.symbol('warn')} ${T.nothingRecognised(source)}`);
+    out.line(T.captureHint);
     return;
   }
-  const asks = [e.cuda ? `CUDA ${e.cuda}${/^\d+$/.test(e.cuda) ? '.x' : ''}` : null, e.cudnn ? `cuDNN ${e.cudnn}` : null].filter(Boolean);
-  const os = e.os === 'windows' ? 'Windows' : e.os === 'linux' ? 'Linux' : null;
-  out.line(out.bold(`TensorFlow log${os ? ` from ${os}` : ''}`) + (asks.length ? `: it asks for ${asks.join(' and ')}` : ''));
-  for (const g of e.gpus) out.line(`  ${out.symbol('info')} GPU: ${g.name} (compute capability ${g.computeCapability})`);
+  const asks = [e.cuda ? `CUDA ${e.cuda}${/^\d+$/.test(e.cuda) ? '.x' : ''}` : null, e.cudnn ? `cuDNN ${e.cudnn}` : null].filter((a): a is string => a !== null);
+  const os = e.wsl ? 'WSL' : e.os === 'windows' ? 'Windows' : e.os === 'linux' ? 'Linux' : null;
+  out.line(out.bold(T.logFrom(os)) + (asks.length ? T.asksFor(asks) : ''));
+  for (const g of e.gpus) out.line(`  ${out.symbol('info')} ${T.loggedGpu(g.name, g.computeCapability)}`);
   if (e.findings.length === 0) {
-    out.line(`${out.symbol('pass')} No problem in this log: TensorFlow opened its GPU libraries.`);
+    out.line(`${out.symbol('pass')} ${T.noProblem}`);
     return;
   }
   let previousFix = '';
   for (const f of e.findings) {
     out.line(`${out.symbol(STATUS[f.severity])} ${f.meaning}`);
-    out.line(`    ${out.dim('fix:')} ${f.fix === previousFix ? 'the same as above' : f.fix}`);
+    out.line(`    ${out.dim(T.fixLabel)} ${f.fix === previousFix ? T.sameAsAbove : f.fix}`);
     previousFix = f.fix;
   }
 }
 
 export async function run(ctx: CommandContext): Promise<number> {
-  const os = ctx.values.os === undefined ? undefined : osOption(ctx.values.os, ctx.host.os);
+  const options = await explainOptions(ctx);
   const { text, source } = await readLog(ctx);
-  const e = explainLog(ctx.catalog(), text, { os });
+  const e = explainLog(ctx.catalog(), text, options);
   if (ctx.out.json) {
     ctx.out.writeJson({
       cuda: e.cuda,
       cudnn: e.cudnn,
       os: e.os,
+      wsl: e.wsl,
+      tensorflow: e.tensorflow,
       recognised: !recognisedNothing(e),
       gpus: e.gpus,
       findings: e.findings.map(({ id, severity, library, meaning, fix, line }) => ({ id, severity, ...(library ? { library } : {}), meaning, fix, line })),

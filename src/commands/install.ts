@@ -29,6 +29,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const tf = requireString(ctx.values, 'tf', 'cudawiz install --tf 2.3 --cudnn-archive ~/Downloads/cudnn-10.1-linux-x64-v7.6.5.32.tgz --yes');
   const route = routeOption(ctx.values.route);
   const venv = typeof ctx.values.venv === 'string' ? ctx.values.venv : undefined;
+  for (const w of ctx.catalog().warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   if (route === 'pip') {
     const command = `cudawiz install --tf ${tf} --route pip${venv ? ` --venv ${venv}` : ''}`;
     const base = planContextFromFlags(ctx, tf, command);

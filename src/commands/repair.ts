@@ -17,6 +17,7 @@ import { planContextFromFlags, runPlanCommand } from './plan-command.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const catalog = ctx.catalog();
+  for (const w of catalog.warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   // The doctor's probe serves the whole plan: Python and TensorFlow are not imported again.
   const probes = new ProbeCache(ctx.host);
   const facts = await probes.machine({

@@ -1,16 +1,27 @@
 // `cudawiz requirements --tf V [--os …] [--gpu NAME|CC] [--json]`: what that TensorFlow needs, from the
 // catalog alone, and with --gpu whether that GPU runs it natively, through a slow JIT, or not at all.
 import { computeCapabilityFromName, gpuSupport, type GpuSupport } from '../catalog/gpu-support.js';
+import { cudnnChoiceLines } from '../catalog/cudnn-choice.js';
 import { requirementsFor, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { osOption, requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
 import { EXIT, UsageError } from '../errors.js';
+import { catalogText } from '../i18n/catalog.js';
+import { compareDotted, majorMinor } from '../version.js';
 
 export interface GpuAnswer extends GpuSupport {
   name?: string;
   computeCapability: string;
+}
+
+/** TF's wheels' own minimum where it is above its CUDA's (TF 2.3: 3.5, CUDA 10.1: 3.0), else the CUDA minimum. */
+function computeCapabilityLine(r: Requirements): string {
+  const tf = r.tensorflowComputeCapabilityMin;
+  const cuda = r.computeCapabilityMin;
+  if (tf && cuda && compareDotted(tf, cuda) > 0) return catalogText.ccMinTensorflow(tf, majorMinor(r.row), r.cuda ?? '', cuda);
+  return cuda ? `${cuda} or newer (CUDA ${r.cuda})` : 'unknown';
 }
 
 export function renderRequirements(r: Requirements, out: Output): void {
@@ -28,7 +39,7 @@ export function renderRequirements(r: Requirements, out: Output): void {
     ['CUDA', r.cuda ?? '—'],
     ['cuDNN', r.cudnn ?? '—'],
     ['NVIDIA driver', r.driverMin ? `${r.driverMin} or newer${r.driverFull && r.driverFull !== r.driverMin ? ` (${r.driverFull} for the installer's full feature set)` : ''}` : 'unknown'],
-    ['GPU compute capability', r.computeCapabilityMin ? `${r.computeCapabilityMin} or newer (CUDA ${r.cuda})` : 'unknown'],
+    ['GPU compute capability', computeCapabilityLine(r)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) out.line(`  ${k.padEnd(width)}  ${v}`);
@@ -43,7 +54,8 @@ export function renderRequirements(r: Requirements, out: Output): void {
   if (r.cudnnArchive) {
     const a = r.cudnnArchive;
     out.line(`  cuDNN archive:   ${a.file}  (cuDNN ${a.version} for CUDA ${a.cuda})`);
-    out.line(a.gated && !a.publicUrl ? `                   log in and pick it at ${a.page}` : `                   ${a.publicUrl ?? a.url}`);
+    if (a.access === 'public') out.line(`                   ${a.publicUrl ?? a.url}`);
+    for (const l of cudnnChoiceLines(a, r.row)) out.line(`                   ${l}`);
   }
   for (const n of r.notes) out.line(`  ${out.symbol('info')} ${n}`);
 }
@@ -75,6 +87,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const tf = requireString(ctx.values, 'tf', 'cudawiz requirements --tf 2.3');
   const os = osOption(ctx.values.os, ctx.host.os);
   const catalog = ctx.catalog();
+  for (const w of catalog.warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   const gpuArg = ctx.values.gpu;
   if (gpuArg !== undefined && (typeof gpuArg !== 'string' || gpuArg.trim() === '')) throw new UsageError('--gpu needs a GPU name or a compute capability.', 'e.g. --gpu "RTX 4090" or --gpu 8.9');
   const gpu = typeof gpuArg === 'string' ? resolveGpu(catalog, gpuArg) : undefined;

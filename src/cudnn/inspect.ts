@@ -1,8 +1,11 @@
 // Look inside a cuDNN archive without extracting it, and say whether it may be copied into a
 // toolkit: one report with every refusal (a clear reason and fix each), so nothing is written first.
+import { describeFsError, isFsError } from '../fs-errors.js';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { formatBytes } from '../format.js';
 import { safetyText } from '../i18n/safety.js';
+import { windowsText } from '../i18n/windows.js';
 import { WINDOWS_ZLIB_FROM_CUDNN, type OsName } from '../platform.js';
 import { compareDotted, major, parseDotted } from '../version.js';
 import { ArchiveReadError, detectFormat, isTar, listEntries, readMember, tarPass, type ArchiveEntry, type ArchiveFormat } from './archive.js';
@@ -135,12 +138,16 @@ export function entryGuard(limits: Required<InspectLimits>): (e: ArchiveEntry) =
 
 const duplicate = (name: string): ArchiveProblem => ({ code: 'duplicate-entry', message: safetyText.duplicateMember(name), fix: safetyText.duplicateMemberFix });
 
-function duplicateEntries(entries: readonly ArchiveEntry[]): ArchiveProblem[] {
-  const seen = new Set<string>();
+function duplicateEntries(entries: readonly ArchiveEntry[], os: OsName): ArchiveProblem[] {
+  const seen = new Map<string, string>();
   for (const e of entries) {
     if (e.type === 'dir') continue;
-    if (seen.has(e.name)) return [duplicate(e.name)];
-    seen.add(e.name);
+    // Windows file names ignore case: cudnn64_7.dll and CUDNN64_7.DLL are one file there (found under Wine).
+    const key = os === 'windows' ? e.name.toLowerCase() : e.name;
+    const first = seen.get(key);
+    if (first === e.name) return [duplicate(e.name)];
+    if (first !== undefined) return [{ code: 'duplicate-entry', message: windowsText.caseTwins(first, e.name), fix: safetyText.duplicateMemberFix }];
+    seen.set(key, e.name);
   }
   return [];
 }
@@ -156,7 +163,7 @@ function foreignMembers(members: readonly PlannedMember[]): ArchiveProblem[] {
   return [{ code: 'not-cudnn-file', message: safetyText.notCudnnFile(names.slice(0, 5).join(', ') + (names.length > 5 ? ` (+${names.length - 5})` : '')), fix: safetyText.notCudnnFileFix }];
 }
 
-const tooLarge = (bytes: number, limit: number, atLeast = ''): ArchiveProblem => ({ code: 'too-large', message: `The archive unpacks to ${atLeast}${gib(bytes)} (the limit is ${gib(limit)}).`, fix: getIt });
+const tooLarge = (bytes: number, limit: number, atLeast = ''): ArchiveProblem => ({ code: 'too-large', message: `The archive unpacks to ${atLeast}${formatBytes(bytes)} (the limit is ${formatBytes(limit)}).`, fix: getIt });
 
 /** Headers that may hold the version: kept in memory when a tar pass meets them. */
 const mayBeVersionHeader = (e: ArchiveEntry) => e.type === 'file' && /^[^/]+\/include\/cudnn(_version)?\.h$/.test(e.name) && e.size <= 1024 * 1024;
@@ -238,13 +245,15 @@ export async function inspectArchive(file: string, options: InspectOptions, stag
   } catch (error) {
     if (error instanceof ArchiveRefusal) return refuse(error.problem);
     if (staging?.signal?.aborted) throw error;
+    // A full disk or an unwritable staging folder is not the archive's fault: say what it is.
+    if (isFsError(error)) throw describeFsError(error);
     return refuse(readFailure(error, file));
   }
   report.entryCount = entries.length;
   report.totalBytes = entries.reduce((n, e) => n + (e.type === 'file' ? e.size : 0), 0);
   if (entries.length > limits.maxEntries) refuse({ code: 'too-many-entries', message: `The archive holds ${entries.length} entries (the limit is ${limits.maxEntries}).`, fix: getIt });
   if (report.totalBytes > limits.maxTotalBytes) refuse(tooLarge(report.totalBytes, limits.maxTotalBytes));
-  report.problems.push(...unsafeEntries(entries), ...unsupportedEntries(entries, format), ...duplicateEntries(entries));
+  report.problems.push(...unsafeEntries(entries), ...unsupportedEntries(entries, format), ...duplicateEntries(entries, options.os));
   if (report.problems.length > 0) return { report, hashes };
 
   const layout = recogniseLayout(entries);
@@ -291,9 +300,6 @@ function readFailure(error: unknown, file: string): ArchiveProblem {
   return { code: 'corrupt', message: `${path.basename(file)} is damaged or incomplete (${(error as Error).message}).`, fix: `The download may have stopped early. ${getIt}` };
 }
 
-function gib(n: number): string {
-  return `${(n / 1024 ** 3).toFixed(1)} GiB`;
-}
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

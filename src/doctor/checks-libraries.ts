@@ -5,28 +5,35 @@ import { LINUX_LD_SO_CONF_DIR, librarySearchVar, WINDOWS_MSVC_RUNTIME_DLLS, WIND
 import { resolveLibrary, type Resolution } from '../probe/resolution.js';
 import type { MachineFacts } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
+import { doctorText as T } from '../i18n/doctor.js';
 import { DRIVER_DOWNLOAD_PAGE, finding, type Finding } from './finding.js';
-import { cudnnCopyIn, toolkitOwning, toolkitServes } from './toolkit-lookup.js';
+import { cudnnCopyIn, samePath, toolkitOwning, toolkitServes } from './toolkit-lookup.js';
+
+/** Findings of a file found nowhere at all (grouped when several share the reason); not by title, which is localized. */
+const NOWHERE = new WeakSet<Finding>();
 
 function addToSearchPath(facts: MachineFacts, dir: string): string {
-  if (facts.os === 'windows') return `Add ${dir} to PATH, before any other CUDA bin directory (System Properties → Environment Variables), then open a new terminal.`;
-  return `export ${librarySearchVar('linux')}=${dir}:$${librarySearchVar('linux')}   (or, for everyone: echo ${dir} | sudo tee ${LINUX_LD_SO_CONF_DIR}/cuda.conf && sudo ldconfig)`;
+  if (facts.os === 'windows') return T.addToPathWindows(dir);
+  return T.addToPathLinux(librarySearchVar('linux'), dir, LINUX_LD_SO_CONF_DIR);
 }
 
 function placeList(r: Resolution): string[] {
-  return r.candidates.map((c, i) => `${i === 0 && c === r.winner ? 'wins: ' : ''}${c.dir} (${c.via})`);
+  return r.candidates.map((c, i) => `${i === 0 && c === r.winner ? T.wins : ''}${c.dir} (${T.via(c.via)})`);
 }
 
 /** Is the copy that wins the right one? Returns why not, or undefined when it is. */
 function wrongVersion(facts: MachineFacts, req: Requirements, lib: RequiredLibrary, dir: string): string | undefined {
   if (lib.from === 'toolkit') {
     const owner = toolkitOwning(facts, dir);
-    if (owner?.majorMinor && req.cuda && !toolkitServes(owner, req.cuda)) return `it is CUDA ${owner.majorMinor}'s copy, not CUDA ${req.cuda}'s`;
+    if (owner?.majorMinor && req.cuda && !toolkitServes(owner, req.cuda)) return T.notCudaCopy(owner.majorMinor, req.cuda);
+    // The conda env's folder is no toolkit, but its cudatoolkit package says which CUDA it holds.
+    const conda = facts.conda?.cuda;
+    if (!owner && conda && samePath(facts.os, dir, facts.conda!.libDir) && conda.majorMinor !== req.cuda) return T.condaCudaCopy(conda.majorMinor, req.cuda);
   }
   if (lib.from === 'cudnn' && req.cudnn) {
     const copy = cudnnCopyIn(facts, dir);
-    if (copy?.major !== undefined && copy.major !== major(req.cudnn)) return `it is cuDNN ${copy.version ?? copy.major}, not ${req.cudnn}`;
-    if (copy?.version && compareDotted(copy.version.split('.').slice(0, 2).join('.'), req.cudnn) < 0) return `it is cuDNN ${copy.version}, older than ${req.cudnn}`;
+    if (copy?.major !== undefined && copy.major !== major(req.cudnn)) return T.notCudnnVersion(String(copy.version ?? copy.major), req.cudnn);
+    if (copy?.version && compareDotted(copy.version.split('.').slice(0, 2).join('.'), req.cudnn) < 0) return T.olderCudnn(copy.version, req.cudnn);
   }
   return undefined;
 }
@@ -38,24 +45,26 @@ function libraryFinding(facts: MachineFacts, req: Requirements, lib: RequiredLib
   if (!r.winner) {
     const offPath = r.candidates[0];
     if (offPath) {
-      return finding(id, 'fail', `${lib.file} is in ${offPath.dir} but not on the library search path`, [
+      return finding(id, 'fail', T.offPath(lib.file, offPath.dir), [
         ...evidence,
         ...(facts.os === 'linux' ? [`LD_LIBRARY_PATH=${facts.search.dirs.filter((d) => d.via === 'LD_LIBRARY_PATH').map((d) => d.dir).join(':') || '(empty)'}`] : []),
       ], addToSearchPath(facts, offPath.dir));
     }
     const fix =
-      lib.from === 'driver' ? facts.wsl?.driverFix ?? `It comes with the NVIDIA display driver: install one from ${DRIVER_DOWNLOAD_PAGE}.`
-      : lib.from === 'cudnn' ? `Copy cuDNN ${req.cudnn} into CUDA ${req.cuda}: cudawiz install --tf ${req.tensorflow} --cudnn-archive FILE`
-      : `Install CUDA ${req.cuda}: cudawiz install --tf ${req.tensorflow}`;
-    return finding(id, 'fail', `${lib.file} is not found anywhere`, [`looked in: ${facts.search.dirs.map((d) => d.dir).join(', ') || '(empty search path)'}`], fix);
+      lib.from === 'driver' ? facts.wsl?.driverFix ?? T.comesWithDriver(DRIVER_DOWNLOAD_PAGE)
+      : lib.from === 'cudnn' ? T.copyCudnnInto(req.cudnn, req.cuda, req.tensorflow)
+      : T.installCudaFor(req.cuda, req.tensorflow);
+    const nowhere = finding(id, 'fail', T.notFoundAnywhere(lib.file), [T.lookedIn(facts.search.dirs.map((d) => d.dir).join(', '))], fix);
+    NOWHERE.add(nowhere);
+    return nowhere;
   }
   const wrong = wrongVersion(facts, req, lib, r.winner.dir);
   if (wrong) {
     const right = r.candidates.find((c) => !wrongVersion(facts, req, lib, c.dir));
-    return finding(id, 'fail', `${lib.file} resolves to ${r.winner.dir}, but ${wrong}${right ? ' (shadowing the right copy)' : ''}`, evidence,
-      right ? addToSearchPath(facts, right.dir) : `Install the right one: cudawiz install --tf ${req.tensorflow}`);
+    return finding(id, 'fail', T.resolvesWrong(lib.file, r.winner.dir, wrong, !!right), evidence,
+      right ? addToSearchPath(facts, right.dir) : T.installRight(req.tensorflow));
   }
-  return finding(id, 'pass', `${lib.file} → ${r.winner.dir}`, evidence);
+  return finding(id, 'pass', T.resolves(lib.file, r.winner.dir), evidence);
 }
 
 /** Several files missing for one reason (no CUDA 10.1 at all) read as one problem with one fix. */
@@ -64,7 +73,7 @@ export function libraryFindings(facts: MachineFacts, req: Requirements): Finding
   const out: Finding[] = [];
   const grouped = new Set<string>();
   for (const { lib, f } of findings) {
-    const nowhere = (x: { lib: RequiredLibrary; f: Finding }) => x.lib.from === lib.from && x.f.status === 'fail' && x.f.title.endsWith('is not found anywhere');
+    const nowhere = (x: { lib: RequiredLibrary; f: Finding }) => x.lib.from === lib.from && x.f.status === 'fail' && NOWHERE.has(x.f);
     const group = findings.filter(nowhere);
     if (!nowhere({ lib, f }) || group.length < 2) {
       out.push(f);
@@ -73,7 +82,7 @@ export function libraryFindings(facts: MachineFacts, req: Requirements): Finding
     if (grouped.has(lib.from)) continue;
     grouped.add(lib.from);
     const files = group.map((x) => x.lib.file);
-    out.push({ ...f, id: `libraries:${lib.from}`, title: `${files.length} ${lib.from === 'toolkit' ? `CUDA ${req.cuda}` : lib.from} libraries are not found anywhere: ${files.join(', ')}` });
+    out.push({ ...f, id: `libraries:${lib.from}`, title: T.manyNotFound(files.length, lib.from === 'toolkit' ? `CUDA ${req.cuda}` : lib.from, files.join(', ')) });
   }
   return out;
 }
@@ -84,13 +93,13 @@ export function windowsRuntimeFindings(facts: MachineFacts, cudnnInUse: string |
   const out: Finding[] = [];
   const missing = WINDOWS_MSVC_RUNTIME_DLLS.filter((f) => !resolveLibrary(facts.search, f).winner);
   out.push(missing.length
-    ? finding('msvc-runtime', 'fail', `Microsoft C++ runtime missing: ${missing.join(', ')}`, [], 'Install the Microsoft Visual C++ Redistributable for Visual Studio 2015–2022 (x64): https://aka.ms/vs/17/release/vc_redist.x64.exe')
-    : finding('msvc-runtime', 'pass', `Microsoft C++ runtime: ${WINDOWS_MSVC_RUNTIME_DLLS.join(', ')}`));
+    ? finding('msvc-runtime', 'fail', T.msvcMissing(missing.join(', ')), [], T.msvcFix)
+    : finding('msvc-runtime', 'pass', T.msvcOk(WINDOWS_MSVC_RUNTIME_DLLS.join(', '))));
   if (cudnnInUse && compareDotted(cudnnInUse, WINDOWS_ZLIB_FROM_CUDNN) >= 0) {
     const zlib = facts.windows?.zlibwapi;
-    if (!zlib) out.push(finding('zlibwapi', 'fail', `cuDNN ${cudnnInUse} needs ${WINDOWS_ZLIB_DLL} on PATH; none found`, [], `Put the 64-bit ${WINDOWS_ZLIB_DLL} (zlib123dllx64.zip from http://www.winimage.com/zLibDll/) into the CUDA bin folder.`));
-    else if (zlib.bits === 32) out.push(finding('zlibwapi', 'fail', `${zlib.path} is 32-bit; cuDNN needs the 64-bit ${WINDOWS_ZLIB_DLL}`, [], `Replace it with the x64 build (zlib123dllx64.zip from http://www.winimage.com/zLibDll/).`));
-    else out.push(finding('zlibwapi', 'pass', `${WINDOWS_ZLIB_DLL}: ${zlib.path}${zlib.bits ? ` (${zlib.bits}-bit)` : ''}`));
+    if (!zlib) out.push(finding('zlibwapi', 'fail', T.zlibMissing(cudnnInUse, WINDOWS_ZLIB_DLL), [], T.zlibMissingFix(WINDOWS_ZLIB_DLL)));
+    else if (zlib.bits === 32) out.push(finding('zlibwapi', 'fail', T.zlib32(zlib.path, WINDOWS_ZLIB_DLL), [], T.zlib32Fix));
+    else out.push(finding('zlibwapi', 'pass', T.zlibOk(WINDOWS_ZLIB_DLL, zlib.path, zlib.bits)));
   }
   return out;
 }

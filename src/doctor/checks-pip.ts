@@ -2,6 +2,7 @@
 // load — the wheels' or a system toolkit's — and whether the wheel folders must go on the loader path.
 import type { Requirements } from '../catalog/queries.js';
 import type { PipEnvironment, MachineFacts } from '../probe/types.js';
+import { doctorText as T } from '../i18n/doctor.js';
 import { finding, type Finding } from './finding.js';
 
 /** The command that applies the loader-path fix (with consent) for this environment. */
@@ -10,19 +11,17 @@ export function wheelFixCommand(pip: PipEnvironment, tf: string): string | undef
 }
 
 function describeLoad(l: PipEnvironment['loads'][number]): string {
-  return l.from === 'none' ? `${l.file}: the loader finds no copy` : `${l.file} → ${l.dir} (${l.from === 'wheels' ? 'wheel' : 'system'}, via ${l.via})`;
+  return l.from === 'none' ? T.loadsNone(l.file) : T.loadsFrom(l.file, l.dir, l.from === 'wheels', l.via === undefined ? undefined : T.via(l.via));
 }
 
 function loaderPathFinding(pip: PipEnvironment, tf: string): Finding | undefined {
   const { fix } = pip;
-  if (fix.alreadyApplied) return finding('wheel-loader-path', 'pass', `The wheel library folders are on the loader path (cudawiz's block in ${fix.activateScript})`);
+  if (fix.alreadyApplied) return finding('wheel-loader-path', 'pass', T.loaderPathOk(fix.activateScript));
   if (!fix.needed) return undefined;
   const command = wheelFixCommand(pip, tf);
-  return finding('wheel-loader-path', 'fail', `TensorFlow ${tf} will not find its pip-installed CUDA libraries: ${fix.missingDirs.length} wheel folder(s) are not on LD_LIBRARY_PATH`,
-    [...fix.why, ...fix.missingDirs.slice(0, 4).map((d) => `not searched: ${d}`), ...(fix.missingDirs.length > 4 ? [`… and ${fix.missingDirs.length - 4} more`] : [])],
-    command
-      ? `${command}   (adds them to ${fix.activateScript}; to undo, delete cudawiz's marked block there)`
-      : `${fix.blocker ?? ''} Add these lines to your shell profile:\n${fix.lines.join('\n')}`.trim());
+  return finding('wheel-loader-path', 'fail', T.loaderPathMissing(tf, fix.missingDirs.length),
+    [...fix.why, ...fix.missingDirs.slice(0, 4).map((d) => T.notSearched(d)), ...(fix.missingDirs.length > 4 ? [T.andMore(fix.missingDirs.length - 4)] : [])],
+    command ? T.loaderPathFix(command, fix.activateScript) : T.addToProfile(fix.blocker ?? '', fix.lines.join('\n')));
 }
 
 export function pipFindings(facts: MachineFacts, req: Requirements | undefined): Finding[] {
@@ -31,21 +30,20 @@ export function pipFindings(facts: MachineFacts, req: Requirements | undefined):
   const tf = pip.tensorflow?.version ?? req.tensorflow;
   const wanted = new Set(req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file));
   const loads = pip.loads.filter((l) => wanted.has(l.file));
-  const where = `${pip.python}${pip.venv ? ` (virtual environment ${pip.venv})` : ''}`;
+  const where = T.inVenv(pip.python, pip.venv);
   const versions = [pip.cudaFromWheels ? `CUDA ${pip.cudaFromWheels}` : '', pip.cudnnFromWheels ? `cuDNN ${pip.cudnnFromWheels}` : ''].filter(Boolean).join(', ');
-  const evidence = [`${where}: ${versions || `${pip.packages.length} nvidia-* wheels`}`, ...loads.map(describeLoad)];
+  const evidence = [`${where}: ${versions || T.nWheels(pip.packages.length)}`, ...loads.map(describeLoad)];
   const out: Finding[] = [];
   const system = loads.filter((l) => l.from === 'system');
   const none = loads.filter((l) => l.from === 'none');
   const command = wheelFixCommand(pip, tf);
   if (system.length) {
-    out.push(finding('pip-cuda', 'warn', `TensorFlow loads ${system.map((l) => l.file).join(', ')} from the system, not from the pip wheels in ${pip.venv ?? pip.python}`, evidence,
-      command ? `Put the wheel folders first: ${command}` : `Put ${pip.libDirs[0] ?? 'the wheel folders'} (and the other nvidia/*/lib folders) first on LD_LIBRARY_PATH.`));
+    out.push(finding('pip-cuda', 'warn', T.loadsFromSystem(system.map((l) => l.file).join(', '), pip.venv ?? pip.python), evidence,
+      command ? T.wheelsFirst(command) : T.wheelsFirstByHand(pip.libDirs[0])));
   } else if (none.length && !pip.fix.needed) {
-    out.push(finding('pip-cuda', 'warn', `The loader finds no copy of ${none.map((l) => l.file).join(', ')}`, evidence,
-      `Reinstall the wheels: ${pip.venv ? `${pip.venv}/bin/` : ''}pip install --force-reinstall "tensorflow[and-cuda]==${tf}"`));
+    out.push(finding('pip-cuda', 'warn', T.noCopy(none.map((l) => l.file).join(', ')), evidence, T.reinstallWheels(pip.venv ? `${pip.venv}/bin/` : '', tf)));
   } else {
-    out.push(finding('pip-cuda', none.length ? 'warn' : 'pass', `${versions || 'CUDA'} from pip's nvidia-* wheels${pip.venv ? ` in ${pip.venv}` : ''}${none.length ? ' — off the loader path (see wheel-loader-path)' : `; TensorFlow loads them from the wheels`}`, evidence));
+    out.push(finding('pip-cuda', none.length ? 'warn' : 'pass', T.fromWheels(versions, pip.venv, none.length > 0), evidence));
   }
   const loaderPath = loaderPathFinding(pip, tf);
   if (loaderPath) out.push(loaderPath);

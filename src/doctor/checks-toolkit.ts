@@ -1,6 +1,8 @@
 // Verdicts on the CUDA toolkits and the cuDNN inside the one TensorFlow uses.
 import type { Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
+import { doctorText as T } from '../i18n/doctor.js';
+import { safetyText } from '../i18n/safety.js';
 import { resolveLibrary } from '../probe/resolution.js';
 import type { CudnnCopy, MachineFacts, Toolkit, ToolkitComponent } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
@@ -17,31 +19,32 @@ const present = (t: Toolkit) => (Object.keys(t.components) as ToolkitComponent[]
 export function unreadableFindings(facts: MachineFacts): Finding[] {
   return facts.toolkits
     .filter((t) => !t.readable)
-    .map((t) => finding(`toolkit-unreadable:${t.path}`, 'warn', `Could not read the toolkit directory ${t.path} (${t.error})`,
-      [`found via ${t.foundVia.join(', ')}`], `Check it: ${facts.os === 'windows' ? `dir "${t.path}"` : `ls -ld ${t.path}`}; run cudawiz as a user who can read it, or repair the broken link.`));
+    .map((t) => finding(`toolkit-unreadable:${t.path}`, 'warn', T.unreadableToolkit(t.path, t.error),
+      [T.foundVia(t.foundVia.join(', '))], T.unreadableFix(facts.os === 'windows' ? `dir "${t.path}"` : `ls -ld ${t.path}`)));
 }
 
 export function copyInterruptedFindings(facts: MachineFacts): Finding[] {
   return facts.toolkits
     .filter((t) => t.cudawizCopy && t.cudawizCopy.state !== 'complete' && t.cudawizCopy.state !== 'rolled-back')
-    .map((t) => t.cudawizCopy!.state === 'copying'
-      ? finding(`copy-interrupted:${t.path}`, 'fail', `A cudawiz cuDNN copy into ${t.path} stopped half-way`, [`${t.cudawizCopy!.manifest}: state "copying"`], 'cudawiz repair')
-      : finding(`copy-interrupted:${t.path}`, 'warn', `cudawiz's manifest in ${t.path} is in state "${t.cudawizCopy!.state}"`, [t.cudawizCopy!.manifest], 'cudawiz repair'));
+    .map((t) => t.cudawizCopy!.state === 'scratch'
+      ? finding(`copy-leftovers:${t.path}`, 'warn', safetyText.scratchFinding(t.path), t.cudawizCopy!.scratch ?? [], safetyText.scratchFix(t.path))
+      : t.cudawizCopy!.state === 'copying'
+      ? finding(`copy-interrupted:${t.path}`, 'fail', T.copyHalfway(t.path), [T.manifestState(t.cudawizCopy!.manifest, 'copying')], 'cudawiz repair')
+      : finding(`copy-interrupted:${t.path}`, 'warn', T.copyState(t.path, t.cudawizCopy!.state), [t.cudawizCopy!.manifest], 'cudawiz repair'));
 }
 
 /** Without a TensorFlow target: what is installed, and what each toolkit lacks. */
 export function toolkitInventory(facts: MachineFacts): Finding[] {
   const readable = facts.toolkits.filter((t) => t.readable);
-  const nvcc = facts.nvccOnPath ? [`nvcc on PATH: ${facts.nvccOnPath.path} (release ${facts.nvccOnPath.release ?? 'unknown'})`] : [];
+  const nvcc = facts.nvccOnPath ? [T.nvccOnPath(facts.nvccOnPath.path, facts.nvccOnPath.release)] : [];
   if (readable.length === 0) {
-    return [finding('toolkit', 'warn', 'No CUDA toolkit found', [`looked under ${facts.cudaRoot}, in CUDA_PATH*, CUDA_HOME and for nvcc on PATH`, ...nvcc], null)];
+    return [finding('toolkit', 'warn', T.noToolkit, [T.lookedUnder(facts.cudaRoot), ...nvcc], null)];
   }
   return readable.map((t) => {
     const missing = t.missing;
-    const evidence = [`found via ${t.foundVia.join(', ')}`, `has: ${label(present(t)) || 'nothing TensorFlow loads'}`, ...nvcc];
+    const evidence = [T.foundVia(t.foundVia.join(', ')), T.has(label(present(t))), ...nvcc];
     if (missing.length === 0) return finding(`toolkit:${t.path}`, 'pass', describeToolkit(t), evidence);
-    return finding(`toolkit:${t.path}`, 'warn', `${describeToolkit(t)} is partial: no ${label(missing)}`, evidence,
-      'Fine for compiling with nvcc; TensorFlow needs a full toolkit of the version it was built for (cudawiz doctor --tf V says which).');
+    return finding(`toolkit:${t.path}`, 'warn', T.partial(describeToolkit(t), label(missing)), evidence, T.partialFix);
   });
 }
 
@@ -51,26 +54,25 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
   const right = facts.toolkits.filter((t) => t.readable && toolkitServes(t, cuda));
   const others = facts.toolkits.filter((t) => t.readable && !toolkitServes(t, cuda));
   const out: Finding[] = [];
-  const wheels = wheelFindings(facts, req);
+  const wheels = wheelFindings(facts, req) ?? condaToolkitFindings(facts, req);
   if (wheels) return wheels;
   if (right.length === 0) {
-    const evidence = others.length ? others.map((t) => `installed: ${describeToolkit(t)}`) : [`no toolkit under ${facts.cudaRoot}, in CUDA_PATH*, CUDA_HOME or on PATH`];
+    const evidence = others.length ? others.map((t) => T.installed(describeToolkit(t))) : [T.noToolkitUnder(facts.cudaRoot)];
     const install = `cudawiz install --tf ${req.tensorflow}`;
-    out.push(finding('toolkit', 'fail', `CUDA ${req.cuda} is not installed${others.length ? ` (found ${others.map((t) => t.version).join(', ')})` : ''}`, evidence,
-      others.length ? `Install CUDA ${req.cuda} beside ${others.length === 1 ? 'it' : 'them'}; nothing to uninstall — toolkits live side by side: ${install}` : `Install CUDA ${req.cuda}: ${install}`));
+    out.push(finding('toolkit', 'fail', T.cudaNotInstalled(req.cuda, others.length ? others.map((t) => t.version).join(', ') : undefined), evidence,
+      others.length ? T.installBeside(req.cuda, others.length > 1, install) : T.installCuda(req.cuda, install)));
     return out;
   }
   const exact = right.some((t) => t.majorMinor === cuda);
-  out.push(finding('toolkit', 'pass', exact ? `CUDA ${req.cuda} installed: ${right.map((t) => t.path).join(', ')}` : `CUDA ${req.cuda}'s libraries from CUDA ${right[0].majorMinor} (redist, same names): ${right.map((t) => t.path).join(', ')}`, right.map((t) => (t.redist && t.majorMinor !== cuda ? `${describeToolkit(t)} (redist, same library names as ${cuda})` : describeToolkit(t)))));
+  out.push(finding('toolkit', 'pass', exact ? T.cudaInstalled(req.cuda, right.map((t) => t.path).join(', ')) : T.cudaFromRedist(req.cuda, right[0].majorMinor ?? '?', right.map((t) => t.path).join(', ')), right.map((t) => (t.redist && t.majorMinor !== cuda ? T.redistSameNames(describeToolkit(t), cuda) : describeToolkit(t)))));
   const used = toolkitInUse(facts, req) ?? right[0];
   const lacking = used.missing.filter((c) => c !== 'cudnn' && c !== 'nvcc');
   if (lacking.length) {
-    out.push(finding('toolkit-complete', 'fail', `CUDA ${used.version} at ${used.path} is partial: no ${label(lacking)}`, [`has: ${label(present(used))}`],
-      `Reinstall CUDA ${req.cuda} with its libraries: cudawiz install --tf ${req.tensorflow}`));
+    out.push(finding('toolkit-complete', 'fail', T.toolkitPartial(used.version, used.path, label(lacking)), [T.has(label(present(used)))], T.reinstallCuda(req.cuda, req.tensorflow)));
   }
   const copy = facts.cudnn.find((c) => c.where === 'toolkit' && c.path === used.path);
-  const fix = `cudawiz install --tf ${req.tensorflow} --cudnn-archive FILE, with FILE = ${req.cudnnArchive ? `${req.cudnnArchive.file} (log in at ${req.cudnnArchive.page})` : `cuDNN ${req.cudnn} for CUDA ${req.cuda} (${catalog.cudnn.archivePage})`}`;
-  out.push(cudnnFinding(facts, req, copy, `CUDA ${used.version} at ${used.path}`, fix));
+  const fix = T.cudnnArchiveFix(req.tensorflow, req.cudnnArchive?.file, req.cudnnArchive?.page, req.cudnn, req.cuda, catalog.cudnn.archivePage);
+  out.push(cudnnFinding(facts, req, copy, T.toolkitAt(used.version, used.path), fix));
   return out;
 }
 
@@ -86,24 +88,38 @@ function wheelFindings(facts: MachineFacts, req: Requirements): Finding[] | unde
   const found = cudnnDir ? facts.cudnn.find((c) => c.path === cudnnDir) : undefined;
   // A wheel's dist-info names the exact cuDNN even where its folder has no version header.
   const wheelCudnn = facts.pip?.cudnnFromWheels;
-  const copy = found && !found.version && wheelCudnn && major(wheelCudnn) === found.major ? { ...found, version: wheelCudnn, header: 'nvidia-cudnn wheel metadata' } : found;
+  const copy = found && !found.version && wheelCudnn && major(wheelCudnn) === found.major ? { ...found, version: wheelCudnn, header: T.wheelMetadata } : found;
   const reinstall = `pip install "tensorflow[and-cuda]==${req.row}"`;
   return [
-    finding('toolkit', 'pass', `CUDA ${req.cuda} comes from pip's nvidia-* wheels (tensorflow[and-cuda]); no toolkit needed`, [winner ? `${cudart!.file} → ${winner.dir}` : `${cudart!.file}: in ${facts.pip?.venv ?? 'the Python environment'}'s nvidia wheels`]),
-    cudnnFinding(facts, req, copy, "pip's nvidia-cudnn wheel", reinstall),
+    finding('toolkit', 'pass', T.wheelsCuda(req.cuda!), [winner ? `${cudart!.file} → ${winner.dir}` : T.inWheels(cudart!.file, facts.pip?.venv)]),
+    cudnnFinding(facts, req, copy, T.wheelCudnnWhere, reinstall),
+  ];
+}
+
+/** A conda env's cudatoolkit that TF loads cudart from, of the right CUDA: no system toolkit needed. */
+function condaToolkitFindings(facts: MachineFacts, req: Requirements): Finding[] | undefined {
+  const env = facts.conda;
+  const cudart = req.libraries.find((l) => l.name === 'cudart');
+  const winner = cudart ? resolveLibrary(facts.search, cudart.file).winner : undefined;
+  if (!env?.cuda || !winner || winner.via !== 'conda env' || env.cuda.majorMinor !== req.cuda) return undefined;
+  const copy = facts.cudnn.find((c) => c.path === env.libDir);
+  const install = req.cudnn ? `conda install cudnn=${req.cudnn}` : 'conda install cudnn';
+  return [
+    finding('toolkit', 'pass', T.condaToolkit(req.cuda, env.name ?? env.prefix, env.cuda.package, env.cuda.version), [`${cudart!.file} → ${winner.dir}`]),
+    cudnnFinding(facts, req, copy, T.condaWhere(env.name ?? env.prefix), install),
   ];
 }
 
 function cudnnFinding(facts: MachineFacts, req: Requirements, copy: CudnnCopy | undefined, where: string, fix: string): Finding {
   const want = req.cudnn ?? '';
-  const others = facts.cudnn.filter((c) => c !== copy).map((c) => `elsewhere: cuDNN ${c.version ?? `${c.major ?? '?'}.x`} in ${c.path}`);
-  if (!copy) return finding('cudnn', 'fail', `No cuDNN in ${where} (TensorFlow ${req.tensorflow} needs cuDNN ${want})`, others, fix);
+  const others = facts.cudnn.filter((c) => c !== copy).map((c) => T.cudnnElsewhere(c.version ?? `${c.major ?? '?'}.x`, c.path));
+  if (!copy) return finding('cudnn', 'fail', T.noCudnnIn(where, req.tensorflow, want), others, fix);
   const have = copy.version ?? `${copy.major}.x`;
-  const evidence = [`cuDNN ${have} in ${copy.path}${copy.header ? ` (${copy.header})` : ''}`, ...others];
-  if (copy.major !== major(want)) return finding('cudnn', 'fail', `cuDNN ${have} in ${where} is the wrong major: TensorFlow ${req.tensorflow} needs cuDNN ${want}`, evidence, fix);
-  if (!copy.version) return finding('cudnn', 'warn', `cuDNN ${copy.major}.x in ${where}: no version header to check the minor against ${want}`, evidence, fix);
+  const evidence = [T.cudnnIn(have, copy.path, copy.header), ...others];
+  if (copy.major !== major(want)) return finding('cudnn', 'fail', T.cudnnWrongMajor(have, where, req.tensorflow, want), evidence, fix);
+  if (!copy.version) return finding('cudnn', 'warn', T.cudnnNoHeader(copy.major, where, want), evidence, fix);
   if (compareDotted(copy.version.split('.').slice(0, 2).join('.'), want) < 0) {
-    return finding('cudnn', 'fail', `cuDNN ${copy.version} in ${where} is older than the ${want} TensorFlow ${req.tensorflow} needs`, evidence, fix);
+    return finding('cudnn', 'fail', T.cudnnOlder(copy.version, where, want, req.tensorflow), evidence, fix);
   }
-  return finding('cudnn', 'pass', `cuDNN ${copy.version} in ${where} (needs ${want})`, evidence);
+  return finding('cudnn', 'pass', T.cudnnOk(copy.version, where, want), evidence);
 }

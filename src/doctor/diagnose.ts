@@ -3,6 +3,7 @@ import type { Catalog } from '../catalog/schema.js';
 import type { OsName } from '../platform.js';
 import type { MachineFacts } from '../probe/types.js';
 import { computeCapabilityFinding, driverFinding, gpuFinding } from './checks-gpu.js';
+import { condaFindings } from './checks-conda.js';
 import { libraryFindings, windowsRuntimeFindings } from './checks-libraries.js';
 import { pipFindings } from './checks-pip.js';
 import { pythonFinding, tensorflowFinding, windowsNativeFinding } from './checks-python.js';
@@ -28,6 +29,8 @@ export function diagnose(catalog: Catalog, facts: MachineFacts, options: Diagnos
   // Inside WSL the driver is Windows': never a Linux-driver fix.
   const wsl = insideWsl(facts);
   out.push(...wslFindings(facts));
+  // conda's CUDA runtime, judged against the driver, before the libraries it may shadow.
+  out.push(...condaFindings(facts, catalog));
   out.push(wsl ? wslGpuFinding(gpuFinding(facts), wsl) : gpuFinding(facts));
   if (req) out.push(computeCapabilityFinding(facts, req, catalog));
   out.push(wsl ? wslDriverFinding(facts, wsl, req, catalog) : driverFinding(facts, req));

@@ -1,15 +1,19 @@
 // A TensorFlow log → what it means: which CUDA/cuDNN its missing libraries stand for, and one fix per
 // problem. Pure: the log's text and the catalog in, plain data out (the command reads files and prints).
+// pip's own errors pasted in are read too (explain-pip.ts); inside WSL no fix ever names a Linux driver.
 import { newestNativeTf } from '../catalog/gpu-support.js';
-import { driverMinFor, findCudaRelease, findCudnnRelease, newestTfForCuda, toolkitsShippingLibrary } from '../catalog/queries.js';
+import { andCudaRequirement, driverMinFor, findCudaRelease, findCudnnRelease, newestTfForCuda, toolkitsShippingLibrary } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
-import { defaultCudaRoot, librarySearchVar, toolkitDir, toolkitLibraryDir, type OsName } from '../platform.js';
-import { major, majorMinor } from '../version.js';
+import { explainText as T } from '../i18n/doctor.js';
+import { defaultCudaRoot, librarySearchVar, toolkitDir, toolkitLibraryDir, WINDOWS_ZLIB_FROM_CUDNN, WSL_LIBRARY_DIR, type OsName } from '../platform.js';
+import { compareDotted, major, majorMinor } from '../version.js';
+import { pipFindings } from './explain-pip.js';
+import { loggedTfVersion, logListsNoGpu, logSaysWindows, logSaysWsl } from './log-signals.js';
 
 export type FindingSeverity = 'error' | 'warning' | 'info';
 
 export interface ExplainFinding {
-  /** What kind of line this is: missing-toolkit-library, missing-cudnn, cudnn-mismatch, … */
+  /** What kind of line this is: missing-toolkit-library, missing-cudnn, cudnn-mismatch, … (EXPLAIN_IDS) */
   id: string;
   severity: FindingSeverity;
   /** The file the log could not load, when there is one. */
@@ -20,6 +24,14 @@ export interface ExplainFinding {
   line: string;
 }
 
+/** Every finding id explain can give: the rules a test walks, one by one. */
+export const EXPLAIN_IDS = [
+  'missing-toolkit-library', 'missing-cupti', 'missing-cudnn', 'missing-driver', 'missing-tensorrt', 'missing-library',
+  'missing-dependency', 'missing-zlib', 'cudnn-part-needs-zlib', 'cudnn-parts-mixed', 'missing-msvc-runtime', 'cudnn-mismatch',
+  'driver-too-old', 'missing-cuda-runtime', 'some-libraries-missing', 'no-code-for-gpu', 'windows-no-native-gpu', 'no-gpu-listed',
+  'pip-tensorflow-gpu-ended', 'pip-python-unsupported', 'pip-wheel-unsupported', 'pip-32bit-python',
+] as const;
+
 export interface LoggedGpu {
   name: string;
   computeCapability: string;
@@ -28,6 +40,10 @@ export interface LoggedGpu {
 export interface Explanation {
   /** The OS the log came from: given, or guessed from its file names; null when nothing says. */
   os: OsName | null;
+  /** The log came from inside WSL (its paths or kernel say so, or --os wsl): driver fixes are Windows'. */
+  wsl: boolean;
+  /** The TensorFlow version the log names, when it does. */
+  tensorflow: string | null;
   /** The CUDA the log asks for: "10.1", a major alone ("11") when several minors ship the same files, or null. */
   cuda: string | null;
   /** The cuDNN the log asks for: a major ("7") from file names, or major.minor ("7.6") from a version check. */
@@ -39,6 +55,7 @@ export interface Explanation {
 }
 
 // ------------------------------------------------------------------ what a library file name stands for
+const TOOLKIT_BASES = new Set(['cudart', 'cublas', 'cublaslt', 'cufft', 'curand', 'cusolver', 'cusparse', 'nvrtc', 'nvjitlink']);
 type LibraryKind =
   | { kind: 'toolkit'; name: string }
   | { kind: 'cupti'; cuda: string }
@@ -49,17 +66,6 @@ type LibraryKind =
   | { kind: 'msvc' }
   | { kind: 'other' };
 
-const TOOLKIT_NAMES: Record<string, string> = {
-  cudart: 'CUDA runtime',
-  cublas: 'cuBLAS',
-  cublaslt: 'cuBLASLt',
-  cufft: 'cuFFT',
-  curand: 'cuRAND',
-  cusolver: 'cuSOLVER',
-  cusparse: 'cuSPARSE',
-  nvrtc: 'NVRTC runtime compiler',
-  nvjitlink: 'nvJitLink',
-};
 
 /** `cudart64_101.dll` / `libcudart.so.10.1` → its base name and version text; undefined for odd names. */
 function splitLibraryName(file: string): { base: string; version: string; os: OsName } | undefined {
@@ -85,7 +91,7 @@ function classifyLibrary(file: string): LibraryKind {
     const v = parts.os === 'windows' && /^\d{3}$/.test(parts.version) ? `${parts.version.slice(0, -1)}.${parts.version.slice(-1)}` : parts.version;
     return { kind: 'cupti', cuda: v };
   }
-  if (TOOLKIT_NAMES[parts.base]) return { kind: 'toolkit', name: parts.base };
+  if (TOOLKIT_BASES.has(parts.base)) return { kind: 'toolkit', name: parts.base };
   return { kind: 'other' };
 }
 
@@ -96,6 +102,7 @@ function osOfLibrary(file: string): OsName | undefined {
 }
 
 // ------------------------------------------------------------------ the lines we recognise
+// tsl's cudart_stub.cc prints this when the CUDA *runtime* (libcudart) does not load, not the driver (TF 2.13+).
 // TF 1.14 wrote "Could not dlopen library"; later releases "Could not load dynamic library".
 const DSO_FAILED = /Could not (?:load dynamic|dlopen) library '([^']+)'(?:;\s*dlerror:\s*([^;\r\n]*))?/;
 // TF 1.x: "Couldn't open CUDA library libcudnn.so. LD_LIBRARY_PATH: …" (Windows: "… nvcuda.dll").
@@ -103,12 +110,15 @@ const TF1_FAILED = /Couldn't open CUDA library ([\w.+-]+?)\.?(?:\s|$)/;
 const LIB_FAILED = /Could not load library ([\w.+-]+?)\.?\s+Error(?: code (\d+)|:\s*([^\r\n]*))/;
 const MAKE_SURE = /Please make sure ([\w.+-]+) is in your library path/;
 const SO_NOT_FOUND = /(?:^|[\s:'"(])(lib[\w+-]+\.so(?:\.\d+)*): cannot open shared object file/;
-const LOCATE_ZLIB = /Could not locate (zlibwapi\.dll)/i;
+// cuDNN 8 on Windows: "Could not locate zlibwapi.dll" / "Could not locate cudnn_ops_infer64_8.dll" (the file itself is absent).
+const LOCATE_DLL = /Could not locate ([\w.+-]+\.dll)/i;
+/** cuDNN 8's sub-libraries on Windows: cudnn_cnn_infer64_8.dll, cudnn_ops_infer64_8.dll, cudnn_adv_train64_8.dll … */
+const CUDNN_PART_DLL = /^cudnn_(?:cnn|ops|adv)_(?:infer|train)64_\d+\.dll$/i;
 const MSVC_MISSING = /(msvcp140_1\.dll|msvcp140\.dll)/i;
 const MSVC_CONTEXT = /Could not find|not found|missing|was not found|could not be found/i;
 const CUDNN_MISMATCH = /Loaded runtime CuDNN library:? (\d+(?:\.\d+)*)(?: \(compatibility version \d+\))? but source was compiled with:? (\d+(?:\.\d+)*)/;
 const DRIVER_TOO_OLD = /CUDA driver version is insufficient for CUDA runtime version/;
-const NO_DRIVER = /Could not find cuda drivers on your machine/;
+const NO_RUNTIME = /Could not find cuda drivers on your machine/;
 const SOME_MISSING = /Cannot dlopen some GPU libraries/;
 const KERNEL_IMAGE = /device kernel image is invalid|CUDA_ERROR_INVALID_IMAGE|no kernel image is available for execution on the device/;
 const GPU_PROPS = [
@@ -133,10 +143,11 @@ interface RawHit {
   kind:
     | { type: 'library'; file: string; dependency?: string; errorCode?: string }
     | { type: 'zlib'; errorCode?: string }
+    | { type: 'cudnn-part'; file: string; errorCode: string }
     | { type: 'msvc'; file: string }
     | { type: 'cudnn-mismatch'; loaded: string; compiled: string }
     | { type: 'driver-too-old' }
-    | { type: 'no-driver' }
+    | { type: 'cuda-runtime' }
     | { type: 'some-missing' }
     | { type: 'kernel-image' };
 }
@@ -166,10 +177,11 @@ function scan(text: string): { hits: RawHit[]; gpus: LoggedGpu[]; healthy: numbe
       hits.push({ line, kind: { type: 'library', file: m[1], dependency: dependency && dependency !== m[1] ? dependency : undefined } });
     } else if ((m = TF1_FAILED.exec(line))) {
       hits.push({ line, kind: { type: 'library', file: m[1] } });
-    } else if (LOCATE_ZLIB.test(line)) {
-      hits.push({ line, kind: { type: 'zlib' } });
+    } else if ((m = LOCATE_DLL.exec(line))) {
+      hits.push({ line, kind: classifyLibrary(m[1]).kind === 'zlib' ? { type: 'zlib' } : { type: 'library', file: m[1] } });
     } else if ((m = LIB_FAILED.exec(line))) {
       if (classifyLibrary(m[1]).kind === 'zlib') hits.push({ line, kind: { type: 'zlib', errorCode: m[2] } });
+      else if (CUDNN_PART_DLL.test(m[1]) && m[2]) hits.push({ line, kind: { type: 'cudnn-part', file: m[1], errorCode: m[2] } });
       else {
         const dependency = /([\w.+-]+\.(?:so(?:\.\d+)*|dll))/.exec(m[3] ?? '')?.[1];
         hits.push({ line, kind: { type: 'library', file: m[1], dependency: dependency && dependency !== m[1] ? dependency : undefined, errorCode: m[2] } });
@@ -183,7 +195,7 @@ function scan(text: string): { hits: RawHit[]; gpus: LoggedGpu[]; healthy: numbe
     }
     if ((m = CUDNN_MISMATCH.exec(line))) hits.push({ line, kind: { type: 'cudnn-mismatch', loaded: cudnnVersionText(m[1]), compiled: cudnnVersionText(m[2]) } });
     if (DRIVER_TOO_OLD.test(line)) hits.push({ line, kind: { type: 'driver-too-old' } });
-    if (NO_DRIVER.test(line)) hits.push({ line, kind: { type: 'no-driver' } });
+    if (NO_RUNTIME.test(line)) hits.push({ line, kind: { type: 'cuda-runtime' } });
     if (SOME_MISSING.test(line)) hits.push({ line, kind: { type: 'some-missing' } });
     if (KERNEL_IMAGE.test(line)) hits.push({ line, kind: { type: 'kernel-image' } });
   }
@@ -215,17 +227,20 @@ function cudaLabel(versions: string[]): string | null {
   return majors.size === 1 ? String([...majors][0]) : versions[versions.length - 1];
 }
 
-function cudaWords(versions: string[]): string {
+export function cudaWords(versions: string[]): string {
   if (versions.length === 0) return 'CUDA';
   if (versions.length === 1) return `CUDA ${versions[0]}`;
   return `CUDA ${versions[0]}–${versions[versions.length - 1]}`;
 }
 
 // ------------------------------------------------------------------ fixes
-interface FixContext {
+export interface FixContext {
   catalog: Catalog;
   os: OsName;
+  wsl: boolean;
   cudaVersions: string[];
+  /** The TensorFlow version the log names. */
+  tf?: string;
 }
 
 /** The CUDA to install for the log's files: the one TF's table pairs with them, else the newest that ships them. */
@@ -236,106 +251,86 @@ function targetCuda(ctx: FixContext): { cuda?: string; tf?: string } {
 
 function installCudaWords(ctx: FixContext): string {
   const { cuda, tf } = targetCuda(ctx);
-  if (!cuda) return 'Install the CUDA toolkit your TensorFlow was built for (cudawiz requirements --tf YOUR_TF)';
-  return `Install CUDA ${cuda}${tf ? ` (cudawiz install --tf ${tf})` : ''}`;
+  return cuda ? T.installCuda(cuda, tf) : T.installCudaUnknown;
 }
 
 function libraryFolderWords(ctx: FixContext): string {
   const { cuda } = targetCuda(ctx);
   const where = librarySearchVar(ctx.os);
-  return cuda ? `put ${toolkitLibraryDir(ctx.os, toolkitDir(ctx.os, defaultCudaRoot(ctx.os, {}), cuda))} on ${where}` : `put its library folder on ${where}`;
+  return cuda ? T.putDirOn(toolkitLibraryDir(ctx.os, toolkitDir(ctx.os, defaultCudaRoot(ctx.os, {}), cuda)), where) : T.putFolderOn(where);
 }
 
 function cudnnInstallWords(ctx: FixContext, cudnnMajor: string): string {
   const { cuda, tf } = targetCuda(ctx);
   const archive = cuda ? findCudnnRelease(ctx.catalog, cudnnMajor, cuda, ctx.os)?.archives[ctx.os] : undefined;
-  return (
-    `Install cuDNN ${cudnnMajor}${cuda ? ` for CUDA ${cuda}` : ''}${archive ? ` (${archive.file})` : ''}` +
-    `${cuda ? ` into the CUDA ${cuda} folder` : ''}${tf ? ` (cudawiz install --tf ${tf} --cudnn-archive FILE)` : ''}`
-  );
+  return T.installCudnn(cudnnMajor, cuda, archive?.file, tf);
 }
 
-const SIDE_BY_SIDE = 'other CUDA versions beside it are fine, nothing to uninstall';
+/** The driver fix for this log: Windows', Linux', or — inside WSL — always the Windows driver, never a Linux one. */
+export function driverFix(ctx: Pick<FixContext, 'os' | 'wsl'>): string {
+  if (ctx.wsl) return T.driverFixWsl(WSL_LIBRARY_DIR);
+  return ctx.os === 'windows' ? T.driverFixWindows : T.driverFixLinux;
+}
 
-function driverFix(os: OsName): string {
-  return os === 'windows'
-    ? 'Install or update the NVIDIA display driver (https://www.nvidia.com/Download/index.aspx); nvcuda.dll comes with it, never with the CUDA toolkit.'
-    : 'Install or update the NVIDIA driver (your distribution’s nvidia-driver package or https://www.nvidia.com/Download/index.aspx); libcuda.so.1 comes with it. In a container, start it with --gpus all; under WSL2, install the Windows driver, not a Linux one.';
+/** The newest cuDNN below the zlib cut-over that TF's Windows table pairs with its GPU releases, and those releases. */
+function windowsCudnnWithoutZlib(catalog: Catalog): { cudnn: string; range: string; tf: string } | undefined {
+  const rows = catalog.tensorflow.windows.filter((r) => major(r.cudnn) === major(WINDOWS_ZLIB_FROM_CUDNN) && compareDotted(r.cudnn, WINDOWS_ZLIB_FROM_CUDNN) < 0);
+  const newest = [...rows].sort((a, b) => compareDotted(b.cudnn, a.cudnn) || compareDotted(b.version, a.version))[0];
+  if (!newest) return undefined;
+  const tfs = rows.filter((r) => r.cudnn === newest.cudnn).map((r) => majorMinor(r.version)).sort(compareDotted);
+  return { cudnn: newest.cudnn, range: tfs.length > 1 ? `${tfs[0]}–${tfs[tfs.length - 1]}` : tfs[0], tf: tfs[tfs.length - 1] };
 }
 
 function libraryFinding(ctx: FixContext, hit: RawHit & { kind: { type: 'library' } }): ExplainFinding {
   const { file, dependency } = hit.kind;
   const kind = classifyLibrary(file);
   const base = { library: file, line: hit.line };
+  const where = librarySearchVar(ctx.os);
   if (dependency) {
     const depKind = classifyLibrary(dependency);
-    if (depKind.kind === 'driver') {
-      return { id: 'missing-driver', severity: 'error', ...base, meaning: `${file} was found, but the NVIDIA driver's ${dependency} it needs could not be loaded.`, fix: driverFix(ctx.os) };
-    }
+    if (depKind.kind === 'driver') return { id: 'missing-driver', severity: 'error', ...base, meaning: T.depIsDriver(file, dependency), fix: driverFix(ctx) };
     const depCuda = toolkitsShippingLibrary(ctx.catalog, ctx.os, dependency);
     // nvJitLink / NVRTC carry the CUDA version itself in their soname (libnvJitLink.so.12 → CUDA 12).
     const depParts = splitLibraryName(dependency);
     if (depCuda.length === 0 && depParts && (depParts.base === 'nvjitlink' || depParts.base === 'nvrtc') && depParts.version) depCuda.push(depParts.version);
-    const from = depCuda.length ? ` (it comes with ${cudaWords(depCuda)})` : '';
+    const from = depCuda.length ? T.depComesWith(cudaWords(depCuda)) : '';
     return {
       id: 'missing-dependency',
       severity: 'error',
       ...base,
-      meaning: `${file} was found, but a library it needs, ${dependency}, could not be loaded${from}.`,
-      fix: `Make ${dependency} findable: put the folder that holds it on ${librarySearchVar(ctx.os)}${depCuda.length ? `, or install ${cudaWords(depCuda)}` : ''} — ${SIDE_BY_SIDE}.`,
+      meaning: T.depMeaning(file, dependency, from),
+      fix: T.depFix(dependency, where, depCuda.length ? cudaWords(depCuda) : undefined, T.sideBySide),
     };
   }
   switch (kind.kind) {
     case 'toolkit': {
       const ship = toolkitsShippingLibrary(ctx.catalog, ctx.os, file);
-      const what = TOOLKIT_NAMES[kind.name];
-      const meaning = ship.length
-        ? `TensorFlow could not load ${file}, the ${what} library of ${cudaWords(ship)}${ship.length === 1 ? ' (no other CUDA version ships this file name)' : ''}.`
-        : `TensorFlow could not load ${file}, a ${what} library the catalog does not map to a CUDA version.`;
+      const what = T.libraryName[kind.name];
+      const meaning = ship.length ? T.toolkitMeaning(file, what, cudaWords(ship), ship.length === 1) : T.toolkitMeaningUnmapped(file, what);
       const fixCtx = ship.length ? { ...ctx, cudaVersions: ship.filter((v) => ctx.cudaVersions.length === 0 || ctx.cudaVersions.includes(v)) } : ctx;
       if (fixCtx.cudaVersions.length === 0) fixCtx.cudaVersions = ship;
-      return { id: 'missing-toolkit-library', severity: 'error', ...base, meaning, fix: `${installCudaWords(fixCtx)}; if it is installed, ${libraryFolderWords(fixCtx)} — ${SIDE_BY_SIDE}.` };
+      return { id: 'missing-toolkit-library', severity: 'error', ...base, meaning, fix: T.toolkitFix(installCudaWords(fixCtx), libraryFolderWords(fixCtx), T.sideBySide) };
     }
     case 'cupti':
-      return {
-        id: 'missing-cupti',
-        severity: 'info',
-        ...base,
-        meaning: `${file} is CUDA ${kind.cuda}'s CUPTI profiler library; TensorFlow needs it only for profiling.`,
-        fix: `Nothing to do unless you profile; then put CUDA ${kind.cuda}'s extras/CUPTI/lib64 folder on ${librarySearchVar(ctx.os)}.`,
-      };
+      return { id: 'missing-cupti', severity: 'info', ...base, meaning: T.cuptiMeaning(file, kind.cuda), fix: T.cuptiFix(kind.cuda, where) };
     case 'cudnn': {
       const which = kind.major ? `cuDNN ${kind.major}` : 'cuDNN';
       return {
         id: 'missing-cudnn',
         severity: 'error',
         ...base,
-        meaning: `TensorFlow could not load ${file}, a ${which} library (cuDNN is a separate download from the CUDA toolkit).`,
-        fix: kind.major
-          ? `${cudnnInstallWords(ctx, kind.major)} — it must be cuDNN ${kind.major}.x; a different major does not satisfy this file name.`
-          : `Install the cuDNN your TensorFlow was built with (cudawiz requirements --tf YOUR_TF) and put its library folder on ${librarySearchVar(ctx.os)}.`,
+        meaning: T.cudnnMeaning(file, which),
+        fix: kind.major ? T.cudnnFixMajor(cudnnInstallWords(ctx, kind.major), kind.major) : T.cudnnFixUnknown(where),
       };
     }
     case 'driver':
-      return { id: 'missing-driver', severity: 'error', ...base, meaning: `${file} belongs to the NVIDIA display driver, which TensorFlow could not load.`, fix: driverFix(ctx.os) };
+      return { id: 'missing-driver', severity: 'error', ...base, meaning: T.driverLibraryMeaning(file), fix: driverFix(ctx) };
     case 'tensorrt':
-      return {
-        id: 'missing-tensorrt',
-        severity: 'info',
-        ...base,
-        meaning: `${file} is TensorRT ${kind.major}, used only by TF-TRT model optimisation; TensorFlow runs on the GPU without it.`,
-        fix: 'Nothing to do unless you use TF-TRT; then install TensorRT ' + kind.major + '.',
-      };
+      return { id: 'missing-tensorrt', severity: 'info', ...base, meaning: T.tensorrtMeaning(file, kind.major), fix: T.tensorrtFix(kind.major) };
     case 'zlib':
     case 'msvc':
     case 'other':
-      return {
-        id: 'missing-library',
-        severity: 'warning',
-        ...base,
-        meaning: `TensorFlow could not load ${file}.`,
-        fix: `Find which package provides ${file} and put its folder on ${librarySearchVar(ctx.os)}.`,
-      };
+      return { id: 'missing-library', severity: 'warning', ...base, meaning: T.otherMeaning(file), fix: T.otherFix(file, where) };
   }
 }
 
@@ -343,92 +338,105 @@ function otherFinding(ctx: FixContext, hit: RawHit, gpus: LoggedGpu[]): ExplainF
   const line = hit.line;
   switch (hit.kind.type) {
     case 'zlib':
+      return { id: 'missing-zlib', severity: 'error', library: 'zlibwapi.dll', line, meaning: hit.kind.errorCode === '193' ? T.zlib32Meaning : T.zlibMeaning, fix: T.zlibFix };
+    case 'cudnn-part': {
+      const { file, errorCode } = hit.kind;
+      if (errorCode === '127') return { id: 'cudnn-parts-mixed', severity: 'error', library: file, line, meaning: T.cudnnPartMixedMeaning(file), fix: T.cudnnPartMixedFix };
+      const tested = windowsCudnnWithoutZlib(ctx.catalog);
       return {
-        id: 'missing-zlib',
+        id: 'cudnn-part-needs-zlib',
         severity: 'error',
-        library: 'zlibwapi.dll',
+        library: file,
         line,
-        meaning:
-          hit.kind.errorCode === '193'
-            ? 'A zlibwapi.dll was found but it is the 32-bit one; cuDNN 8.3 and later on Windows need the 64-bit zlibwapi.dll.'
-            : 'cuDNN 8.3 and later on Windows need zlibwapi.dll (zlib) and could not find it on PATH.',
-        fix: 'Put the 64-bit zlibwapi.dll (zlib123dllx64.zip from http://www.winimage.com/zLibDll/) in the CUDA bin folder, or use the cuDNN 8.1 that TF 2.5–2.10 were tested with.',
+        meaning: errorCode === '193' ? T.cudnnPart32Meaning(file) : T.cudnnPartZlibMeaning(file, errorCode),
+        fix: T.zlibOrTestedFix(tested?.cudnn, tested?.range, tested?.tf),
       };
+    }
     case 'msvc':
-      return {
-        id: 'missing-msvc-runtime',
-        severity: 'error',
-        library: hit.kind.file,
-        line,
-        meaning: `${hit.kind.file} is part of the Microsoft Visual C++ runtime; TensorFlow 2.1 and later will not import without msvcp140_1.dll.`,
-        fix: 'Install the Microsoft Visual C++ Redistributable for Visual Studio 2015–2022 (x64): https://aka.ms/vs/17/release/vc_redist.x64.exe',
-      };
+      return { id: 'missing-msvc-runtime', severity: 'error', library: hit.kind.file, line, meaning: T.msvcMeaning(hit.kind.file), fix: T.msvcFix };
     case 'cudnn-mismatch': {
       const { loaded, compiled } = hit.kind;
-      const sameMajor = major(loaded) === major(compiled);
-      const want = majorMinor(compiled);
       return {
         id: 'cudnn-mismatch',
         severity: 'error',
         line,
-        meaning: `TensorFlow was built with cuDNN ${compiled} but loaded cuDNN ${loaded}; it needs the same major and an equal or newer minor${sameMajor ? ' (this one is older)' : ''}.`,
-        fix: `Install cuDNN ${want} or a newer ${major(compiled)}.x, and make sure no older copy (conda env, another toolkit's folder) comes first on ${librarySearchVar(ctx.os)}.`,
+        meaning: T.mismatchMeaning(compiled, loaded, major(loaded) === major(compiled)),
+        fix: T.mismatchFix(majorMinor(compiled), String(major(compiled)), librarySearchVar(ctx.os)),
       };
     }
     case 'driver-too-old': {
       const { cuda } = targetCuda(ctx);
+      // Inside WSL the driver is Windows': its minimum is the Windows one.
+      const driverOs: OsName = ctx.wsl ? 'windows' : ctx.os;
       const release = cuda ? findCudaRelease(ctx.catalog, cuda) : undefined;
-      const min = release ? driverMinFor(ctx.catalog, release, ctx.os).min : undefined;
-      const target = min ? ` to ${min} or newer (CUDA ${cuda}'s minimum on ${ctx.os === 'windows' ? 'Windows' : 'Linux'})` : cuda ? ` to one that supports CUDA ${cuda}` : '';
+      const min = release ? driverMinFor(ctx.catalog, release, driverOs).min : undefined;
+      const target = min ? T.driverOldTarget(min, cuda!, driverOs === 'windows' ? 'Windows' : 'Linux') : cuda ? T.driverOldSupports(cuda) : '';
       return {
         id: 'driver-too-old',
         severity: 'error',
         line,
-        meaning: `The NVIDIA driver is older than the CUDA${cuda ? ` ${cuda}` : ''} runtime TensorFlow loaded (nvidia-smi's "CUDA Version" is the newest it supports).`,
-        fix: `Update the NVIDIA driver${target}${min ? '' : ' (cudawiz requirements --tf YOUR_TF shows the minimum)'}; the toolkit can stay.`,
+        meaning: T.driverOldMeaning(cuda),
+        fix: ctx.wsl ? T.driverOldFixWsl(target, !min) : T.driverOldFix(target, !min),
       };
     }
-    case 'no-driver':
-      return { id: 'missing-driver', severity: 'error', line, meaning: 'TensorFlow found no NVIDIA driver (libcuda / nvcuda) on this machine, so it runs on the CPU.', fix: driverFix(ctx.os) };
-    case 'some-missing':
+    case 'cuda-runtime': {
+      const file = ctx.os === 'windows' ? 'cudart64_*.dll' : 'libcudart.so';
+      const andCuda = (ctx.tf ? andCudaRequirement(ctx.catalog, ctx.tf) : undefined) ?? `tensorflow[and-cuda]${ctx.tf ? `==${ctx.tf}` : ''}`;
+      if (ctx.os === 'windows') return { id: 'missing-cuda-runtime', severity: 'error', line, meaning: T.runtimeMeaning(file), fix: T.runtimeFixWindows(ctx.catalog.tensorflow.windowsNativeGpuLast) };
       return {
-        id: 'some-libraries-missing',
+        id: 'missing-cuda-runtime',
         severity: 'error',
         line,
-        meaning: 'TensorFlow skipped the GPU because some CUDA/cuDNN libraries did not load; the log does not name them here.',
-        fix: 'Run cudawiz doctor, which checks each library TensorFlow loads, or run again with TF_CPP_MIN_LOG_LEVEL=0 so TensorFlow names the missing files, and explain that log.',
+        meaning: ctx.wsl ? T.runtimeMeaningWsl(file) : T.runtimeMeaning(file),
+        fix: ctx.wsl ? T.runtimeFixWsl(andCuda) : T.runtimeFixLinux(andCuda),
       };
+    }
+    case 'some-missing':
+      return { id: 'some-libraries-missing', severity: 'error', line, meaning: T.someMissingMeaning, fix: T.someMissingFix };
     case 'kernel-image': {
       const gpu = gpus[0];
-      const which = gpu ? `${gpu.name} (compute capability ${gpu.computeCapability})` : 'this GPU';
+      const which = gpu ? T.kernelGpu(gpu.name, gpu.computeCapability) : T.kernelThisGpu;
       const native = gpu ? newestNativeTf(ctx.catalog, gpu.computeCapability, ctx.os) : undefined;
-      const use = native
-        ? `Use TensorFlow ${native.tf}, the newest line with machine code for compute capability ${gpu!.computeCapability} (cudawiz requirements --tf ${native.tf})`
-        : 'Use a TensorFlow release built for this GPU (cudawiz requirements shows which TF runs it natively)';
-      return {
-        id: 'no-code-for-gpu',
-        severity: 'error',
-        line,
-        meaning: `This TensorFlow build has no machine code or compatible PTX for ${which}: the GPU is newer or older than the architectures the wheel was compiled for.`,
-        fix: `${use}, or build TensorFlow from source with TF_CUDA_COMPUTE_CAPABILITIES set to it.`,
-      };
+      const use = native ? T.kernelUse(native.tf, gpu!.computeCapability) : T.kernelUseUnknown;
+      return { id: 'no-code-for-gpu', severity: 'error', line, meaning: T.kernelMeaning(which), fix: T.kernelFix(use) };
     }
     default:
       return undefined;
   }
 }
 
+/** No GPU listed and no CUDA line: on native Windows with TF ≥ 2.11 that is the platform, not a fault. */
+function noGpuFinding(ctx: FixContext, text: string): ExplainFinding | undefined {
+  const line = text.split(/\r?\n/).map((l) => l.trim()).find((l) => logListsNoGpu(l)) ?? '';
+  const last = ctx.catalog.tensorflow.windowsNativeGpuLast;
+  const nativeGpuTf = ctx.tf !== undefined && compareDotted(majorMinor(ctx.tf), last) <= 0;
+  if (ctx.os === 'windows' && !ctx.wsl && !nativeGpuTf) {
+    return { id: 'windows-no-native-gpu', severity: 'error', line, meaning: T.windowsNoGpuMeaning(ctx.tf, last), fix: T.windowsNoGpuFix(ctx.tf, last) };
+  }
+  return { id: 'no-gpu-listed', severity: 'warning', line, meaning: T.noGpuListedMeaning(ctx.tf), fix: T.noGpuListedFix };
+}
+
 // ------------------------------------------------------------------ the whole log
-export function explainLog(catalog: Catalog, text: string, options: { os?: OsName } = {}): Explanation {
+export interface ExplainOptions {
+  os?: OsName;
+  /** The log is from inside WSL (`--os wsl`, or explain runs inside WSL). */
+  wsl?: boolean;
+}
+
+export function explainLog(catalog: Catalog, text: string, options: ExplainOptions = {}): Explanation {
   const { hits, gpus, healthy, opened } = scan(text);
   const libraryFiles = hits.flatMap((h) => (h.kind.type === 'library' && !h.kind.dependency ? [h.kind.file] : []));
+  const wsl = options.wsl === true || (options.os !== 'windows' && logSaysWsl(text));
   const guessedOs =
     options.os ??
+    (wsl ? 'linux' : undefined) ??
     opened.map(osOfLibrary).find((o): o is OsName => o !== undefined) ??
-    (hits.some((h) => h.kind.type === 'zlib' || h.kind.type === 'msvc') ? 'windows' : undefined) ??
+    (hits.some((h) => h.kind.type === 'zlib' || h.kind.type === 'msvc' || h.kind.type === 'cudnn-part') ? 'windows' : undefined) ??
     libraryFiles.map(osOfLibrary).find((o): o is OsName => o !== undefined) ??
-    hits.map((h) => (h.kind.type === 'library' && h.kind.dependency ? osOfLibrary(h.kind.dependency) : undefined)).find((o): o is OsName => o !== undefined);
+    hits.map((h) => (h.kind.type === 'library' && h.kind.dependency ? osOfLibrary(h.kind.dependency) : undefined)).find((o): o is OsName => o !== undefined) ??
+    (logSaysWindows(text) ? 'windows' : undefined);
   const os: OsName = guessedOs ?? 'linux';
+  const tf = loggedTfVersion(text);
 
   const toolkitFiles = libraryFiles.filter((f) => classifyLibrary(f).kind === 'toolkit');
   // Missing files first: when a log mixes two toolkits' names, the missing ones say what TF wants.
@@ -439,29 +447,36 @@ export function explainLog(catalog: Catalog, text: string, options: { os?: OsNam
     return k.kind === 'cudnn' && k.major ? [k.major] : [];
   });
   const mismatch = hits.find((h) => h.kind.type === 'cudnn-mismatch');
-  const zlib = hits.some((h) => h.kind.type === 'zlib');
+  const zlib = hits.some((h) => h.kind.type === 'zlib' || h.kind.type === 'cudnn-part');
   const cudnn =
     mismatch?.kind.type === 'cudnn-mismatch' ? majorMinor(mismatch.kind.compiled) : (cudnnMajors[0] ?? (zlib ? '8' : null));
 
-  const ctx: FixContext = { catalog, os, cudaVersions };
+  const ctx: FixContext = { catalog, os, wsl, cudaVersions, tf };
   const findings: ExplainFinding[] = [];
   const seen = new Set<string>();
   const namedLibraries = hits.some((h) => h.kind.type === 'library');
-  for (const hit of hits) {
-    if (hit.kind.type === 'some-missing' && namedLibraries) continue;
-    const finding = hit.kind.type === 'library' ? libraryFinding(ctx, hit as RawHit & { kind: { type: 'library' } }) : otherFinding(ctx, hit, gpus);
-    if (!finding) continue;
+  const add = (finding: ExplainFinding | undefined) => {
+    if (!finding) return;
     // TF repeats lines (cudart at import and again at device creation): one finding per problem.
     const key = finding.library ?? `${finding.id}|${finding.id === 'cudnn-mismatch' ? finding.meaning : ''}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return;
     seen.add(key);
     findings.push(finding);
+  };
+  for (const hit of hits) {
+    if (hit.kind.type === 'some-missing' && namedLibraries) continue;
+    add(hit.kind.type === 'library' ? libraryFinding(ctx, hit as RawHit & { kind: { type: 'library' } }) : otherFinding(ctx, hit, gpus));
   }
+  for (const f of pipFindings(ctx, text)) add(f);
+  // "[]" with nothing else wrong: the no-GPU-no-error class (native Windows TF ≥ 2.11), else a pointer to the reason.
+  if (logListsNoGpu(text) && !findings.some((f) => f.severity === 'error') && gpus.length === 0) add(noGpuFinding(ctx, text));
   const severityOrder: Record<FindingSeverity, number> = { error: 0, warning: 1, info: 2 };
   findings.sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity]);
 
   return {
     os: guessedOs ?? null,
+    wsl,
+    tensorflow: tf ?? null,
     cuda: cudaLabel(cudaVersions),
     cudnn,
     findings,
@@ -479,4 +494,3 @@ export function hasProblems(e: Explanation): boolean {
 export function recognisedNothing(e: Explanation): boolean {
   return e.findings.length === 0 && e.healthySignals === 0 && e.gpus.length === 0;
 }
-

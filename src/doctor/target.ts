@@ -7,6 +7,7 @@ import { planText } from '../i18n/plan.js';
 import type { OsName } from '../platform.js';
 import type { MachineFacts } from '../probe/types.js';
 import { finding, type Finding } from './finding.js';
+import { doctorText as T } from '../i18n/doctor.js';
 
 export interface Target {
   tf?: string;
@@ -22,10 +23,8 @@ export function chooseTarget(catalog: Catalog, facts: MachineFacts, tf: string |
   const version = tf ?? pip;
   const from = tf ? '--tf' : pip ? 'pip' : undefined;
   if (!version || !from) {
-    const where = facts.python.state === 'found' ? `TensorFlow is not installed for ${facts.python.command} (Python ${facts.python.version})` : 'no Python interpreter was found';
-    return {
-      finding: finding('tf-target', 'skip', 'No TensorFlow version to check against: the TensorFlow checks are skipped', [where], 'Say which TensorFlow you want: cudawiz doctor --tf 2.10 (cudawiz requirements --tf V shows what each needs)'),
-    };
+    const where = facts.python.state === 'found' ? T.noTfPython(facts.python.command, facts.python.version) : T.noPythonFound;
+    return { finding: finding('tf-target', 'skip', T.noTarget, [where], T.noTargetFix) };
   }
   const source = from === '--tf' ? planText.fromTfFlag : planText.pipInstalled(facts.python.tensorflow?.package ?? 'tensorflow', pip ?? '');
   // Newer than the catalog is a path: say where the version came from and what still works.
@@ -41,15 +40,15 @@ export function chooseTarget(catalog: Catalog, facts: MachineFacts, tf: string |
   }
   try {
     const requirements = requirementsFor(catalog, version, os);
-    const row = requirements.row !== version ? `, row ${requirements.row}` : '';
-    return { tf: version, from, requirements, finding: finding('tf-target', 'pass', `Checking for TensorFlow ${version} (${source}${row})`) };
+    const row = requirements.row !== version ? T.rowOf(requirements.row) : '';
+    return { tf: version, from, requirements, finding: finding('tf-target', 'pass', T.checkingFor(version, source, row)) };
   } catch (error) {
     const e = error as CudawizError;
     return {
       tf: version,
       from,
       // The fix names --tf only where the version came from it; a pip-installed one is not a typo to correct.
-      finding: finding('tf-target', 'fail', `cudawiz does not know TensorFlow ${version} (${source})`, [e.message], from === '--tf' ? e.fix ?? 'Pass a known version with --tf' : `Check which TensorFlow this Python has (pip show ${facts.python.tensorflow?.package ?? 'tensorflow'}); to check against another, pass it: cudawiz doctor --tf 2.10`),
+      finding: finding('tf-target', 'fail', T.unknownTf(version, source), [e.message], from === '--tf' ? e.fix ?? T.passKnown : T.unknownPipTfFix(facts.python.tensorflow?.package ?? 'tensorflow')),
     };
   }
 }

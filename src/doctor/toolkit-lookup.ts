@@ -1,6 +1,7 @@
 // Which toolkit a directory belongs to, and which toolkit TensorFlow will actually load from.
 import type { Requirements } from '../catalog/queries.js';
 import { pathFor, toolkitLibraryDir, type OsName } from '../platform.js';
+import { doctorText as T } from '../i18n/doctor.js';
 import { resolveLibrary } from '../probe/resolution.js';
 import type { CudnnCopy, MachineFacts, Toolkit } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
@@ -40,5 +41,4 @@ export function toolkitInUse(facts: MachineFacts, req: Requirements): Toolkit | 
   return owner ?? facts.toolkits.find((t) => t.readable && req.cuda !== null && toolkitServes(t, req.cuda));
 }
 
-export const describeToolkit = (t: Toolkit): string =>
-  `CUDA ${t.version ?? '(version unknown)'} at ${t.path}${t.aliases.length ? ` (also ${t.aliases.join(', ')})` : ''}${t.versionSource ? `, version from ${t.versionSource}` : ''}`;
+export const describeToolkit = (t: Toolkit): string => T.describeToolkit(t.version, t.path, t.aliases, t.versionSource);

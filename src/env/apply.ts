@@ -55,6 +55,11 @@ async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: En
     await writeEnvJournal(journalFile, journal);
     return entry;
   };
+  // A write that failed and left the target as it was has nothing for rollback to undo; a pending
+  // entry would have rollback judge a later edit by the user as "changed after cudawiz set it".
+  const forgetIfUnchanged = (entry: EnvJournalEntry, unchanged: boolean) => {
+    if (unchanged) journal.entries.splice(journal.entries.indexOf(entry), 1);
+  };
   if (change.kind === 'ld-so-conf' || change.kind === 'env-script' || change.kind === 'rc-line') {
     const current = await readText(change.target);
     if (change.kind === 'rc-line' ? hasLine(current, change.line ?? '') : current === change.after) return { outcome: 'skipped', reason: 'already there' };
@@ -63,6 +68,7 @@ async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: En
     try {
       await writeText(change.target, after);
     } catch (error) {
+      forgetIfUnchanged(entry, (await readText(change.target)) === current);
       return { outcome: 'failed', message: `Could not write ${change.target}: ${(error as Error).message}`, fix: elevationHint(host.os, 'cudawiz install --configure-env yes') };
     }
     entry.state = 'applied';
@@ -86,6 +92,7 @@ async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: En
   }
   const entry = await record({ at: new Date().toISOString(), state: 'pending', change: { ...change, valueKind: now.path.kind } });
   const error = await setPersistedPath(host, scope, change.after ?? '', now.path.kind);
+  if (error) forgetIfUnchanged(entry, (await readPersistedPath(host, scope)).path?.value === change.before);
   if (error) return { outcome: 'failed', message: `Could not set the ${scope} PATH: ${error}`, fix: elevationHint('windows', 'cudawiz install --configure-env yes') };
   entry.state = 'applied';
   return { outcome: 'done', before: change.before, after: change.after };

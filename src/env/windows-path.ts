@@ -1,7 +1,7 @@
 // The persisted Windows PATH: read raw through `reg query` (REG_EXPAND_SZ stays unexpanded) and
 // written back with the same registry kind through PowerShell.
 import type { Host } from '../host.js';
-import { powershellCommand, regQueryPathCommand, setPersistedPathScript, type WindowsEnvScope } from '../platform.js';
+import { envGet, powershellCommand, regQueryPathCommand, setPersistedPathScript, type Env, type WindowsEnvScope } from '../platform.js';
 import type { EnvChange, PersistedPath } from './types.js';
 
 /** `    Path    REG_EXPAND_SZ    %SystemRoot%\system32;…` → the raw value and its kind. */
@@ -32,4 +32,25 @@ export async function readPersistedPath(host: Host, scope: WindowsEnvScope): Pro
 export function persistedPathChange(scope: WindowsEnvScope, old: PersistedPath, value: string, why: string): EnvChange {
   const script = setPersistedPathScript(scope, value, old.kind);
   return { kind: 'windows-path', target: scope, before: old.value, after: value, valueKind: old.kind, command: { ...powershellCommand(script), script }, why };
+}
+
+/** %VAR% replaced from `env` as Windows expands a REG_EXPAND_SZ value; unknown names stay as written. */
+export function expandWindowsVars(value: string, env: Env): string {
+  return value.replace(/%([^%;]+)%/g, (m, name: string) => envGet('windows', env, name) ?? m);
+}
+
+/**
+ * The PATH Windows gives a process started now (a new terminal, TensorFlow run from it): the saved
+ * Machine Path, then the User one, each expanded if it is REG_EXPAND_SZ. A registry write changes
+ * this, never the PATH of processes already running — this one included.
+ */
+export async function newProcessPath(host: Host): Promise<{ value?: string; error?: string }> {
+  const parts: string[] = [];
+  for (const scope of ['Machine', 'User'] as const) {
+    const r = await readPersistedPath(host, scope);
+    if (!r.path) return { error: r.error };
+    const value = r.path.kind === 'REG_EXPAND_SZ' ? expandWindowsVars(r.path.value, host.env) : r.path.value;
+    if (value) parts.push(value.replace(/;+$/, ''));
+  }
+  return { value: parts.join(';') };
 }

@@ -2,7 +2,7 @@
 // every other folder holding a DLL of the same name; the persisted PATH is what new processes get.
 import path from 'node:path';
 import { elevationHint, envGet, splitPathList, toolkitSubdirs, WINDOWS_ENV_VALUE_MAX, WINDOWS_ENV_VALUE_MAX_SOURCE, type WindowsEnvScope } from '../platform.js';
-import { persistedPathChange } from './windows-path.js';
+import { expandWindowsVars, persistedPathChange } from './windows-path.js';
 import type { EnvPlan, EnvPlanInput, WindowsEnvState } from './types.js';
 
 const w = path.win32;
@@ -15,8 +15,7 @@ interface PathEntry {
 
 /** %VAR% expanded from the environment, case folded, no trailing backslash: how Windows compares folders. */
 export function normalizeWindowsDir(raw: string, env: EnvPlanInput['env']): string {
-  const expanded = raw.replace(/%([^%]+)%/g, (m, name: string) => envGet('windows', env, name) ?? m);
-  return w.normalize(expanded).replace(/\\+$/, '').toLowerCase();
+  return w.normalize(expandWindowsVars(raw, env)).replace(/\\+$/, '').toLowerCase();
 }
 
 function entries(state: WindowsEnvState, env: EnvPlanInput['env']): PathEntry[] {

@@ -49,5 +49,5 @@ export function cudnnArchiveTarget(catalog: Catalog, version: string, os: OsName
   const label = `cuDNN ${release.version} for CUDA ${release.cuda} (${os})`;
   const url = archive.gated === false ? archive.url : archive.publicUrl;
   if (!url) throw loginNeededError(label, archive.file, release.downloadPage ?? catalog.cudnn.archivePage);
-  return { label, url, file: archive.file, checksum: { sha256: archive.sha256, manifestUrl: archive.manifestUrl } };
+  return { label, url, file: archive.file, checksum: { sha256: archive.sha256, manifestUrl: archive.manifestUrl }, size: archive.size };
 }

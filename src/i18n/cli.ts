@@ -39,7 +39,7 @@ const en = {
   // explain
   explainSummary: 'Read a TensorFlow log and say which CUDA/cuDNN its missing libraries mean, and what to do.',
   explainFile: 'the log file, or - (or nothing) for standard input',
-  explainOs: 'the OS the log came from, for the fix lines (default: guessed from the log)',
+  explainOs: 'the OS the log came from, for the fix lines (default: guessed from the log; wsl: Linux inside WSL2, whose driver is Windows\')',
   // download
   downloadSummary: 'Fetch a verified CUDA installer or cuDNN archive (for offline machines).',
   downloadWhat: 'what to fetch',
@@ -131,7 +131,7 @@ export const cliText = localized<CliStrings>({
     doctorPython: '要检查的 Python 解释器（默认：PATH 上的 python3/python）',
     explainSummary: '读取 TensorFlow 日志，说明缺失的动态链接库对应哪个 CUDA/cuDNN 版本，以及该怎么做。',
     explainFile: '日志文件；- 或不写表示从标准输入读取',
-    explainOs: '日志来自哪个系统，用于给出修复方法（默认：从日志推断）',
+    explainOs: '日志来自哪个系统，用于给出修复方法（默认：从日志推断；wsl：WSL2 里的 Linux，显卡驱动来自 Windows）',
     downloadSummary: '下载并校验 CUDA 安装包或 cuDNN 压缩包（给离线机器用）。',
     downloadWhat: '要下载什么',
     downloadVersion: 'CUDA 写 10.1 或 10.1.243；cuDNN 写 7.6.5（有多个构建时加 --cuda X.Y）',

@@ -2,22 +2,30 @@
 // check → download CUDA → install CUDA → obtain cuDNN → import cuDNN → loader path → verify.
 import { access, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { cudnnPlanReason } from '../catalog/cudnn-choice.js';
 import { findCudaRelease } from '../catalog/queries.js';
+import { catalogText } from '../i18n/catalog.js';
 import { installToolkit } from '../cuda/install.js';
 import { requireInstallPermission } from '../cuda/elevation.js';
 import { scratchDirWithRoom, scratchSpaceNeeded } from '../cuda/scratch.js';
 import { toolkitState } from '../cuda/toolkit-state.js';
-import { findArchiveInDownloads, importCudnn, importState, parseCudnnVersionHeader, rollbackImport } from '../cudnn/index.js';
+import { findArchiveInDownloads, importCudnn, isDownloadOf, importState, parseCudnnVersionHeader, rollbackImport } from '../cudnn/index.js';
 import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
+import type { EnvChange } from '../env/types.js';
+import { planText } from '../i18n/plan.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, type DownloadTarget } from '../fetch/index.js';
+import { formatBytes } from '../format.js';
 import { libraryFileName, pathFor, toolkitLibraryDir } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
 import type { PlanContext } from './context.js';
+import { pythonStep } from './python-step.js';
+import { spaceStep } from './space-step.js';
 import { NeedsInput, type Step, type StepIO } from './runner.js';
+import { fetchText } from '../i18n/fetch.js';
 import { sha256File } from '../cudnn/manifest.js';
-import { verifyManifest, verifySetup } from '../verify/index.js';
+import { verifyManifest, verifySetup, type LayerResult } from '../verify/index.js';
 
 const exists = (p: string) => access(p).then(() => true, () => false);
 
@@ -90,7 +98,7 @@ export const downloadCudaStep: Step<PlanContext> = {
   check: async (ctx) => {
     if (await toolkitComplete(ctx)) return { done: true, reason: `CUDA ${ctx.cuda} is installed at ${ctx.toolkitDir}` };
     const i = ctx.req.cudaInstaller;
-    return { done: false, reason: i ? `${i.file}${i.size ? ` (${(i.size / 2 ** 30).toFixed(1)} GiB)` : ''}, checked against ${i.sha256 ? 'its sha256' : "NVIDIA's md5sum.txt"}` : undefined };
+    return { done: false, reason: i ? `${i.file}${i.size ? ` (${formatBytes(i.size)})` : ''}, checked against ${i.sha256 ? 'its sha256' : "NVIDIA's md5sum.txt"}` : undefined };
   },
   async run(ctx, io) {
     const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);
@@ -113,7 +121,7 @@ export const installCudaStep: Step<PlanContext> = {
     if (!release || !ctx.installerFile) throw new CudawizError(`No installer for CUDA ${ctx.cuda} was downloaded.`, { fix: 'Run the same command again.' });
     const { size } = await stat(ctx.installerFile);
     const scratch = await scratchDirWithRoom(ctx.os, [path.join(ctx.cacheDir, 'scratch'), ctx.root], scratchSpaceNeeded(size));
-    if (!scratch) throw new CudawizError(`Not enough free disk space to unpack the CUDA installer (about ${Math.ceil(scratchSpaceNeeded(size) / 2 ** 30)} GiB needed).`, { fix: 'Free some space, or pass --cache-dir on a bigger disk.' });
+    if (!scratch) throw new CudawizError(`Not enough free disk space to unpack the CUDA installer (about ${formatBytes(scratchSpaceNeeded(size))} needed).`, { fix: 'Free some space, or pass --cache-dir on a bigger disk.' });
     const r = await installToolkit({
       os: ctx.os,
       catalog: ctx.catalog,
@@ -160,7 +168,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
     const v = await cudnnInToolkit(ctx);
     if (v) return { done: true, reason: `cuDNN ${v} is already in ${ctx.toolkitDir}` };
     const a = ctx.req.cudnnArchive;
-    return { done: false, reason: a ? `${a.file}${a.gated && !a.publicUrl ? ' (behind a free NVIDIA login)' : ''}` : undefined };
+    return { done: false, reason: a ? cudnnPlanReason(a) : undefined };
   },
   async run(ctx, io) {
     const archive = ctx.req.cudnnArchive;
@@ -169,16 +177,25 @@ export const obtainCudnnStep: Step<PlanContext> = {
       if (!(await exists(ctx.cudnnArchive))) throw new CudawizError(`The cuDNN archive ${ctx.cudnnArchive} does not exist.`, { fix: `Check the path; the file to get is ${archive.file}.`, exitCode: EXIT.usage });
       return { summary: ctx.cudnnArchive };
     }
-    const found = await findArchiveInDownloads(ctx.downloadsDir, archive.file);
+    // The tested build a compatible public pick stands in for counts too, when the user already has it.
+    const found = (await findArchiveInDownloads(ctx.downloadsDir, archive.file)) ?? (archive.alternative && (await findArchiveInDownloads(ctx.downloadsDir, archive.alternative.file)));
     if (found) {
       ctx.cudnnArchive = found;
       return { summary: `found ${found}` };
     }
-    if (!archive.gated || archive.publicUrl) {
-      const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
-      const r = await fetchTarget(ctx, io, target);
-      ctx.cudnnArchive = r.path;
-      return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})`, evidence: r.notices };
+    let publicFailed: string | undefined;
+    if (archive.access === 'public') {
+      try {
+        const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
+        const r = await fetchTarget(ctx, io, target);
+        ctx.cudnnArchive = r.path;
+        return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})`, evidence: r.notices };
+      } catch (error) {
+        // A public copy that fails (404, a mirror without it, no checksum) leaves the login path, never a dead end.
+        if (io.signal.aborted) throw error;
+        publicFailed = catalogText.cudnnFallback(archive.file, (error as Error).message.split('\n')[0]);
+        io.log(publicFailed);
+      }
     }
     // Archives already in Downloads, offered as completions for the path prompt.
     const candidates = (await readdir(ctx.downloadsDir).catch(() => [] as string[])).filter((n) => /^cudnn.*\.(zip|tgz|tar\.xz)$/i.test(n)).map((n) => path.join(ctx.downloadsDir, n));
@@ -188,7 +205,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
       file: archive.file,
       page: archive.page,
       downloadsDir: ctx.downloadsDir,
-      why: `TensorFlow ${ctx.req.row} loads ${ctx.req.libraries.find((l) => l.name === 'cudnn')?.file ?? `cuDNN ${ctx.req.cudnn}`}: cuDNN ${archive.version} built for CUDA ${archive.cuda}`,
+      why: `TensorFlow ${ctx.req.row} loads ${ctx.req.libraries.find((l) => l.name === 'cudnn')?.file ?? `cuDNN ${ctx.req.cudnn}`}: cuDNN ${archive.version} built for CUDA ${archive.cuda}${publicFailed ? `; ${publicFailed}` : ''}`,
     });
   },
   accept(ctx, answer) {
@@ -206,10 +223,10 @@ export const importCudnnStep: Step<PlanContext> = {
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
     if (!file) throw new CudawizError('No cuDNN archive to import.', { fix: 'Pass --cudnn-archive FILE.' });
-    // An archive under the catalog's exact file name must be NVIDIA's bytes: a truncated or tampered
-    // download is refused before it is opened.
+    // An archive under the catalog's file name (or any name discovery takes as it: "name (1).tgz",
+    // another case) must be NVIDIA's bytes: a truncated or tampered download is refused before it is opened.
     const expected = ctx.req.cudnnArchive;
-    if (expected?.sha256 && path.basename(file) === expected.file) {
+    if (expected?.sha256 && isDownloadOf(path.basename(file), expected.file)) {
       const actual = await sha256File(file);
       if (actual !== expected.sha256) {
         throw new CudawizError(`${file} is not NVIDIA's ${expected.file}: its sha256 is ${actual}, the catalog's is ${expected.sha256}.`, {
@@ -243,10 +260,20 @@ export const configureEnvStep: Step<PlanContext> = {
   title: 'Make the libraries findable',
   async check(ctx) {
     const { plan } = await envPlanFor(ctx);
-    return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: `${plan.changes.length} change(s) planned` };
+    if (plan.refusals.length > 0) return { done: false, reason: `will stop: ${plan.refusals[0].reason}` };
+    // Lines only root can run are not "done": the loader does not find the libraries until they are.
+    if (plan.changes.length === 0 && plan.manual.length > 0) return { done: false, reason: fetchText.loaderNeedsRoot(ctx.toolkitDir) };
+    return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange).join(', ')) };
   },
   async run(ctx, io) {
     const { plan, places } = await envPlanFor(ctx);
+    // A refusal (a name cudawiz cannot sort ahead, a toolkit path unsafe to write) is said, not skipped as done.
+    if (plan.refusals.length > 0) throw new CudawizError(plan.refusals.map((r) => r.reason).join('\n'), { code: 'env-refused', fix: plan.refusals[0].fix });
+    if (plan.changes.length === 0 && plan.manual.length > 0) {
+      for (const l of plan.manual) io.log(l);
+      if (ctx.configureEnv === 'no') return { summary: 'left as it is (--configure-env no); to do it yourself:', evidence: plan.manual };
+      throw new NeedsInput({ kind: 'elevation', message: `${fetchText.loaderNeedsRoot(ctx.toolkitDir)}:\n  ${plan.manual.join('\n  ')}`, fix: plan.manual.join('\n') });
+    }
     if (plan.changes.length === 0) return { summary: 'nothing to change' };
     if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: `Change ${plan.changes.map((c) => c.target).join(', ')} so TensorFlow finds CUDA ${ctx.cuda}?`, flag: '--configure-env yes' });
     if (ctx.configureEnv === 'no') {
@@ -263,6 +290,13 @@ export const configureEnvStep: Step<PlanContext> = {
   },
 };
 
+/** One change as the plan names it: the file it writes, the PATH it edits, or the command it runs. */
+function describeEnvChange(c: EnvChange): string {
+  if (c.kind === 'ldconfig') return planText.envRunLdconfig;
+  if (c.kind === 'windows-path') return planText.envWindowsPath(c.target);
+  return c.target;
+}
+
 async function envPlanFor(ctx: PlanContext) {
   const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
   return prepareEnvPlan({
@@ -277,6 +311,16 @@ async function envPlanFor(ctx: PlanContext) {
   });
 }
 
+/**
+ * A failed layer as what went wrong, not its title (which reads as the success it checks for): its
+ * first evidence names the library (or file, or import) and the next line says why.
+ */
+function whatFailed(layer: LayerResult): string {
+  const [what, why] = layer.evidence;
+  if (!what) return `${planText.verifyFailed}: ${layer.title}`;
+  return why ? `${what} (${why})` : what;
+}
+
 export const verifyStep: Step<PlanContext> = {
   id: 'verify',
   title: 'Verify',
@@ -286,12 +330,15 @@ export const verifyStep: Step<PlanContext> = {
     const failed = layers.filter((l) => l.status === 'fail');
     const evidence = layers.map((l) => `${l.status === 'pass' ? 'ok  ' : l.status === 'fail' ? 'FAIL' : 'skip'} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
     if (failed.length > 0) {
-      throw new CudawizError(`${failed.map((l) => l.title).join('; ')}`, { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
+      throw new CudawizError(failed.map(whatFailed).join('; '), { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
     }
     return { summary: `${layers.filter((l) => l.status === 'pass').length} layer(s) passed`, evidence };
   },
 };
 
+/** The plan's downloads and disk, from the same checks the download steps make. */
+export const diskSpaceStep = spaceStep(async (ctx) => ({ cuda: !(await toolkitComplete(ctx)), cudnn: !(await cudnnInToolkit(ctx)) }));
+
 export function setupSteps(): Step<PlanContext>[] {
-  return [preflightStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, configureEnvStep, verifyStep];
+  return [preflightStep, pythonStep, diskSpaceStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, configureEnvStep, verifyStep];
 }

@@ -2,6 +2,7 @@
 import type { Catalog } from '../catalog/schema.js';
 import type { Host } from '../host.js';
 import { defaultCudaRoot } from '../platform.js';
+import { probeConda } from './conda.js';
 import { probeCudnn } from './cudnn.js';
 import { probeGpu } from './gpu.js';
 import { machineFs } from './machine-fs.js';
@@ -35,20 +36,26 @@ export async function probeMachine(host: Host, options: ProbeOptions = {}): Prom
     options.knownPython ?? probePython(host, mfs, options.python),
     host.os === 'linux' ? probeWsl(host, { fsRoot: options.fsRoot ?? host.fsRoot }) : undefined,
   ]);
-  const search = await probeSearchPath(host, mfs, toolkits, host.os === 'linux' ? python.nvidiaLibDirs : []);
+  const conda = probeConda(host, mfs);
+  const search = await probeSearchPath(host, mfs, toolkits, host.os === 'linux' ? python.nvidiaLibDirs : [], conda?.libDir);
   const pip = await probePipEnvironment(host, mfs, python, search);
+  const cudnn = probeCudnn(mfs, toolkits, search);
+  // conda-meta names the exact cuDNN even where the env's folder has no version header.
+  const condaCopy = conda?.cudnn ? cudnn.find((c) => c.path === conda.libDir && !c.version) : undefined;
+  if (condaCopy && conda?.cudnn) Object.assign(condaCopy, { version: conda.cudnn.version, header: `conda-meta (${conda.cudnn.package} ${conda.cudnn.version})` });
   return {
     os: host.os,
     cudaRoot,
     gpu,
     toolkits,
     nvccOnPath,
-    cudnn: probeCudnn(mfs, toolkits, search),
+    cudnn,
     python,
     search,
     ...(host.os === 'windows' ? { windows: probeWindowsExtras(mfs, search) } : {}),
     ...(wsl ? { wsl } : {}),
     ...(pip ? { pip } : {}),
+    ...(conda ? { conda } : {}),
   };
 }
 

@@ -32,7 +32,7 @@ function listDir(mfs: MachineFs, dir: string, via: SearchVia): SearchDir {
   return r.names ? { dir, via, files: r.names.filter((n) => GPU_LIBRARY.test(n)) } : { dir, via, error: r.error };
 }
 
-export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Toolkit[], wheelLibDirs: string[] = []): Promise<SearchPath> {
+export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Toolkit[], wheelLibDirs: string[] = [], condaLibDir?: string): Promise<SearchPath> {
   const p = pathFor(host.os);
   const dirs: SearchDir[] = [];
   const seen = new Set<string>();
@@ -51,11 +51,15 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
     dirs.push(listDir(mfs, dir, via));
   };
   if (host.os === 'windows') {
+    // conda's Python adds Library\bin as a DLL directory (searched before System32), and activation puts it first on PATH.
+    if (condaLibDir) add(condaLibDir, 'conda env');
     // LoadLibrary's order: the system directory before PATH.
     add(windowsSystem32(host.env), 'System32');
     for (const d of splitPathList(host.os, envGet(host.os, host.env, 'PATH'))) add(d, 'PATH');
   } else {
     for (const d of splitPathList(host.os, envGet(host.os, host.env, librarySearchVar(host.os)))) add(d, 'LD_LIBRARY_PATH');
+    // conda's TensorFlow carries a run path to $CONDA_PREFIX/lib: after LD_LIBRARY_PATH, before the cache.
+    if (condaLibDir) add(condaLibDir, 'conda env');
     // TensorFlow's own libraries carry a RUNPATH to the nvidia-* wheels: after LD_LIBRARY_PATH, before the cache.
     for (const d of wheelLibDirs) add(d, 'pip wheel');
     // The cache is per file, not per directory: each cached file is its own entry.

@@ -2,6 +2,7 @@
 // Paths are the machine's own (C:\… on Windows), never the host path a fixture maps them to.
 import type { LibrarySource, PipCudaFacts, WheelLibraryFix } from '../pip/index.js';
 import type { OsName } from '../platform.js';
+import type { CondaEnv } from './conda.js';
 import type { WslFacts } from './wsl.js';
 
 export interface GpuInfo {
@@ -48,6 +49,8 @@ export interface CudawizCopyState {
   /** "copying" means a cudawiz copy into this toolkit stopped half-way. */
   state: string;
   manifest: string;
+  /** state "scratch": no manifest, only the scratch folders (.cudawiz/incoming, staging) a killed run left. */
+  scratch?: string[];
 }
 
 export interface Toolkit {
@@ -112,7 +115,7 @@ export interface PythonFacts {
 }
 
 /** How the loader looks for libraries, in order. */
-export type SearchVia = 'System32' | 'PATH' | 'LD_LIBRARY_PATH' | 'pip wheel' | 'ld cache' | 'toolkit (not on the search path)';
+export type SearchVia = 'System32' | 'PATH' | 'LD_LIBRARY_PATH' | 'conda env' | 'pip wheel' | 'ld cache' | 'toolkit (not on the search path)';
 
 export interface SearchDir {
   dir: string;
@@ -145,6 +148,8 @@ export interface MachineFacts {
   wsl?: WslFacts;
   /** The CUDA/cuDNN pip's nvidia-* wheels brought into the probed Python (absent when it has none). */
   pip?: PipEnvironment;
+  /** The active conda env (CONDA_PREFIX): the CUDA/cuDNN its packages carry; absent outside one. */
+  conda?: CondaEnv;
 }
 
 /** pip's wheel-provided CUDA in the probed Python, which copy of each wheel library TF loads, and the loader-path fix. */

@@ -4,8 +4,14 @@
 import { currentState, hostPath, readManifest, sameState } from '../cudnn/manifest.js';
 import { explainLog } from '../doctor/explain.js';
 import { diagnose } from '../doctor/diagnose.js';
+import { normalizeWindowsDir } from '../env/windows-plan.js';
+import { newProcessPath } from '../env/windows-path.js';
+import type { Host } from '../host.js';
+import { windowsText } from '../i18n/windows.js';
 import type { PlanContext } from '../plan/context.js';
 import { safetyText } from '../i18n/safety.js';
+import { envGet, splitPathList } from '../platform.js';
+import { probeMachine } from '../probe/index.js';
 import { checkLibraryFiles, isLibraryName, toolkitLibraryProblems, type LayerResult } from './layers.js';
 import { verifyNvcc } from './nvcc.js';
 import { importTensorflow } from './tensorflow.js';
@@ -15,7 +21,7 @@ export type { LayerResult } from './layers.js';
 export async function verifyManifest(toolkitDir: string): Promise<LayerResult> {
   const base = { id: 'manifest' as const, title: "cuDNN's files are where cudawiz put them" };
   const manifest = await readManifest(toolkitDir);
-  if (!manifest) return { ...base, status: 'skipped', evidence: [`no cudawiz manifest in ${toolkitDir}`] };
+  if (!manifest) return { ...base, status: 'skip', evidence: [`no cudawiz manifest in ${toolkitDir}`] };
   if (manifest.state !== 'complete') return { ...base, status: 'fail', evidence: [`manifest state: ${manifest.state}`], fix: 'cudawiz repair finishes or rolls back the interrupted copy.' };
   const changed: string[] = [];
   for (const f of manifest.files) {
@@ -29,10 +35,30 @@ export async function verifyManifest(toolkitDir: string): Promise<LayerResult> {
   return { ...base, status: 'pass', evidence: [`${manifest.files.length} files match their sha256 (cuDNN ${manifest.archive.version})`, safetyText.librariesReal(libs.length)] };
 }
 
+/**
+ * The host as a process started after the install sees it. On Windows a PATH change lives in the
+ * registry and reaches new processes only, so this process's own PATH would judge the libraries by
+ * the old one: the saved Machine + User PATH takes its place (and is what TensorFlow's Python gets).
+ */
+async function hostAfterInstall(host: Host): Promise<{ host: Host; stale: boolean }> {
+  if (host.os !== 'windows') return { host, stale: false };
+  const saved = await newProcessPath(host);
+  if (saved.value === undefined) return { host, stale: false };
+  const dirs = (value: string | undefined) => splitPathList('windows', value).map((d) => normalizeWindowsDir(d, host.env));
+  const mine = dirs(envGet('windows', host.env, 'PATH'));
+  const stale = dirs(saved.value).some((d) => !mine.includes(d));
+  if (!stale) return { host, stale };
+  const env = { ...Object.fromEntries(Object.entries(host.env).filter(([k]) => k.toLowerCase() !== 'path')), Path: saved.value };
+  return { host: { ...host, env, run: (file, args, options) => host.run(file, args, { ...options, env: options?.env ?? env }) }, stale };
+}
+
 export async function verifySetup(ctx: PlanContext): Promise<LayerResult[]> {
   const layers: LayerResult[] = [await verifyManifest(ctx.toolkitDir)];
+  const after = await hostAfterInstall(ctx.host);
+  const host = after.host;
   // The run's probe: which Python has TF is known; the import below is the fresh one that counts.
-  const facts = await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog });
+  // A new PATH is a new machine to look at: probed afresh, its Python found through that PATH.
+  const facts = after.stale ? await probeMachine(host, { cudaRoot: ctx.root, catalog: ctx.catalog }) : await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog });
   const libs = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os }).filter((f) => f.id.startsWith('library:') || f.id.startsWith('libraries:'));
   const failing = libs.filter((f) => f.status === 'fail');
   // The toolkit's copies of TF's libraries must be real libraries of their own name (libcudart.so.10.1 → libcudnn is not).
@@ -41,16 +67,17 @@ export async function verifySetup(ctx: PlanContext): Promise<LayerResult[]> {
     id: 'libraries',
     title: `TensorFlow's ${ctx.req.libraries.length} libraries resolve to CUDA ${ctx.cuda} / cuDNN ${ctx.req.cudnn}`,
     status: failing.length || fake.length ? 'fail' : 'pass',
-    evidence: [...fake.map((f) => f.problem), ...(failing.length ? failing : fake.length ? [] : libs).flatMap((f) => [f.title, ...f.evidence.slice(0, 1)])].slice(0, 6),
+    // The new-terminal note first, so the step's one-line summary says it.
+    evidence: [...(after.stale ? [windowsText.judgedForNewProcesses] : []), ...[...fake.map((f) => f.problem), ...(failing.length ? failing : fake.length ? [] : libs).flatMap((f) => [f.title, ...f.evidence.slice(0, 1)])].slice(0, 6)],
     fix: fake.length ? safetyText.librariesFix : (failing[0]?.fix ?? undefined),
   });
-  layers.push(await verifyNvcc(ctx.host, ctx.os, ctx.toolkitDir, ctx.cuda));
+  layers.push(await verifyNvcc(host, ctx.os, ctx.toolkitDir, ctx.cuda));
   const python = facts.python.state === 'found' ? facts.python.executable ?? facts.python.command : undefined;
   if (!python || !facts.python.tensorflow?.version) {
-    layers.push({ id: 'tensorflow', title: 'TensorFlow sees the GPU', status: 'skipped', evidence: [python ? 'TensorFlow is not installed in this Python' : 'no Python found'], fix: `pip install ${ctx.req.pip}` });
+    layers.push({ id: 'tensorflow', title: 'TensorFlow sees the GPU', status: 'skip', evidence: [python ? 'TensorFlow is not installed in this Python' : 'no Python found'], fix: `pip install ${ctx.req.pip}` });
     return layers;
   }
-  const tf = await importTensorflow(ctx.host, python);
+  const tf = await importTensorflow(host, python);
   const explained = explainLog(ctx.catalog, tf.log, { os: ctx.os });
   const problems = explained.findings.filter((f) => f.severity === 'error');
   layers.push({

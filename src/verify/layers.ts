@@ -5,7 +5,9 @@ import path from 'node:path';
 import { safetyText } from '../i18n/safety.js';
 import { toolkitLibraryDir, type OsName } from '../platform.js';
 
-export type LayerStatus = 'pass' | 'fail' | 'skipped';
+import type { Status } from '../status.js';
+
+export type LayerStatus = Extract<Status, 'pass' | 'fail' | 'skip'>;
 
 export interface LayerResult {
   id: 'manifest' | 'libraries' | 'nvcc' | 'tensorflow';

@@ -21,6 +21,8 @@ export interface ScanSummary {
   installedTf?: string;
   /** The installed TF is newer than the catalog: the headline and what still works. */
   beyond?: Beyond;
+  /** What the catalog overlay said that may not be what was meant. */
+  warnings?: string[];
 }
 
 /** A TensorFlow newer than the catalog, as the wizard shows it: a headline and the options left. */

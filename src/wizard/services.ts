@@ -1,5 +1,6 @@
 // The wizard's services over the real ones: the doctor's probes for the scan, the catalog for the
 // version list, and the same plans and runner as `install` and `repair`.
+import { acquireLock, LockedError } from '../lock/index.js';
 import { beyondCatalogOptions, tfBeyondCatalog } from '../catalog/newer-tf.js';
 import { requirementsFor } from '../catalog/queries.js';
 import { planText } from '../i18n/plan.js';
@@ -8,11 +9,11 @@ import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
 import type { GlobalOptions } from '../cli/args.js';
-import { waitForArchiveInDownloads } from '../cudnn/index.js';
 import { diagnose } from '../doctor/diagnose.js';
 import { toolkitServes } from '../doctor/toolkit-lookup.js';
 import type { Host } from '../host.js';
 import { defaultCudaRoot } from '../platform.js';
+import { typedOrFoundInDownloads } from '../plan/archive-answer.js';
 import { createPlanContext } from '../plan/context.js';
 import { createPipPlanContext, pipRouteRefusal, pipRouteSteps } from '../plan/pip-route.js';
 import path from 'node:path';
@@ -23,6 +24,8 @@ import { repairSteps } from '../plan/repair.js';
 import { runPlan } from '../plan/runner.js';
 import { setupSteps } from '../plan/setup.js';
 import { ProbeCache } from '../probe/cache.js';
+import { pythonFits } from '../plan/python-step.js';
+import { majorMinor } from '../version.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
 
@@ -55,6 +58,7 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
     problems: findings.filter((f) => f.status === 'fail').map((f) => ({ title: f.title, fix: f.fix ?? undefined })),
     hasInstall: facts.toolkits.length > 0 && Boolean(installedTf),
     installedTf,
+    ...(catalog.warnings?.length ? { warnings: catalog.warnings } : {}),
     ...(beyond
       ? {
           beyond: {
@@ -69,7 +73,12 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
 /** The version list for this machine: what its GPU can run, the installed TF first if runnable. */
 export function tfChoices(catalog: Catalog, host: Host, scan: ScanSummary, facts?: MachineFacts): { choices: TfChoice[]; defaultVersion?: string } {
   const cc = facts?.gpu.gpus.find((g) => g.computeCapability)?.computeCapability;
-  const choices = tfChoicesFor(catalog, host.os, cc ? { computeCapability: cc } : undefined);
+  const py = facts?.python.state === 'found' ? facts.python.version : undefined;
+  const choices: TfChoice[] = tfChoicesFor(catalog, host.os, cc ? { computeCapability: cc } : undefined).map((c) => {
+    // "3.5–3.8": the wheels pip has for that TF. A Python outside it cannot install it.
+    const [min, max = min] = c.python.split('–');
+    return py && !pythonFits(py, { min, max }) ? { ...c, pythonCannot: wizardText.pythonCannot(majorMinor(py)) } : c;
+  });
   return { choices, defaultVersion: defaultTfChoice(choices, scan.installedTf)?.version };
 }
 
@@ -111,24 +120,25 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
       }
       const ctx = createPlanContext(catalog, host, options);
       const steps = mode === 'repair' && facts ? repairSteps(facts) : setupSteps();
+      // One run per toolkit, as headless: another cudawiz on it ends this run with its pid (exit 3).
+      const notices: string[] = [];
+      const lock = o.dryRun ? undefined : await acquireLock(ctx.toolkitDir, { onNotice: (line) => notices.push(line) }).catch((error: unknown) => error as Error);
+      if (lock instanceof LockedError) {
+        const result = { ok: false, exitCode: lock.exitCode, message: `${lock.message} ${lock.fix ?? ''}`.trim() };
+        o.onEvent({ type: 'result', ...result });
+        return result;
+      }
+      if (lock instanceof Error) throw lock;
       return runPlan(steps, ctx, {
         signal: o.signal,
         dryRun: o.dryRun,
-        onEvent: o.onEvent,
-        // The archive may be typed in, or simply appear in Downloads: whichever comes first.
-        ask: async (need) => {
-          if (need.kind !== 'cudnn-archive' || !o.ask) return o.ask?.(need);
-          const stop = new AbortController();
-          const abort = () => stop.abort();
-          o.signal.addEventListener('abort', abort, { once: true });
-          const watched = waitForArchiveInDownloads(need.downloadsDir, need.file, { signal: stop.signal }).catch(() => undefined);
-          const typed = o.ask(need);
-          const answer = await Promise.race([typed, watched.then((p) => p ?? typed)]);
-          stop.abort();
-          o.signal.removeEventListener('abort', abort);
-          return answer;
+        // A lock taken over from a killed run is said under the first step, once the plan is on screen.
+        onEvent: (e) => {
+          o.onEvent(e);
+          if (e.type === 'plan') for (const line of notices.splice(0)) o.onEvent({ type: 'log', id: 'preflight', line });
         },
-      });
+        ask: typedOrFoundInDownloads(o.ask, o.signal),
+      }).finally(() => lock?.release());
     },
     whatNow: (tf) => {
       const version = tf ?? facts?.python.tensorflow?.version;

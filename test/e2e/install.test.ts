@@ -33,7 +33,7 @@ describe('cudawiz install, headless', () => {
     const ev = events(r.stdout);
     expect(ev.at(-1), r.stdout + r.stderr).toMatchObject({ type: 'result', ok: true, exitCode: 0 });
     expect(r.code).toBe(0);
-    expect(ev.filter((e) => e.type === 'step-done').map((e) => e.id)).toEqual(['preflight', 'download-cuda', 'install-cuda', 'obtain-cudnn', 'import-cudnn', 'configure-env', 'verify']);
+    expect(ev.filter((e) => e.type === 'step-done').map((e) => e.id)).toEqual(['preflight', 'python', 'disk-space', 'download-cuda', 'install-cuda', 'obtain-cudnn', 'import-cudnn', 'configure-env', 'verify']);
     const lib64 = await readdir(path.join(m.toolkit, 'lib64'));
     expect(lib64).toEqual(expect.arrayContaining(['libcudart.so.10.1', 'libcudnn.so.7', 'libcudnn.so.7.6.5']));
     const manifest = JSON.parse(await readFile(path.join(m.toolkit, '.cudawiz/manifest.json'), 'utf8'));
@@ -46,7 +46,7 @@ describe('cudawiz install, headless', () => {
     const again = await runBuilt(m.args('install', '--tf', '2.3', '--yes', '--json'), { env: m.env });
     const plan = events(again.stdout).find((e) => e.type === 'plan')!;
     // configure-env runs again only to print the lines for the user (--configure-env no); it changes nothing.
-    expect(plan.steps!.filter((s) => !s.done).map((s) => s.id)).toEqual(['preflight', 'configure-env', 'verify']);
+    expect(plan.steps!.filter((s) => !s.done).map((s) => s.id)).toEqual(['preflight', 'python', 'configure-env', 'verify']);
     expect(again.code).toBe(0);
     expect(mirror!.requests.length).toBe(before);
     expect(await treeDigest(m.toolkit)).toEqual(digest);
@@ -68,15 +68,17 @@ describe('cudawiz install, headless', () => {
     expect(r.stdout).toContain('Plan:');
     expect(r.stdout).toContain('Get the cuDNN archive');
     expect(await readdir(m.cudaRoot)).toEqual([]);
-    expect(mirror!.requests).toHaveLength(0);
+    // Only the plan's size check asked the server (HEAD, no body): nothing was downloaded.
+    expect(mirror!.requests.filter((q) => q.method !== 'HEAD')).toHaveLength(0);
   });
 
-  it('waits on the user (exit 3) with the page and the exact file when the login-gated archive is nowhere to be found', async () => {
-    // TF 2.4 needs cuDNN 8.0 for CUDA 11.0, whose Linux tgz exists only behind NVIDIA's login.
+  it('waits on the user (exit 3) with the page and the exact file when the archive is nowhere to be found', async () => {
+    // TF 2.4 needs cuDNN 8.0 for CUDA 11.0: its public copy (8.0.5.39) is not on this mirror, so the login path is left.
     const m = await laptop({ version: '11.0.3', runPath: 'compute/cuda/11.0.3/local_installers/cuda_11.0.3_450.51.06_linux.run' });
     const r = await runBuilt(m.args('install', '--tf', '2.4', '--yes'), { env: m.env });
     expect(r.code, r.stdout + r.stderr).toBe(3);
-    expect(r.stdout).toContain('waiting for cudnn-11.0-linux-x64-v8.0.4.30.tgz');
+    expect(r.stdout).toContain('waiting for cudnn-11.0-linux-x64-v8.0.5.39.tgz');
+    expect(r.stdout).toContain('the public copy of cudnn-11.0-linux-x64-v8.0.5.39.tgz could not be downloaded');
     expect(r.stdout).toContain('https://developer.nvidia.com/rdp/cudnn-archive');
     expect(r.stdout).toContain('--cudnn-archive');
     // CUDA itself went in; the next run with --cudnn-archive continues from there.

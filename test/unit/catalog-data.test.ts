@@ -183,6 +183,11 @@ describe('the built-in catalog', () => {
     expect(windowsComponents(catalog, '11.8.0')).not.toContain('nvjitlink_11.8');
     expect(windowsComponents(catalog, '12.5.1')).toContain('nvjitlink_12.5');
     expect(windowsComponents(catalog, '9.0.176')).toEqual(expect.arrayContaining(['compiler_9.0', 'cudart_9.0', 'cusolver_9.0']));
+    // 9.1 renamed the compiler sub-package: compiler_9.0, but nvcc_9.1 / nvcc_9.2.
+    expect(windowsComponents(catalog, '9.0.176')).not.toContain('nvcc_9.0');
+    expect(windowsComponents(catalog, '9.1.85')).toEqual(expect.arrayContaining(['nvcc_9.1', 'cublas_9.1', 'cudart_9.1']));
+    expect(windowsComponents(catalog, '9.1.85')).not.toContain('compiler_9.1');
+    expect(windowsComponents(catalog, '9.2.148')).toContain('nvcc_9.2');
     expect(windowsComponents(catalog, '13.0.2')).toEqual(expect.arrayContaining(['nvcc_13.0', 'crt_13.0', 'nvvm_13.0', 'cudart_13.0']));
     // Every release the catalog has a Windows installer for gets a list (9.x names the compiler "compiler", not "nvcc").
     for (const r of catalog.cuda.releases.filter((x) => x.installers.windows)) {
@@ -190,34 +195,39 @@ describe('the built-in catalog', () => {
     }
   });
 
-  it('holds every cuDNN build of domain.md §5c/§5d gated behind the login, with the archive layout of its era', () => {
-    const gated = catalog.cudnn.releases.flatMap((r) => Object.values(r.archives).filter((a) => a!.gated).map((a) => ({ r, a: a! })));
-    expect(gated).toHaveLength(74); // 37 rows in each of §5c and §5d
-    for (const { r, a } of gated) {
+  it('keeps the login download of every cuDNN build of domain.md §5c/§5d, with the archive layout of its era', () => {
+    const yggdrasil = catalog.cudnn.releases.flatMap((r) =>
+      Object.values(r.archives)
+        .map((a) => ({ r, a: a!, login: a!.gated ? a!.url : a!.loginUrl }))
+        .filter((x) => x.login && /\/secure\//.test(x.login)),
+    );
+    expect(yggdrasil).toHaveLength(74); // 37 rows in each of §5c and §5d
+    for (const { r, a } of yggdrasil) {
       expect(a.sha256, a.file).toBeDefined();
       expect(a.layout, a.file).toBe(compareDotted(majorMinor(r.version), '8.2') <= 0 ? 'cuda-folder' : 'archive-folder');
-      expect(a.url, a.file).toMatch(/^https:\/\/developer\.nvidia\.com\/.*\/secure\//);
     }
     const win81 = catalog.cudnn.releases.find((r) => r.version === '8.1.0.77' && r.cuda === '11.2')!.archives.windows!;
-    expect(win81).toMatchObject({ file: 'cudnn-11.2-windows-x64-v8.1.0.77.zip', sha256: 'f5a23402ebed5b2add2ae0dc79df42f055f5851bbb3b1d0f6aa9dcdeeb9346ce' });
+    expect(win81).toMatchObject({ file: 'cudnn-11.2-windows-x64-v8.1.0.77.zip', sha256: 'f5a23402ebed5b2add2ae0dc79df42f055f5851bbb3b1d0f6aa9dcdeeb9346ce', gated: false });
+    expect(win81.loginUrl).toBe('https://developer.nvidia.com/compute/machine-learning/cudnn/secure/8.1.0.77/11.2_20210127/cudnn-11.2-windows-x64-v8.1.0.77.zip');
   });
 
   it('names the public copies: Linux 7.6.5 for CUDA 10.x, Windows 8.1.1.33, and the 8.9.7.29 / 9.3.0.75 redist builds with their manifests', () => {
     for (const cuda of ['10.0', '10.1', '10.2']) {
       const a = catalog.cudnn.releases.find((r) => r.version === '7.6.5.32' && r.cuda === cuda)!.archives.linux!;
-      expect(a.publicUrl).toBe(`https://developer.download.nvidia.com/compute/redist/cudnn/v7.6.5/cudnn-${cuda}-linux-x64-v7.6.5.32.tgz`);
+      expect(a).toMatchObject({ gated: false, url: `https://developer.download.nvidia.com/compute/redist/cudnn/v7.6.5/cudnn-${cuda}-linux-x64-v7.6.5.32.tgz` });
     }
-    const w811 = catalog.cudnn.releases.find((r) => r.version === '8.1.1.33')!;
-    expect(w811.archives.linux).toBeUndefined();
-    expect(w811.archives.windows).toMatchObject({ gated: false, url: 'https://developer.download.nvidia.com/compute/redist/cudnn/v8.1.1/cudnn-11.2-windows-x64-v8.1.1.33.zip' });
-    const v93 = catalog.cudnn.releases.find((r) => r.version === '9.3.0.75')!;
-    expect(v93.cuda).toBe('12');
+    const w811 = catalog.cudnn.releases.find((r) => r.version === '8.1.1.33' && r.cuda === '11.2')!;
+    expect(w811.archives.linux).toMatchObject({ gated: false, sha256: '98a8784e92862f20018d20c281b30d4a0cd951f93694f6433ccf4ae9c502ba6a' });
+    expect(w811.archives.windows).toMatchObject({ gated: false, unverified: true, url: 'https://developer.download.nvidia.com/compute/redist/cudnn/v8.1.1/cudnn-11.2-windows-x64-v8.1.1.33.zip' });
+    const v93 = catalog.cudnn.releases.find((r) => r.version === '9.3.0.75' && r.cuda === '12')!;
     expect(v93.archives.linux).toMatchObject({
       gated: false,
       url: 'https://developer.download.nvidia.com/compute/cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-9.3.0.75_cuda12-archive.tar.xz',
       manifestUrl: 'https://developer.download.nvidia.com/compute/cudnn/redist/redistrib_9.3.0.json',
+      sha256: '3d6ef10aa06dc9339a477e2b057e085ff8500bbdee79e42c7e13655c9eff2c26',
+      size: 756509380,
     });
-    expect(v93.archives.windows!.file).toBe('cudnn-windows-x86_64-9.3.0.75_cuda12-archive.zip');
+    expect(v93.archives.windows).toMatchObject({ file: 'cudnn-windows-x86_64-9.3.0.75_cuda12-archive.zip', sha256: '864a85dc67c7f92b9a8639f323acb4af63ad65de2ca82dccdf2c0b6a701c27c0', size: 566118754 });
     for (const r of catalog.cudnn.releases) {
       for (const a of Object.values(r.archives)) if (!a!.gated) expect(a!.url, a!.file).toMatch(/^https:\/\/developer\.download\.nvidia\.com\//);
     }
@@ -310,7 +320,7 @@ describe('catalog overlays', () => {
 
   it('gives a public cuDNN build a checksum without making it login-gated', async () => {
     const file = await writeOverlay({ cudnn: [{ version: '9.3.0.75', cuda: '12', archives: { linux: { sha256: 'd'.repeat(64) } } }] });
-    const a = loadCatalog({ overlayFile: file }).cudnn.releases.find((r) => r.version === '9.3.0.75')!.archives.linux!;
+    const a = loadCatalog({ overlayFile: file }).cudnn.releases.find((r) => r.version === '9.3.0.75' && r.cuda === '12')!.archives.linux!;
     expect(a).toMatchObject({ sha256: 'd'.repeat(64), gated: false, file: 'cudnn-linux-x86_64-9.3.0.75_cuda12-archive.tar.xz' });
   });
 });

@@ -102,7 +102,7 @@ describe('requirements: facts users ask about', () => {
     const r = requirementsFor(catalog, '2.3', 'windows');
     expect(files(r)).toEqual(expect.arrayContaining(['cudart64_101.dll', 'cublas64_10.dll', 'cusolver64_10.dll', 'cudnn64_7.dll', 'nvcuda.dll']));
     expect(r.cudaInstaller).toMatchObject({ version: '10.1.243', file: 'cuda_10.1.243_426.00_win10.exe' });
-    expect(r.cudnnArchive).toMatchObject({ version: '7.6.5.32', cuda: '10.1', file: 'cudnn-10.1-windows10-x64-v7.6.5.32.zip', gated: true });
+    expect(r.cudnnArchive).toMatchObject({ version: '7.6.5.32', cuda: '10.1', file: 'cudnn-10.1-windows10-x64-v7.6.5.32.zip', gated: true, access: 'login', pick: 'tested' });
     expect(r.driverMin).toBe('418.96');
     expect(requirementsFor(catalog, '2.3', 'linux').driverMin).toBe('418.39');
   });
@@ -112,16 +112,16 @@ describe('requirements: facts users ask about', () => {
     expect(files(r24)).toEqual(expect.arrayContaining(['cudart64_110.dll', 'cusolver64_10.dll', 'cublasLt64_11.dll', 'cudnn64_8.dll']));
     expect(files(r24)).not.toContain('cusolver64_11.dll');
     expect(r24.cudaInstaller!.version).toBe('11.0.3');
-    expect(r24.cudnnArchive).toMatchObject({ version: '8.0.4.30', cuda: '11.0', file: 'cudnn-11.0-windows-x64-v8.0.4.30.zip' });
+    expect(r24.cudnnArchive).toMatchObject({ version: '8.0.4.30', cuda: '11.0', file: 'cudnn-11.0-windows-x64-v8.0.4.30.zip', access: 'public' });
     expect(files(requirementsFor(catalog, '2.5', 'windows'))).toContain('cusolver64_11.dll');
   });
 
-  it('TF 2.10 on Windows: cudart64_110.dll and cudnn64_8.dll, a cuda_11.2.x installer, the public cuDNN 8.1.1 zip', () => {
+  it('TF 2.10 on Windows: cudart64_110.dll and cudnn64_8.dll, a cuda_11.2.x installer, the public (checksummed) cuDNN 8.1.0 zip it was tested with', () => {
     const r = requirementsFor(catalog, '2.10', 'windows');
     expect(r.python).toMatchObject({ min: '3.7', max: '3.10' });
     expect(files(r)).toEqual(expect.arrayContaining(['cudart64_110.dll', 'cudnn64_8.dll']));
     expect(r.cudaInstaller!.file).toMatch(/^cuda_11\.2\.\d+_[\d.]+_win10\.exe$/);
-    expect(r.cudnnArchive).toMatchObject({ version: '8.1.1.33', gated: false, file: 'cudnn-11.2-windows-x64-v8.1.1.33.zip' });
+    expect(r.cudnnArchive).toMatchObject({ version: '8.1.0.77', gated: false, access: 'public', pick: 'tested', file: 'cudnn-11.2-windows-x64-v8.1.0.77.zip' });
     expect(r.driverMin).toBe('452.39');
     expect(r.driverFull).toBe('461.33');
   });
@@ -137,19 +137,18 @@ describe('requirements: facts users ask about', () => {
     expect(files(r)).toEqual(expect.arrayContaining(['libcudart.so.12', 'libcublas.so.12', 'libcublasLt.so.12', 'libcufft.so.11', 'libcudnn.so.9']));
     expect(r.andCuda).toBe(true);
     expect(r.cudaInstaller!.version).toBe('12.5.1');
-    expect(r.cudnnArchive).toMatchObject({ version: '9.3.0.75', gated: false, manifestUrl: 'https://developer.download.nvidia.com/compute/cudnn/redist/redistrib_9.3.0.json' });
-    expect(r.notes.join('\n')).toContain('redistrib_9.3.0.json');
+    expect(r.cudnnArchive).toMatchObject({ version: '9.3.0.75', gated: false, sha256: '3d6ef10aa06dc9339a477e2b057e085ff8500bbdee79e42c7e13655c9eff2c26', manifestUrl: 'https://developer.download.nvidia.com/compute/cudnn/redist/redistrib_9.3.0.json' });
     expect(r.driverMin).toBe('525.60.13');
     expect(r.computeCapabilityMin).toBe('5.0');
     expect(cudnnPartFiles(catalog, 'linux', r.cudnn!)).toContain('libcudnn_graph.so.9');
     expect(cudnnPartFiles(catalog, 'windows', '8.1')).toContain('cudnn_ops_infer64_8.dll');
   });
 
-  it('picks a cuDNN build for the toolkit itself, then the nearest newer minor: 2.14 → 8.8.1.3 for CUDA 11, 2.15 → 8.9.7.29', () => {
-    expect(requirementsFor(catalog, '2.14', 'linux').cudnnArchive).toMatchObject({ version: '8.8.1.3', cuda: '11' });
+  it('picks the tested cuDNN minor where the catalog has it: 2.14 → 8.7.0.84 ([and-cuda] pins it), 2.15 → 8.9.7.29', () => {
+    expect(requirementsFor(catalog, '2.14', 'linux').cudnnArchive).toMatchObject({ version: '8.7.0.84', cuda: '11', pick: 'tested', access: 'public' });
     expect(requirementsFor(catalog, '2.12', 'linux').cudnnArchive).toMatchObject({ version: '8.6.0.163', cuda: '11' });
     expect(requirementsFor(catalog, '2.15', 'linux').cudnnArchive).toMatchObject({ version: '8.9.7.29', cuda: '12' });
-    expect(requirementsFor(catalog, '2.4', 'linux').cudnnArchive).toMatchObject({ version: '8.0.4.30', cuda: '11.0' });
+    expect(requirementsFor(catalog, '2.4', 'linux').cudnnArchive).toMatchObject({ version: '8.0.5.39', cuda: '11.0', access: 'public' });
     expect(requirementsFor(catalog, '1.13.1', 'linux').cudnnArchive).toMatchObject({ version: '7.6.5.32', cuda: '10.0' });
     expect(requirementsFor(catalog, '1.12', 'windows').cudnnArchive).toMatchObject({ version: '7.6.5.32', cuda: '9.0' });
   });

@@ -31,7 +31,7 @@ describe('the compute-capability finding for each architecture and each TF era (
 });
 
 describe('what the finding says', () => {
-  it('a GTX 970 with TF 2.18 fails, and the fix names TF 2.17 and the command to check it (doctor --json, exit 1)', async () => {
+  it('a GTX 970 with TF 2.18 fails, and the fix names TF 2.16 and the command to check it (doctor --json, exit 1)', async () => {
     const m = await linuxBox(gpu('GTX 970'));
     const r = await runCli(['doctor', '--tf', '2.18', '--json'], { host: m.host });
     expect(r.code).toBe(1);
@@ -39,7 +39,7 @@ describe('what the finding says', () => {
     expect(Object.keys(doc)).toEqual(['os', 'gpus', 'driver', 'toolkits', 'cudnn', 'python', 'tensorflow', 'findings']);
     const f = doc.findings.find((x: Finding) => x.id === 'compute-capability');
     expect(f).toMatchObject({ status: 'fail', title: 'TensorFlow 2.18 will not run on NVIDIA GeForce GTX 970 (compute capability 5.2)' });
-    expect(f.fix).toBe('Use TensorFlow 2.17, the newest line with machine code for compute capability 5.2 (NVIDIA GeForce GTX 970): cudawiz requirements --tf 2.17 --gpu 5.2');
+    expect(f.fix).toBe('Use TensorFlow 2.16, the newest line with machine code for compute capability 5.2 (NVIDIA GeForce GTX 970): cudawiz requirements --tf 2.16 --gpu 5.2');
     expect(f.evidence).toContain('GPU 0: NVIDIA GeForce GTX 970 (4096 MiB), compute capability 5.2');
     expect(f.evidence.some((e: string) => e.includes('its oldest machine code is for 6.0'))).toBe(true);
   });
@@ -59,12 +59,11 @@ describe('what the finding says', () => {
     expect(f.fix).toMatch(/^Set CUDA_CACHE_MAXSIZE=2147483648 .*; or switch: TensorFlow 2\.21 has machine code for compute capability 8\.9/);
   });
 
-  it('an RTX 5090 with TF 2.21 warns with the cache tip only: no TF line has Blackwell machine code', async () => {
+  it('an RTX 5090 with TF 2.21 fails: its wheels die with CUDA_ERROR_INVALID_PTX there (TF issues), and the evidence says so', async () => {
     const facts = await probeMachine((await linuxBox(gpu('RTX 5090'))).host, { catalog });
     const f = ccFinding(facts, '2.21')!;
-    expect(f.status).toBe('warn');
-    expect(f.fix).not.toContain('switch');
-    expect(f.evidence.some((e) => e.includes('CUDA 12.5 predates this GPU'))).toBe(true);
+    expect(f.status).toBe('fail');
+    expect(f.evidence.some((e) => e.includes('CUDA_ERROR_INVALID_PTX'))).toBe(true);
   });
 
   it('an A100 with TF 2.18 passes and says so', async () => {

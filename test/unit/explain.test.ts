@@ -74,10 +74,12 @@ describe('explainLog: real TensorFlow logs', () => {
     expect(e.findings[0].fix).toContain('NVIDIA driver');
   });
 
-  it('explains the newer TF "Could not find cuda drivers" line (and leaves the TensorRT warning alone)', () => {
+  it('reads the newer TF "Could not find cuda drivers" line as the CUDA runtime it is (and leaves the TensorRT warning alone)', () => {
     const e = explain('linux-tf213-no-cuda-drivers.log');
-    expect(e.findings.map((f) => f.id)).toEqual(['missing-driver']);
-    expect(e.findings[0].fix).toContain('under WSL2, install the Windows driver');
+    // tsl's cudart_stub.cc prints it when GetCudaRuntimeDsoHandle fails: libcudart, not libcuda.
+    expect(e.findings.map((f) => f.id)).toEqual(['missing-cuda-runtime']);
+    expect(e.findings[0].meaning).toContain('could not load the CUDA runtime (libcudart.so)');
+    expect(e.findings[0].fix).toContain('pip install "tensorflow[and-cuda]"');
   });
 
   it('reads a cuDNN mismatch in both eras: "8.7.0 … 8.9.4" and the 2016 integers "5103 … 4007"', () => {
@@ -210,7 +212,10 @@ describe('cudawiz explain', () => {
 
   it('--os windows overrides the guess for a log that names no file', async () => {
     const r = await runCli(['explain', path.join(logs, 'linux-tf213-no-cuda-drivers.log'), '--os', 'windows', '--json']);
-    expect(JSON.parse(r.stdout).findings[0].fix).toContain('nvcuda.dll');
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ os: 'windows', wsl: false });
+    expect(doc.findings[0].meaning).toContain('cudart64_*.dll');
+    expect(doc.findings[0].fix).toContain('TensorFlow 2.10 and older: install the CUDA toolkit');
   });
 
   it('refuses a log that is not there (exit 2, names the file) and leaves the folder as it was', async () => {

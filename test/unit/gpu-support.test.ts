@@ -7,11 +7,11 @@ const catalog = builtinCatalog();
 const gpus = catalog.gpus;
 
 describe('the GPU facts in assets/gpus.json', () => {
-  it('name a source for every row, and every pattern compiles and matches its own examples to its own row', () => {
-    for (const row of [...(gpus.cudaSass ?? []), ...(gpus.tensorflowBuilds ?? [])]) expect(gpus.sources[row.source], row.source).toBeDefined();
+  it('name a source for every row, and every name in the table maps back to its own row', () => {
+    const named = (source: string) => Object.keys(gpus.sources).some((k) => source.includes(k));
+    for (const row of [...(gpus.cudaSass ?? []), ...(gpus.tensorflowBuilds ?? []), ...gpus.computeCapabilityByName, ...(gpus.knownFailures ?? [])]) expect(named(row.source), row.source).toBe(true);
     for (const row of gpus.computeCapabilityByName) {
-      expect(() => new RegExp(row.pattern, 'i')).not.toThrow();
-      for (const name of row.examples ?? []) expect(computeCapabilityFromName(catalog, name), name).toEqual({ computeCapability: row.computeCapability, architecture: row.architecture });
+      for (const name of row.names) expect(computeCapabilityFromName(catalog, name), name).toEqual({ computeCapability: row.computeCapability, architecture: row.architecture });
     }
   });
 
@@ -90,11 +90,15 @@ describe('gpuSupport', () => {
     expect(ada.suggestion).toMatch(/^TensorFlow 2\.10 has machine code for compute capability 8\.9/);
   });
 
-  it('an RTX 5090 (12.0) on TF 2.21 runs only through compute 9.0 PTX; CUDA 12.5 compiles up to 9.0', () => {
+  it('an RTX 5090 (12.0) on TF 2.21 does not run: the JIT of its compute 9.0 PTX fails (CUDA_ERROR_INVALID_PTX in TF issues)', () => {
     const r = gpuSupport(catalog, { computeCapability: '12.0' }, { tf: '2.21', cuda: '12.5' });
-    expect(r.verdict).toBe('ptx-jit');
-    expect(r.reason).toContain('CUDA 12.5 predates this GPU');
-    expect(r.suggestion).toBeUndefined(); // no TF line carries Blackwell machine code
+    expect(r).toMatchObject({ verdict: 'unsupported', verified: true });
+    expect(r.reason).toContain('CUDA_ERROR_INVALID_PTX');
+    expect(r.suggestion).toMatch(/NGC TensorFlow container.*CUDA 12\.8/);
+    // Before the reports (TF 2.15, CUDA 12.2) the verdict stays the slow JIT start, with its caveat.
+    const old = gpuSupport(catalog, { computeCapability: '12.0' }, { tf: '2.15', cuda: '12.2' });
+    expect(old.verdict).toBe('ptx-jit');
+    expect(old.reason).toContain('CUDA 12.2 predates this GPU');
   });
 
   it('a GTX 960M (5.0) cannot run TF 2.3: 5.2 machine code does not run on 5.0 (tensorflow#41132 shows the failure)', () => {
@@ -124,9 +128,10 @@ describe('gpuSupport', () => {
     expect(gpuSupport(catalog, { computeCapability: 'sm_75' }, { tf: '2.3' }).verdict).toBe('unknown');
   });
 
-  it('marks a verdict from an inferred architecture list', () => {
-    const r = gpuSupport(catalog, { computeCapability: '8.6' }, { tf: '2.10' });
+  it('marks a verdict from an inferred architecture list (only TF ≤ 2.2 is still inferred from the docs)', () => {
+    const r = gpuSupport(catalog, { computeCapability: '6.1' }, { tf: '2.1' });
     expect(r).toMatchObject({ verdict: 'native', verified: false });
     expect(r.reason).toContain('inferred');
+    expect(gpuSupport(catalog, { computeCapability: '8.6' }, { tf: '2.10' })).toMatchObject({ verdict: 'native', verified: true });
   });
 });

@@ -31,11 +31,12 @@ describe('tfChoicesFor', () => {
     expect(choices.filter((c) => c.blocked).map((c) => majorMinor(c.version))).toEqual(['2.21', '2.20', '2.19', '2.18', '2.17', '2.16', '2.15', '2.14', '2.13', '2.12', '2.11']);
   });
 
-  it('a GTX 970 (5.2) on Linux: 2.18 and newer are blocked with the reason; 2.17 and older run natively', () => {
+  it('a GTX 970 (5.2) on Linux: 2.17 and newer are blocked with the reason (sm_50 left the build 2024-02-26); 2.16 and older run natively', () => {
     const choices = tfChoicesFor(catalog, 'linux', { computeCapability: '5.2' });
     expect(line(choices, '2.18').blocked).toContain('its oldest machine code is for 6.0');
-    expect(line(choices, '2.17')).toMatchObject({ verdict: 'native' });
-    expect(line(choices, '2.17').blocked).toBeUndefined();
+    expect(line(choices, '2.17').blocked).toContain('its oldest machine code is for 6.0');
+    expect(line(choices, '2.16')).toMatchObject({ verdict: 'native' });
+    expect(line(choices, '2.16').blocked).toBeUndefined();
   });
 
   it('an RTX 4090 (8.9) on Linux: TF 2.3 is offered with a JIT note, not blocked', () => {
@@ -66,8 +67,8 @@ describe('defaultTfChoice', () => {
     expect(defaultTfChoice(tfChoicesFor(catalog, 'linux', { computeCapability: '8.9' }), '2.3.0')?.version).toBe('2.3.0');
   });
 
-  it('passes over an installed TF this GPU cannot run, to the newest native line (GTX 970 with 2.18 → 2.17; K80 → 2.14)', () => {
-    expect(defaultTfChoice(tfChoicesFor(catalog, 'linux', { computeCapability: '5.2' }), '2.18.0')?.version).toBe('2.17.0');
+  it('passes over an installed TF this GPU cannot run, to the newest native line (GTX 970 with 2.18 → 2.16; K80 → 2.14)', () => {
+    expect(defaultTfChoice(tfChoicesFor(catalog, 'linux', { computeCapability: '5.2' }), '2.18.0')?.version).toBe('2.16.1');
     expect(defaultTfChoice(tfChoicesFor(catalog, 'linux', { computeCapability: '3.7' }))?.version).toBe('2.14.0');
   });
 
@@ -75,10 +76,10 @@ describe('defaultTfChoice', () => {
     expect(defaultTfChoice(tfChoicesFor(catalog, 'windows', { computeCapability: '7.5' }), '2.15.0')?.version).toBe('2.10.0');
   });
 
-  it('an H100 (9.0) prefers the newest native line; an RTX 5090 (12.0), native nowhere, gets the newest runnable', () => {
+  it('an H100 (9.0) prefers the newest native line; an RTX 5090 (12.0), native nowhere and failing on 2.16+, gets the newest it can JIT', () => {
     expect(defaultTfChoice(tfChoicesFor(catalog, 'linux', { computeCapability: '9.0' }))?.version).toBe('2.21.0');
     expect(defaultTfChoice(tfChoicesFor(catalog, 'windows', { computeCapability: '9.0' }))?.version).toBe('2.10.0');
-    expect(defaultTfChoice(tfChoicesFor(catalog, 'linux', { computeCapability: '12.0' }))?.version).toBe('2.21.0');
+    expect(defaultTfChoice(tfChoicesFor(catalog, 'linux', { computeCapability: '12.0' }))?.version).toBe('2.15.0');
   });
 
   it('a Fermi GPU (2.0): every line with known builds is blocked; what is left is a line whose builds the catalog does not know, said in its note', () => {

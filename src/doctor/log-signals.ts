@@ -1,0 +1,67 @@
+// What a pasted log says about where it came from, beside its errors: WSL, Windows, the TensorFlow
+// version, the Python that ran pip (version, 32-bit). Pure text matching; each pattern names its source.
+import { WSL_LIBRARY_DIR } from '../platform.js';
+
+/** WSL's driver folder (/usr/lib/wsl/lib) or a WSL kernel ("5.15.90.1-microsoft-standard-WSL2", WSL1's "4.4.0-19041-Microsoft"). */
+const WSL_PATH = new RegExp(`${WSL_LIBRARY_DIR.replace(/\//g, '\\/')}\\b|/usr/lib/wsl/`);
+const WSL_KERNEL = /\d+\.\d+\.\d+[\w.+]*-microsoft(?:-standard)?(?:-WSL2)?\b|\d+\.\d+\.\d+-\d+-Microsoft\b/i;
+
+export function logSaysWsl(text: string): boolean {
+  return WSL_PATH.test(text) || WSL_KERNEL.test(text);
+}
+
+/** A Windows path (C:\Users\…), a win_amd64 wheel, or Python's "on win32" banner. */
+export function logSaysWindows(text: string): boolean {
+  return /\b[A-Z]:\\(?:Users|Program Files|Python|ProgramData|Windows|tools|Anaconda|Miniconda)/i.test(text) || /win_amd64|\bon win32\b/.test(text);
+}
+
+/** The TensorFlow version the log names: printed (tf.__version__ with a label), pip's lines, a wheel's name. */
+export function loggedTfVersion(text: string): string | undefined {
+  const patterns = [
+    /TensorFlow(?: version| Version|\.__version__)?:?\s+v?(\d+\.\d+\.\d+)\b/,
+    /\btf\.__version__\)?\s*[:=]?\s*['"]?(\d+\.\d+\.\d+)/,
+    /\btensorflow(?:-intel|-cpu|-gpu)?(?:\[and-cuda\])?==(\d+\.\d+(?:\.\d+)?)\b/,
+    /Successfully installed .*?\btensorflow(?:-intel)?-(\d+\.\d+\.\d+)\b/,
+    /\btensorflow(?:_intel|_gpu|_cpu)?-(\d+\.\d+\.\d+)-cp\d+/,
+    /Name: tensorflow(?:-intel|-cpu|-gpu)?\s*\r?\nVersion: (\d+\.\d+\.\d+)/,
+  ];
+  for (const re of patterns) {
+    const m = re.exec(text);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** "pip 24.2 from … (python 3.13)", a "Python 3.13.0" banner, site-packages of python3.12, Python312\, a cp311 wheel tag. */
+export function loggedPythonVersion(text: string): string | undefined {
+  const patterns = [
+    /\(python (\d\.\d+)\)/i,
+    /^Python (\d\.\d+)(?:\.\d+)?\b/m,
+    /Python version:?\s+(\d\.\d+)/i,
+    /python(\d\.\d+)[\\/](?:site|dist)-packages/i,
+    /\\Python(\d)(\d{1,2})(?:-32)?\\/i,
+  ];
+  for (const re of patterns) {
+    const m = re.exec(text);
+    if (m) return m[2] ? `${m[1]}.${m[2]}` : m[1];
+  }
+  return undefined;
+}
+
+/** Python's banner "[MSC v.1916 32 bit (Intel)]", "Python 3.8.10 (32-bit)", or a "Python39-32" folder. */
+export function logSays32BitPython(text: string): boolean {
+  return /\[MSC v\.\d+ 32 bit \((?:Intel|ARM)\)\]|Python \d\.\d+(?:\.\d+)? \(32-bit\)|\\Python\d+-32\\/.test(text);
+}
+
+/**
+ * TensorFlow listed no GPU: `print(tf.config.list_physical_devices('GPU'))` → `[]`, "Num GPUs Available:  0"
+ * (TF's install-guide check), or only the CPU device listed.
+ */
+export function logListsNoGpu(text: string): boolean {
+  return (
+    /Num GPUs Available:?\s+0\b/.test(text) ||
+    /^\s*(?:>>>\s*)?\[\]\s*$/m.test(text) ||
+    /\bGPUs?(?: Available)?:?\s+\[\]/i.test(text) ||
+    /^\s*\[PhysicalDevice\(name='\/physical_device:CPU:0', device_type='CPU'\)\]\s*$/m.test(text)
+  );
+}

@@ -1,0 +1,79 @@
+// The seed's Windows laptop under Wine: an RTX 2060 on a DCH driver (fixture nvidia-smi.exe in
+// System32), no CUDA, the cuDNN 7.6.5 zip in Downloads, and a loopback NVIDIA mirror serving the
+// fixture CUDA installer under NVIDIA's file name, with a catalog overlay naming both checksums.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { buildCudnnArchive, type BuiltArchive } from '../helpers/cudnn-archive.js';
+import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
+import { tempDir } from '../helpers/tmp.js';
+import { sha256 } from './sea.js';
+import { CUDA_ROOT, WineMachine, zPath } from './wine.js';
+
+export const CUDA_101_INSTALLER = { version: '10.1.243', file: 'cuda_10.1.243_426.00_win10.exe', urlPath: 'compute/cuda/10.1/Prod/local_installers/cuda_10.1.243_426.00_win10.exe' };
+export const V101 = `${CUDA_ROOT}\\v10.1`;
+// Wine names the profile after the Unix user.
+export const PROFILE = `C:\\users\\${process.env.USER ?? 'root'}`;
+export const DOWNLOADS = `${PROFILE}\\Downloads`;
+
+export interface WindowsLaptop {
+  machine: WineMachine;
+  mirror: NvidiaMirror;
+  /** The cuDNN zip, as the user downloaded it, at its C:\ path. */
+  cudnnZip: string;
+  archive: BuiltArchive;
+  overlay: string;
+  /** --catalog and --mirror, as Windows paths. */
+  globals: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh Windows machine for one story; `archive` swaps the cuDNN zip for another. */
+export async function windowsLaptop(options: { env?: Record<string, string>; archive?: (dir: string) => Promise<BuiltArchive> } = {}): Promise<WindowsLaptop> {
+  const machine = await WineMachine.start(inject('wineLane'), options.env);
+  const mirror = await startMirror({ root: await tempDir('cw-win-mirror-') });
+  const scratch = await tempDir('cw-win-seed-');
+  const installer = await mirror.addFile(CUDA_101_INSTALLER.urlPath, await readFile(inject('wineLane').fixtureExe));
+  const archive = await (options.archive ?? ((dir) => buildCudnnArchive(dir, { era: 'windows-cuda-folder' })))(scratch);
+  const cudnnZip = `${DOWNLOADS}\\${archive.name}`;
+  const bytes = await readFile(archive.file);
+  await machine.writeFile(cudnnZip, bytes);
+  // The fixture files carry NVIDIA's names, so the overlay gives their checksums in place of NVIDIA's.
+  const overlay = path.join(scratch, 'overlay.json');
+  await writeFile(
+    overlay,
+    JSON.stringify({
+      cuda: [{ version: CUDA_101_INSTALLER.version, installers: { windows: { sha256: installer.sha256 } } }],
+      cudnn: [{ version: '7.6.5.32', cuda: '10.1', archives: { windows: { sha256: sha256(bytes) } } }],
+    }),
+  );
+  return {
+    machine,
+    mirror,
+    cudnnZip,
+    archive,
+    overlay,
+    globals: ['--catalog', zPath(overlay), '--mirror', mirror.url],
+    close: async () => {
+      await mirror.close();
+      await machine.close();
+    },
+  };
+}
+
+/** What a user did before cudawiz: ran NVIDIA's installer for another CUDA by hand (the fixture, under its name). */
+export async function installCudaByHand(m: WineMachine, file: string, mm: string): Promise<string> {
+  const exe = `${DOWNLOADS}\\${file}`;
+  await m.fixtureProgram(exe);
+  const r = await m.exe(exe, ['-s', `nvcc_${mm}`, `cudart_${mm}`, '-n', `-log:${PROFILE}\\AppData\\Local\\Temp\\cuda-${mm}`]);
+  if (r.code !== 0) throw new Error(`the fixture installer ${file} failed: ${r.stderr}`);
+  return `${CUDA_ROOT}\\v${mm}`;
+}
+
+/** cuDNN copied into a toolkit by hand, as the blog posts say: the DLL and its version header. */
+export async function copyCudnnByHand(m: WineMachine, toolkit: string, version: string): Promise<void> {
+  const [maj, min, patch] = version.split('.');
+  await m.writeFile(`${toolkit}\\bin\\cudnn64_${maj}.dll`, await readFile(m.host('C:\\windows\\system32\\version.dll')));
+  const defines = `#define CUDNN_MAJOR ${maj}\n#define CUDNN_MINOR ${min}\n#define CUDNN_PATCHLEVEL ${patch}\n`;
+  await m.writeFile(`${toolkit}\\include\\${Number(maj) >= 8 ? 'cudnn_version.h' : 'cudnn.h'}`, defines);
+}
