@@ -3,6 +3,7 @@
 // under a manifest of every file with its sha256 — so `repair` can re-verify each one and re-fetch
 // only what is missing or changed, and `rollback` can remove the folder whole (it is all ours).
 import { chmod, lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { detectFormat, extractArchive } from '../cudnn/archive.js';
@@ -99,6 +100,8 @@ export async function downloadArchives(options: DownloadAllOptions): Promise<Map
   const results = new Map<string, FetchResult>();
   const report = () => options.onProgress?.({ bytes: [...bytes.values()].reduce((a, b) => a + b, 0), total, speed: [...speeds.values()].reduce((a, b) => a + b, 0), files: results.size, totalFiles: options.archives.length });
   const workers = Math.min(budget, queue.length);
+  // Every parallel fetch listens on the one abort signal.
+  if (options.signal) setMaxListeners(Math.max(20, workers * 8), options.signal);
   const worker = async () => {
     for (let a = queue.shift(); a; a = queue.shift()) {
       const entry = a;
