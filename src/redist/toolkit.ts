@@ -3,6 +3,7 @@
 // under a manifest of every file with its sha256 — so `repair` can re-verify each one and re-fetch
 // only what is missing or changed, and `rollback` can remove the folder whole (it is all ours).
 import { chmod, lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { detectFormat, extractArchive } from '../cudnn/archive.js';
@@ -15,6 +16,8 @@ import { toolkitPathFor } from './layout.js';
 import { redistText } from '../i18n/redist.js';
 
 export const REDIST_MANIFEST = path.join('.cudawiz', 'redist.json');
+/** Archives extracted at once. */
+const UNPACK_PARALLEL = 4;
 
 export interface RedistFile {
   /** Toolkit-relative, `/`-separated. */
@@ -97,6 +100,8 @@ export async function downloadArchives(options: DownloadAllOptions): Promise<Map
   const results = new Map<string, FetchResult>();
   const report = () => options.onProgress?.({ bytes: [...bytes.values()].reduce((a, b) => a + b, 0), total, speed: [...speeds.values()].reduce((a, b) => a + b, 0), files: results.size, totalFiles: options.archives.length });
   const workers = Math.min(budget, queue.length);
+  // Every parallel fetch listens on the one abort signal.
+  if (options.signal) setMaxListeners(Math.max(20, workers * 8), options.signal);
   const worker = async () => {
     for (let a = queue.shift(); a; a = queue.shift()) {
       const entry = a;
@@ -189,8 +194,9 @@ export async function unpackRedist(options: UnpackOptions): Promise<RedistManife
   const staging = path.join(toolkitDir, '.cudawiz', 'staging');
   const todo = manifest.components.filter((c) => !c.done);
   let placed = 0;
-  for (const c of todo) {
-    options.signal?.throwIfAborted();
+  // Archives are extracted into staging several at once (each extraction is an xz child and a hashing
+  // thread, mostly waiting); their files are put in place one component at a time, in order.
+  const stageOne = async (c: RedistComponentRecord) => {
     const archive = options.files.get(c.id);
     if (!archive) throw new CudawizError(redistText.notDownloaded(c.id), { fix: redistText.runAgain });
     const format = await detectFormat(archive);
@@ -207,6 +213,19 @@ export async function unpackRedist(options: UnpackOptions): Promise<RedistManife
         : { path: rel, component: c.id, type: 'file', size: (await stat(m.full)).size, sha256: hashes.get(m.rel) ?? (await sha256File(m.full)) };
       staged.push({ file, from: m.full });
     }
+    return { stage, staged };
+  };
+  const slots = Array.from({ length: UNPACK_PARALLEL }, () => Promise.resolve());
+  const stagings = todo.map((c, i) => {
+    const p = slots[i % UNPACK_PARALLEL].then(() => stageOne(c));
+    slots[i % UNPACK_PARALLEL] = p.then(() => undefined, () => undefined);
+    p.catch(() => undefined); // awaited below, in order; a later failure must not go unhandled meanwhile
+    return p;
+  });
+  try {
+  for (const [i, c] of todo.entries()) {
+    options.signal?.throwIfAborted();
+    const { stage, staged } = await stagings[i];
     // Recorded before any file moves: an interrupted unpack leaves a manifest that names them all.
     manifest.files = [...manifest.files.filter((f) => f.component !== c.id), ...staged.map((s) => s.file)];
     await writeRedistManifest(manifest);
@@ -224,6 +243,9 @@ export async function unpackRedist(options: UnpackOptions): Promise<RedistManife
     await rm(stage, { recursive: true, force: true });
     c.done = true;
     await writeRedistManifest(manifest);
+  }
+  } finally {
+    await Promise.allSettled(stagings);
   }
   await rm(staging, { recursive: true, force: true });
   await writeVersionJson(manifest);

@@ -20,7 +20,6 @@ afterEach(async () => {
   mirror = undefined;
 });
 
-// TF 2.10 on Linux takes the public cuDNN 8.1.1.33 for CUDA 11.2 (the newest 8.1 with a public copy).
 const CUDNN_URL_PATH = 'compute/redist/cudnn/v8.1.1/cudnn-11.2-linux-x64-v8.1.1.33.tgz';
 
 /** A user's Linux laptop: RTX 2060 on driver 525 (fixture nvidia-smi), bash, Python 3.10 (fixture), no CUDA, nothing in the system changed. */
@@ -39,7 +38,7 @@ async function userLaptop() {
   mirror = await startMirror({ root: await tempDir('cw-mirror-') });
   const cudnn = await buildCudnnArchive(await tempDir('cw-cudnn-'), { era: 'linux-cuda-folder', version: '8.1.1.33', cuda: '11.2' });
   const served = await mirror.addFile(CUDNN_URL_PATH, await readFile(cudnn.file));
-  const fixture = await serveRedistFixtures(mirror, {
+  const fixture = await serveRedistFixtures(mirror, await tempDir('cw-redist-fixture-'), {
     overlayExtra: { cudnn: [{ version: '8.1.1.33', cuda: '11.2', archives: { linux: { gated: false, url: `https://developer.download.nvidia.com/${CUDNN_URL_PATH}`, sha256: served.sha256 } } }] },
   });
   const overlay = path.join(home, 'overlay.json');

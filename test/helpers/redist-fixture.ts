@@ -3,12 +3,11 @@
 // a fixture redistrib_11.8.0.json beside them and a --catalog overlay carrying their real sha256.
 // Real tar.xz (Python's tarfile) and zip; libraries of random bytes under their real names and links.
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import redistData from '../../assets/redist/cuda.json' with { type: 'json' };
 import { peBytes, writeArchive, type FixtureEntry } from './cudnn-archive.js';
 import type { NvidiaMirror } from './mirror.js';
-import { tempDir } from './tmp.js';
 
 export type FixturePlatform = 'linux-x86_64' | 'windows-x86_64';
 const RELEASE = redistData.releases.find((r) => r.version === '11.8.0')!;
@@ -22,7 +21,7 @@ esac
 `;
 
 /** What each component's archive holds, as NVIDIA lays it out (library bytes scaled by `bytes`). */
-function members(id: ComponentId, platform: FixturePlatform, bytes: (weight: number) => Buffer): FixtureEntry[] {
+function members(id: ComponentId, platform: FixturePlatform, bytes: (weight: number) => Buffer, nvccExe?: Buffer): FixtureEntry[] {
   const v = RELEASE.components[id].version;
   const linux = platform === 'linux-x86_64';
   const so = (base: string, soname: string, weight: number): FixtureEntry[] => [
@@ -56,7 +55,7 @@ function members(id: ComponentId, platform: FixturePlatform, bytes: (weight: num
         : [{ name: 'extras/CUPTI/include/cupti.h', data: '/* CUPTI */\n' }, { name: 'extras/CUPTI/lib64/cupti64_2022.3.0.dll', data: Buffer.concat([peBytes('x64'), bytes(12)]) }];
     case 'cuda_nvcc':
       return [
-        { name: linux ? 'bin/nvcc' : 'bin/nvcc.exe', data: linux ? NVCC_SCRIPT : Buffer.concat([peBytes('x64'), bytes(10)]) },
+        { name: linux ? 'bin/nvcc' : 'bin/nvcc.exe', data: linux ? NVCC_SCRIPT : (nvccExe ?? Buffer.concat([peBytes('x64'), bytes(10)])) },
         { name: linux ? 'bin/ptxas' : 'bin/ptxas.exe', data: linux ? '#!/bin/sh\necho "ptxas: NVIDIA (R) Ptx optimizing assembler, release 11.8"\n' : peBytes('x64') },
         { name: 'nvvm/libdevice/libdevice.10.bc', data: bytes(1) },
         { name: linux ? 'nvvm/bin/cicc' : 'nvvm/bin/cicc.exe', data: bytes(30) },
@@ -78,11 +77,11 @@ export interface RedistFixture {
 /**
  * Puts one archive per component on the mirror. `kib` is the size of one weight unit of library
  * bytes (weights follow the real archives' sizes in MB), so a test stays small and a bench can scale.
+ * The archives and the overlay are written into `dir`.
  */
-export async function serveRedistFixtures(mirror: NvidiaMirror, options: { platform?: FixturePlatform; kib?: number; overlayExtra?: Record<string, unknown> } = {}): Promise<RedistFixture> {
+export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, options: { platform?: FixturePlatform; kib?: number; overlayExtra?: Record<string, unknown>; /** Windows: a program that answers `nvcc.exe --version` (the Wine lane's fixture). */ nvccExe?: Buffer } = {}): Promise<RedistFixture> {
   const platform = options.platform ?? 'linux-x86_64';
   const unit = (options.kib ?? 4) * 1024;
-  const dir = await tempDir('cw-redist-fixture-');
   const archives: RedistFixture['archives'] = {};
   const manifest: Record<string, unknown> = { release_date: '2022-10-03', release_label: '11.8.0', release_product: 'cuda' };
   const overlayComponents: Record<string, unknown> = {};
@@ -91,7 +90,7 @@ export async function serveRedistFixtures(mirror: NvidiaMirror, options: { platf
     const rel = c[platform].relative_path;
     const name = path.posix.basename(rel);
     const top = name.replace(/\.(tar\.xz|zip)$/, '');
-    const entries = members(id, platform, (w) => randomBytes(Math.max(64, Math.round(w * unit))));
+    const entries = members(id, platform, (w) => randomBytes(Math.max(64, Math.round(w * unit))), options.nvccExe);
     const file = await writeArchive(path.join(dir, name), platform === 'linux-x86_64' ? 'tar.xz' : 'zip', [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }]);
     const bytes = await readFile(file);
     const served = await mirror.addFile(`compute/cuda/redist/${rel}`, bytes);
@@ -102,7 +101,6 @@ export async function serveRedistFixtures(mirror: NvidiaMirror, options: { platf
   }
   await mirror.addFile('compute/cuda/redist/redistrib_11.8.0.json', Buffer.from(JSON.stringify(manifest, null, 2)));
   const overlay = path.join(dir, 'overlay.json');
-  const { writeFile } = await import('node:fs/promises');
   await writeFile(overlay, JSON.stringify({ ...options.overlayExtra, redist: [{ version: '11.8.0', source: 'test fixture redistrib_11.8.0.json', components: overlayComponents }] }));
   return { overlay, archives, totalBytes: Object.values(archives).reduce((n, a) => n + a.size, 0) };
 }

@@ -23,7 +23,7 @@ afterEach(async () => {
 
 async function setup(platform: 'linux-x86_64' | 'windows-x86_64' = 'linux-x86_64') {
   mirror = await startMirror({ root: await tempDir('cw-mirror-') });
-  const fixture = await serveRedistFixtures(mirror, { platform });
+  const fixture = await serveRedistFixtures(mirror, await tempDir('cw-redist-fixture-'), { platform });
   const catalog = loadRedistCatalog(fixture.overlay);
   const release = catalog.releases.find((r) => r.version === '11.8.0')!;
   const os = platform === 'linux-x86_64' ? ('linux' as const) : ('windows' as const);
