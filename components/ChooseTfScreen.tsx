@@ -20,7 +20,7 @@ export function ChooseTfScreen({ choices, defaultVersion, onPick, onBack }: { ch
       <Text dimColor>{t.chooseTfHint}</Text>
       <Select
         visibleOptionCount={8}
-        options={runnable.map((c) => ({ value: c.version, label: `TensorFlow ${c.version.padEnd(7)} ${t.needs(c.cuda, c.cudnn, c.python)}${c.verdict === 'ptx-jit' ? ` ${t.slowFirstStart}` : ''}` }))}
+        options={runnable.map((c) => ({ value: c.version, label: `TensorFlow ${c.version.padEnd(7)} ${t.needs(c.cuda, c.cudnn, c.python)}${c.verdict === 'ptx-jit' ? ` ${t.slowFirstStart}` : ''}${c.pythonCannot ? ` ${c.pythonCannot}` : ''}` }))}
         onChange={onPick}
       />
       {blocked.length > 0 ? (

@@ -1,7 +1,9 @@
-// After the version: how to get CUDA and cuDNN — as pip wheels in a virtual environment (nothing
-// outside it changes), or as a system toolkit. Shown only where both exist (Linux/WSL2, TF ≥ 2.14).
+// After the version: how to get CUDA and cuDNN — from NVIDIA's per-component archives into a
+// per-user folder, as pip wheels in a virtual environment, or as a system toolkit. Shown only where
+// more than one exists.
 import { Select } from '@inkjs/ui';
 import { Box, Text, useInput } from 'ink';
+import { redistText } from '../src/i18n/redist.js';
 import type { Route } from '../src/wizard/controller.js';
 import { KeyHints } from './KeyHints.js';
 import { useUi } from './UiContext.js';
@@ -11,7 +13,7 @@ export function RouteScreen({ tf, routes, onPick, onBack }: { tf: string; routes
   useInput((_input, key) => {
     if (key.escape) onBack();
   });
-  const labels: Record<Route, string> = { pip: t.routePip, toolkit: t.routeToolkit };
+  const labels: Record<Route, string> = { redist: redistText.routeLabel, pip: t.routePip, toolkit: t.routeToolkit };
   return (
     <Box flexDirection="column">
       <Text bold>{t.chooseRoute(tf)}</Text>

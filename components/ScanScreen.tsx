@@ -16,6 +16,9 @@ export function ScanScreen({ scan, onChoose }: { scan?: ScanSummary; onChoose(mo
         <StatusLine key={l.label} status={l.status} label={labels[l.label]} text={l.text} truncate />
       ))}
       {scan.beyond ? <StatusLine status="warn" text={scan.beyond.headline} /> : null}
+      {(scan.warnings ?? []).map((w) => (
+        <StatusLine key={w} status="warn" text={w} />
+      ))}
       <Box marginTop={1} flexDirection="column">
         {scan.problems.length === 0 ? (
           <StatusLine status="pass" text={t.noProblems} />

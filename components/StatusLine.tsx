@@ -1,13 +1,12 @@
 import { Text } from 'ink';
-import type { Status } from '../src/cli/output.js';
-import { STATUS_COLOR, statusSymbol } from './symbols.js';
+import { STATUS_LOOK, statusSymbol, type Status } from '../src/status.js';
 import { useUi } from './UiContext.js';
 
 export function StatusLine({ status, label, text, truncate }: { status: Status; label?: string; text: string; truncate?: boolean }) {
   const { unicode } = useUi();
   return (
     <Text wrap={truncate ? 'truncate-end' : 'wrap'}>
-      <Text color={STATUS_COLOR[status]}>{statusSymbol(status, unicode)}</Text> {label ? <Text bold>{label}: </Text> : null}
+      <Text color={STATUS_LOOK[status].ink}>{statusSymbol(status, unicode)}</Text> {label ? <Text bold>{label}: </Text> : null}
       {text}
     </Text>
   );

@@ -36,6 +36,16 @@ export function defaultCudaRoot(os: OsName, env: Env): string {
   return path.win32.join(programFiles, 'NVIDIA GPU Computing Toolkit', 'CUDA');
 }
 
+/**
+ * Where per-user toolkits live (the redist route, no administrator): the XDG data dir on Linux
+ * (~/.local/share/cudawiz/cuda), %LOCALAPPDATA%\cudawiz\CUDA on Windows.
+ */
+export function userToolkitRoot(os: OsName, env: Env, home: string): string {
+  if (os === 'linux') return path.posix.join(env.XDG_DATA_HOME || path.posix.join(home, '.local', 'share'), 'cudawiz', 'cuda');
+  const local = envGet(os, env, 'LOCALAPPDATA') ?? path.win32.join(home, 'AppData', 'Local');
+  return path.win32.join(local, 'cudawiz', 'CUDA');
+}
+
 /** `10.1` → `/usr/local/cuda-10.1` or `…\CUDA\v10.1`. */
 export function toolkitDirName(os: OsName, majorMinor: string): string {
   return os === 'windows' ? `v${majorMinor}` : `cuda-${majorMinor}`;

@@ -8,6 +8,8 @@ import cudnnData from '../../assets/cudnn.json' with { type: 'json' };
 import librariesData from '../../assets/libraries.json' with { type: 'json' };
 import gpusData from '../../assets/gpus.json' with { type: 'json' };
 import { CudawizError, EXIT } from '../errors.js';
+import { planText } from '../i18n/plan.js';
+import { parseDotted, versionHasPrefix } from '../version.js';
 import {
   cudaReleaseSchema,
   cudaSchema,
@@ -19,6 +21,7 @@ import {
   tensorflowSchema,
   type Catalog,
   type CatalogOverlay,
+  type CudnnRelease,
 } from './schema.js';
 
 /** A field's path as a reader writes it: `cuda[0].installers.linux.sha256`. */
@@ -68,6 +71,19 @@ export function deepMerge<T>(base: T, over: unknown): T {
   return out as T;
 }
 
+/** An overlay cuDNN entry that matched no release: added as a new one, which may not be what was meant. */
+function unmatchedWarning(where: string, at: string, entry: { version: string; cuda: string }, releases: readonly CudnnRelease[]): string {
+  const distance = (v: string) => {
+    const a = parseDotted(v) ?? [];
+    const b = parseDotted(entry.version) ?? [];
+    let same = 0;
+    while (same < Math.min(a.length, b.length) && a[same] === b[same]) same++;
+    return -same * 10 + Math.abs(a.length - b.length);
+  };
+  const near = [...releases].sort((x, y) => distance(x.version) - distance(y.version) || Number(y.cuda === entry.cuda) - Number(x.cuda === entry.cuda))[0];
+  return planText.overlayUnmatched(where, at, entry.version, entry.cuda, near?.version, near?.cuda);
+}
+
 export function applyOverlay(catalog: Catalog, overlay: CatalogOverlay, where = 'overlay'): Catalog {
   const cudaReleases = [...catalog.cuda.releases];
   (overlay.cuda ?? []).forEach((entry, i) => {
@@ -78,9 +94,17 @@ export function applyOverlay(catalog: Catalog, overlay: CatalogOverlay, where = 
     else cudaReleases.push(valid);
   });
   const cudnnReleases = [...catalog.cudnn.releases];
+  const warnings = [...(catalog.warnings ?? [])];
   (overlay.cudnn ?? []).forEach((entry, i) => {
-    const at = cudnnReleases.findIndex((r) => r.version === entry.version && r.cuda === entry.cuda);
-    const merged = deepMerge(at >= 0 ? cudnnReleases[at] : { archives: {} }, entry);
+    let at = cudnnReleases.findIndex((r) => r.version === entry.version && r.cuda === entry.cuda);
+    if (at < 0) {
+      // "7.6.5" for the catalog's "7.6.5.32": a version prefix that names exactly one entry means it.
+      const byPrefix = cudnnReleases.flatMap((r, j) => (r.cuda === entry.cuda && versionHasPrefix(r.version, entry.version) ? [j] : []));
+      if (byPrefix.length === 1) at = byPrefix[0];
+      else warnings.push(unmatchedWarning(where, `cudnn[${i}]`, entry, cudnnReleases));
+    }
+    // Matched by prefix, the entry keeps the catalog's full version.
+    const merged = deepMerge(at >= 0 ? cudnnReleases[at] : { archives: {} }, at >= 0 ? { ...entry, version: cudnnReleases[at].version } : entry);
     const valid = parse(where, cudnnReleaseSchema, merged, `cudnn[${i}]`);
     if (at >= 0) cudnnReleases[at] = valid;
     else cudnnReleases.push(valid);
@@ -97,7 +121,7 @@ export function applyOverlay(catalog: Catalog, overlay: CatalogOverlay, where = 
     }
     tensorflow[os] = rows;
   }
-  return { ...catalog, tensorflow, cuda: { ...catalog.cuda, releases: cudaReleases }, cudnn: { ...catalog.cudnn, releases: cudnnReleases } };
+  return { ...catalog, tensorflow, cuda: { ...catalog.cuda, releases: cudaReleases }, cudnn: { ...catalog.cudnn, releases: cudnnReleases }, ...(warnings.length ? { warnings } : {}) };
 }
 
 export function readOverlay(file: string): CatalogOverlay {

@@ -1,5 +1,6 @@
 // Questions asked of the catalog. Pure functions: the catalog in, plain data out.
 import { CudawizError, EXIT } from '../errors.js';
+import { catalogText } from '../i18n/catalog.js';
 import { driverLibraryFileName, libraryFileName, type OsName } from '../platform.js';
 import { compareDotted, major, majorMinor, parseDotted, versionHasPrefix } from '../version.js';
 import { beyondCatalogError, tfBeyondCatalog } from './newer-tf.js';
@@ -284,10 +285,19 @@ export interface Requirements {
   driverMin: string | null;
   driverFull: string | null;
   computeCapabilityMin: string | null;
+  /** The oldest GPU TF's own wheels carry code for (oldest SASS or PTX of its build), when known: 3.5 for TF 2.3 although CUDA 10.1 goes to 3.0. */
+  tensorflowComputeCapabilityMin: string | null;
   libraries: RequiredLibrary[];
   cudaInstaller: InstallerChoice | null;
   cudnnArchive: ArchiveChoice | null;
   notes: string[];
+}
+
+/** The oldest compute capability a TF line's wheels carry machine code or PTX for (assets/gpus.json tensorflowBuilds). */
+export function tensorflowOldestComputeCapability(catalog: Catalog, tf: string): string | null {
+  const mm = majorMinor(tf);
+  const build = catalog.gpus.tensorflowBuilds?.find((b) => compareDotted(mm, b.from) >= 0 && compareDotted(mm, b.to) <= 0);
+  return build ? [...build.sass, ...build.ptx].sort(compareDotted)[0] ?? null : null;
 }
 
 export function pythonRange(row: TfRow): { min: string; max: string } {
@@ -303,15 +313,47 @@ export function pipRequirement(catalog: Catalog, row: TfRow, tf: string): string
   return compareDotted(majorMinor(v), catalog.tensorflow.gpuPackageLast) <= 0 ? `tensorflow-gpu==${v}` : `tensorflow==${v}`;
 }
 
+function andCudaSpecFor(catalog: Catalog, tf: string) {
+  const mm = majorMinor(tf);
+  return catalog.tensorflow.andCudaSpecs?.find((s) => compareDotted(mm, s.from) >= 0 && compareDotted(mm, s.to) <= 0);
+}
+
 /**
  * The pip requirement that brings CUDA and cuDNN as wheels (Linux and WSL2, TF ≥ andCudaFirst):
- * `tensorflow[and-cuda]==2.16.1`; a minor line ("2.16") pins its table row. undefined where none exists.
+ * `tensorflow[and-cuda]==2.16.1`; a minor line ("2.16") pins its table row, and a release that cannot be
+ * installed with the extra takes the catalog's pin instead (2.15.0 → 2.15.0.post1). undefined where none exists.
  */
 export function andCudaRequirement(catalog: Catalog, tf: string): string | undefined {
   const match = findTfRow(catalog, tf, 'linux');
   if (!match || !hasAndCuda(catalog, match.row.version, 'linux')) return undefined;
-  const v = (parseDotted(tf) ?? []).length === 3 ? tf : match.row.version;
+  const asked = (parseDotted(tf) ?? []).length === 3 ? tf : match.row.version;
+  const pin = andCudaSpecFor(catalog, asked)?.pin;
+  const v = pin && compareDotted(asked, match.row.version) === 0 ? pin : asked;
   return `tensorflow[and-cuda]==${v}`;
+}
+
+/** The Pythons `tensorflow[and-cuda]` for that TF resolves on, as ranges ("3.9-3.10"). */
+export function andCudaPythons(catalog: Catalog, tf: string): string[] {
+  const row = findTfRow(catalog, tf, 'linux')?.row;
+  const spec = andCudaSpecFor(catalog, tf);
+  return spec?.python.length ? spec.python : (row?.python ?? []);
+}
+
+const inPythonRange = (python: string, range: string) => {
+  const [lo, hi = lo] = range.split('-');
+  const mm = majorMinor(python);
+  return compareDotted(mm, lo) >= 0 && compareDotted(mm, hi) <= 0;
+};
+
+/** Why pip cannot install that TF's [and-cuda] on this Python (before a venv is made for it), or undefined. */
+export function andCudaPythonProblem(catalog: Catalog, tf: string, python: string): { message: string; fix: string; pythons: string[]; source: string } | undefined {
+  const requirement = andCudaRequirement(catalog, tf);
+  if (!requirement || !/^\d+\.\d+/.test(python)) return undefined;
+  const pythons = andCudaPythons(catalog, tf);
+  if (pythons.length === 0 || pythons.some((r) => inPythonRange(python, r))) return undefined;
+  const spec = andCudaSpecFor(catalog, tf);
+  const source = spec?.source ?? catalog.tensorflow.sources.linux;
+  return { message: catalogText.andCudaWrongPython(requirement, majorMinor(python), pythons.join(', ')), fix: catalogText.andCudaWrongPythonFix(pythons.join(', ')), pythons, source };
 }
 
 export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requirements {
@@ -334,6 +376,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
         driverMin: null,
         driverFull: null,
         computeCapabilityMin: null,
+        tensorflowComputeCapabilityMin: null,
         libraries: [],
         cudaInstaller: null,
         cudnnArchive: null,
@@ -364,7 +407,9 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
   if (!archive) notes.push(`The catalog has no ${os} cuDNN ${row.cudnn} build for CUDA ${row.cuda}; add one with --catalog.`);
   else if (!archive.sha256 && archive.manifestUrl) notes.push(`cuDNN ${cudnnRelease!.version} carries no sha256 of its own here; its manifest ${archive.manifestUrl} lists it.`);
   const andCuda = hasAndCuda(catalog, row.version, os);
-  if (andCuda) notes.push(`On Linux, pip install "tensorflow[and-cuda]==${row.version}" brings CUDA and cuDNN as Python wheels; only the driver is then needed.`);
+  if (andCuda) {
+    notes.push(`On Linux, pip install "${andCudaRequirement(catalog, tf)}" brings CUDA and cuDNN as Python wheels; only the driver is then needed (Python ${andCudaPythons(catalog, tf).join(', ')}).`);
+  }
   return {
     tensorflow: tf,
     row: row.version,
@@ -379,6 +424,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
     driverMin: driver.min ?? null,
     driverFull: driver.full ?? null,
     computeCapabilityMin: cudaFamily(catalog, row.cuda)?.computeCapabilityMin ?? null,
+    tensorflowComputeCapabilityMin: tensorflowOldestComputeCapability(catalog, row.version),
     libraries: librariesFor(catalog, os, row.cuda, row.cudnn),
     cudaInstaller: release?.installers[os] ? { version: release.version, ...release.installers[os]! } : null,
     cudnnArchive: cudnnPick ? archiveChoice(catalog, cudnnPick, os, row.cudnn) : null,

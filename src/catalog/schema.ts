@@ -33,6 +33,24 @@ export const tensorflowSchema = z.object({
   windowsNativeGpuLast: majorMinor,
   /** The first TF release with `pip install tensorflow[and-cuda]` (Linux only). */
   andCudaFirst: majorMinor,
+  /**
+   * What `pip install "tensorflow[and-cuda]==X"` really installs per TF line: the pin to use where the
+   * release itself cannot be installed (2.15.0 → 2.15.0.post1), and the Pythons it resolves on
+   * (empty: the table's range).
+   */
+  andCudaSpecs: z
+    .array(
+      z
+        .object({
+          from: majorMinor,
+          to: majorMinor,
+          pin: z.string().regex(/^\d+\.\d+\.\d+(\.post\d+)?$/).optional(),
+          python: z.array(z.string().regex(/^\d+\.\d+(-\d+\.\d+)?$/)),
+          source: source,
+        })
+        .strict(),
+    )
+    .optional(),
   /** The last TF line whose GPU build is pip's `tensorflow-gpu` package rather than `tensorflow`. */
   gpuPackageLast: majorMinor,
   gpuPackageSource: source,
@@ -248,6 +266,8 @@ export interface Catalog {
   cudnn: CudnnCatalog;
   libraries: LibrariesCatalog;
   gpus: GpuCatalog;
+  /** What an overlay said that may not be what its author meant (an entry that matched nothing). */
+  warnings?: string[];
 }
 
 // ---------------------------------------------------------------- overlays (DESIGN.md, a public format)
@@ -284,6 +304,8 @@ export const overlaySchema = z
           .strict(),
       )
       .optional(),
+    // CUDA redist releases: validated by src/redist/catalog.ts, which owns their shape.
+    redist: z.array(z.unknown()).optional(),
   })
   .strict();
 export type CatalogOverlay = z.infer<typeof overlaySchema>;

@@ -1,9 +1,10 @@
-// How headless commands write: plain lines (with optional colour and ✓/✗ or ASCII symbols) or one
+// How headless commands write: plain lines (with optional colour and the symbols of src/status.ts) or one
 // JSON document. Services never print; commands hand their results to an Output.
 import type { Writable } from 'node:stream';
 import type { Env } from '../platform.js';
+import { STATUS_LOOK, statusSymbol, type Status } from '../status.js';
 
-export type Status = 'pass' | 'warn' | 'fail' | 'skip' | 'info';
+export type { Status } from '../status.js';
 
 export interface Output {
   json: boolean;
@@ -26,15 +27,6 @@ export function unicodeSafe(env: Env, platform: NodeJS.Platform = process.platfo
   return lang === '' || /utf-?8/i.test(lang);
 }
 
-const SYMBOLS: Record<Status, [string, string]> = {
-  pass: ['✓', '[ok]'],
-  warn: ['⚠', '[!!]'],
-  fail: ['✗', '[XX]'],
-  skip: ['–', '[--]'],
-  info: ['•', '[..]'],
-};
-const COLORS: Record<Status, number> = { pass: 32, warn: 33, fail: 31, skip: 90, info: 36 };
-
 export function createOutput(options: { stdout: Writable; stderr: Writable; json: boolean; color: boolean; unicode: boolean }): Output {
   const { stdout, stderr, json, color, unicode } = options;
   const wrap = (code: number, text: string) => (color ? `\u001B[${code}m${text}\u001B[0m` : text);
@@ -45,8 +37,8 @@ export function createOutput(options: { stdout: Writable; stderr: Writable; json
     line: (text = '') => void stdout.write(`${text}\n`),
     error: (text) => void stderr.write(`${text}\n`),
     writeJson: (value) => void stdout.write(`${JSON.stringify(value, null, 2)}\n`),
-    symbol: (status) => wrap(COLORS[status], SYMBOLS[status][unicode ? 0 : 1]),
-    paint: (status, text) => wrap(COLORS[status], text),
+    symbol: (status) => wrap(STATUS_LOOK[status].ansi, statusSymbol(status, unicode)),
+    paint: (status, text) => wrap(STATUS_LOOK[status].ansi, text),
     bold: (text) => wrap(1, text),
     dim: (text) => wrap(2, text),
   };

@@ -99,11 +99,11 @@ export const COMMAND_SPECS = {
     summary: 'installSummary',
     flags: {
       tf: { type: 'string', value: 'V', required: true, help: 'installTf' },
-      route: { type: 'string', value: 'toolkit|pip', help: 'installRoute' },
+      route: { type: 'string', value: 'toolkit|redist|pip', help: 'installRoute' },
       venv: { type: 'string', value: 'DIR', help: 'installVenv' },
       ...PLAN_FLAGS,
     },
-    examples: ['cudawiz install --tf 2.3 --dry-run', 'cudawiz install --tf 2.3 --cudnn-archive ~/Downloads/cudnn-10.1-linux-x64-v7.6.5.32.tgz --yes', 'cudawiz install --tf 2.16.1 --route pip --venv ~/tf --yes'],
+    examples: ['cudawiz install --tf 2.3 --dry-run', 'cudawiz install --tf 2.3 --cudnn-archive ~/Downloads/cudnn-10.1-linux-x64-v7.6.5.32.tgz --yes', 'cudawiz install --tf 2.16.1 --route pip --venv ~/tf --yes', 'cudawiz install --tf 2.10 --route redist --yes'],
   },
   repair: {
     summary: 'repairSummary',

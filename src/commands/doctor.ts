@@ -9,6 +9,7 @@ import { diagnose, hasFailure, type Finding } from '../doctor/diagnose.js';
 import { EXIT } from '../errors.js';
 import { doctorText as T } from '../i18n/doctor.js';
 import { probeMachine } from '../probe/index.js';
+import { statusSymbol } from '../status.js';
 import type { MachineFacts } from '../probe/types.js';
 
 export interface DoctorReport {
@@ -136,7 +137,6 @@ function summaryLines(r: DoctorReport): string[] {
   ];
 }
 
-const ASCII: Record<Finding['status'], string> = { pass: '[ok]', warn: '[!!]', fail: '[XX]', skip: '[--]' };
 
 export function renderDoctor(r: DoctorReport, out: Output): void {
   for (const f of r.findings) {
@@ -158,7 +158,7 @@ export function renderDoctor(r: DoctorReport, out: Output): void {
   out.line('```');
   out.line(`cudawiz ${pkg.version} doctor`);
   for (const l of summaryLines(r)) out.line(l);
-  for (const f of r.findings) out.line(`${ASCII[f.status]} ${f.id}: ${f.title}`);
+  for (const f of r.findings) out.line(`${statusSymbol(f.status, false)} ${f.id}: ${f.title}`);
   out.line('```');
 }
 
@@ -166,6 +166,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const tf = typeof ctx.values.tf === 'string' ? ctx.values.tf : undefined;
   const python = typeof ctx.values.python === 'string' ? ctx.values.python : undefined;
   const catalog = ctx.catalog();
+  for (const w of catalog.warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   // A mistyped --tf is a usage error before any probing; one newer than the catalog is checked as far
   // as it can be, and its finding says what still works.
   if (tf && !tfBeyondCatalog(catalog, tf, ctx.host.os)) requirementsFor(catalog, tf, ctx.host.os);

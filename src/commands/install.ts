@@ -6,14 +6,18 @@ import { requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../errors.js';
 import { createPipPlanContext, DEFAULT_VENV_DIR, pipRouteSteps } from '../plan/pip-route.js';
+import { createRedistPlanContext, redistRouteSteps } from '../plan/redist-route.js';
+import type { Step } from '../plan/runner.js';
+import type { PlanContext } from '../plan/context.js';
 import { setupSteps } from '../plan/setup.js';
+import { loadRedistCatalog } from '../redist/catalog.js';
 import { planContextFromFlags, runPlanCommand } from './plan-command.js';
 
-export type InstallRoute = 'toolkit' | 'pip';
+export type InstallRoute = 'toolkit' | 'pip' | 'redist';
 
 export function routeOption(value: unknown): InstallRoute {
-  if (value === undefined || value === 'toolkit' || value === 'pip') return (value as InstallRoute | undefined) ?? 'toolkit';
-  throw new UsageError(`--route must be toolkit or pip, not "${String(value)}".`, 'toolkit: the CUDA toolkit and cuDNN in the system; pip: tensorflow[and-cuda] in a virtual environment (Linux/WSL2, TF 2.14+).');
+  if (value === undefined || value === 'toolkit' || value === 'pip' || value === 'redist') return (value as InstallRoute | undefined) ?? 'toolkit';
+  throw new UsageError(`--route must be toolkit, redist or pip, not "${String(value)}".`, 'toolkit: the CUDA installer and cuDNN in the system; redist: only the CUDA components TF loads, into a per-user folder (no administrator); pip: tensorflow[and-cuda] in a virtual environment (Linux/WSL2, TF 2.14+).');
 }
 
 /** The one line that tells a toolkit-route user of TF ≥ 2.14 on Linux about the simpler route. */
@@ -25,11 +29,18 @@ export async function run(ctx: CommandContext): Promise<number> {
   const tf = requireString(ctx.values, 'tf', 'cudawiz install --tf 2.3 --cudnn-archive ~/Downloads/cudnn-10.1-linux-x64-v7.6.5.32.tgz --yes');
   const route = routeOption(ctx.values.route);
   const venv = typeof ctx.values.venv === 'string' ? ctx.values.venv : undefined;
+  for (const w of ctx.catalog().warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   if (route === 'pip') {
     const command = `cudawiz install --tf ${tf} --route pip${venv ? ` --venv ${venv}` : ''}`;
     const base = planContextFromFlags(ctx, tf, command);
     const plan = createPipPlanContext(ctx.catalog(), ctx.host, { ...base, venvDir: venv ?? DEFAULT_VENV_DIR });
     return runPlanCommand(ctx, plan, pipRouteSteps());
+  }
+  if (route === 'redist') {
+    if (venv) throw new UsageError('--venv belongs to the pip route.', `cudawiz install --tf ${tf} --route pip --venv ${venv}`);
+    const base = planContextFromFlags(ctx, tf, `cudawiz install --tf ${tf} --route redist`);
+    const plan = createRedistPlanContext(ctx.catalog(), loadRedistCatalog(ctx.globals.catalog), ctx.host, base);
+    return runPlanCommand(ctx, plan, redistRouteSteps() as unknown as Step<PlanContext>[]);
   }
   if (venv) throw new UsageError('--venv belongs to the pip route.', `cudawiz install --tf ${tf} --route pip --venv ${venv}`);
   const plan = planContextFromFlags(ctx, tf, `cudawiz install --tf ${tf}`);

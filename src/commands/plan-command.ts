@@ -8,7 +8,7 @@ import { envConsent } from '../env/index.js';
 import { EXIT, UsageError } from '../errors.js';
 import { createPlanContext, type PlanContext } from '../plan/context.js';
 import type { RunnerEvent } from '../plan/events.js';
-import { jsonLinesReporter, plainReporter } from '../plan/reporters.js';
+import { jsonLinesReporter, plainReporter } from '../cli/reporters.js';
 import { runPlan, type Step } from '../plan/runner.js';
 
 export function planContextFromFlags(ctx: CommandContext, tf: string, command: string): PlanContext {

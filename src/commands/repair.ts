@@ -5,12 +5,19 @@ import type { CommandContext } from '../cli/context.js';
 import { chooseTarget } from '../doctor/target.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { defaultCudaRoot } from '../platform.js';
+import path from 'node:path';
+import { toolkitServes } from '../doctor/toolkit-lookup.js';
+import type { PlanContext } from '../plan/context.js';
+import { createRedistPlanContext, redistRepairSteps } from '../plan/redist-route.js';
+import type { Step } from '../plan/runner.js';
 import { repairSteps } from '../plan/repair.js';
+import { loadRedistCatalog } from '../redist/catalog.js';
 import { ProbeCache } from '../probe/cache.js';
 import { planContextFromFlags, runPlanCommand } from './plan-command.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const catalog = ctx.catalog();
+  for (const w of catalog.warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   // The doctor's probe serves the whole plan: Python and TensorFlow are not imported again.
   const probes = new ProbeCache(ctx.host);
   const facts = await probes.machine({
@@ -28,5 +35,11 @@ export async function run(ctx: CommandContext): Promise<number> {
   // Newer than the catalog: nothing to repair against; the path says what still works (exit 1).
   if (target.beyond) throw beyondCatalogError(target.beyond, ctx.host.os);
   const plan = { ...planContextFromFlags(ctx, target.tf, `cudawiz repair --tf ${target.tf}`), probes };
+  // A toolkit cudawiz laid out from NVIDIA's redist archives is repaired the same way it was made.
+  const redist = facts.toolkits.find((t) => t.redist && t.majorMinor && plan.req.cuda && toolkitServes(t, plan.req.cuda));
+  if (redist) {
+    const redistPlan = createRedistPlanContext(catalog, loadRedistCatalog(ctx.globals.catalog), ctx.host, { ...plan, cudaRoot: path.dirname(redist.path), pinRelease: redist.redist!.release });
+    return runPlanCommand(ctx, redistPlan, redistRepairSteps() as unknown as Step<PlanContext>[]);
+  }
   return runPlanCommand(ctx, plan, repairSteps(facts));
 }

@@ -8,10 +8,20 @@ import { osOption, requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
 import { EXIT, UsageError } from '../errors.js';
+import { catalogText } from '../i18n/catalog.js';
+import { compareDotted, majorMinor } from '../version.js';
 
 export interface GpuAnswer extends GpuSupport {
   name?: string;
   computeCapability: string;
+}
+
+/** TF's wheels' own minimum where it is above its CUDA's (TF 2.3: 3.5, CUDA 10.1: 3.0), else the CUDA minimum. */
+function computeCapabilityLine(r: Requirements): string {
+  const tf = r.tensorflowComputeCapabilityMin;
+  const cuda = r.computeCapabilityMin;
+  if (tf && cuda && compareDotted(tf, cuda) > 0) return catalogText.ccMinTensorflow(tf, majorMinor(r.row), r.cuda ?? '', cuda);
+  return cuda ? `${cuda} or newer (CUDA ${r.cuda})` : 'unknown';
 }
 
 export function renderRequirements(r: Requirements, out: Output): void {
@@ -29,7 +39,7 @@ export function renderRequirements(r: Requirements, out: Output): void {
     ['CUDA', r.cuda ?? '—'],
     ['cuDNN', r.cudnn ?? '—'],
     ['NVIDIA driver', r.driverMin ? `${r.driverMin} or newer${r.driverFull && r.driverFull !== r.driverMin ? ` (${r.driverFull} for the installer's full feature set)` : ''}` : 'unknown'],
-    ['GPU compute capability', r.computeCapabilityMin ? `${r.computeCapabilityMin} or newer (CUDA ${r.cuda})` : 'unknown'],
+    ['GPU compute capability', computeCapabilityLine(r)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) out.line(`  ${k.padEnd(width)}  ${v}`);
@@ -77,6 +87,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const tf = requireString(ctx.values, 'tf', 'cudawiz requirements --tf 2.3');
   const os = osOption(ctx.values.os, ctx.host.os);
   const catalog = ctx.catalog();
+  for (const w of catalog.warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   const gpuArg = ctx.values.gpu;
   if (gpuArg !== undefined && (typeof gpuArg !== 'string' || gpuArg.trim() === '')) throw new UsageError('--gpu needs a GPU name or a compute capability.', 'e.g. --gpu "RTX 4090" or --gpu 8.9');
   const gpu = typeof gpuArg === 'string' ? resolveGpu(catalog, gpuArg) : undefined;

@@ -9,7 +9,9 @@ import { manifestPaths } from '../cudnn/manifest.js';
 import { envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
-import { defaultCudaRoot, elevationHint } from '../platform.js';
+import { defaultCudaRoot, elevationHint, userToolkitRoot } from '../platform.js';
+import { redistText } from '../i18n/redist.js';
+import { readRedistManifest, redistToolkitsUnder, removeRedistToolkit } from '../redist/toolkit.js';
 
 /**
  * Toolkit folders under the root that hold cudawiz's bookkeeping (a manifest, or the scratch
@@ -102,8 +104,20 @@ export async function run(ctx: CommandContext): Promise<number> {
     root = ctx.globals.cudaRoot ?? defaultCudaRoot(ctx.host.os, ctx.host.env);
     dirs = await toolkitsWithManifest(root);
   }
+  // A toolkit laid out from redist archives is all cudawiz's: it goes whole (its cuDNN with it).
+  const redistDirs = cudaDir !== undefined
+    ? ((await readRedistManifest(dirs[0])) ? [dirs[0]] : [])
+    : [...new Set([...(await redistToolkitsUnder(root!)), ...(await redistToolkitsUnder(userToolkitRoot(ctx.host.os, ctx.host.env, ctx.host.home)))])];
+  const removedRedist: { dir: string; release?: string; files: number }[] = [];
   const reports: RollbackReport[] = [];
   const refused: Refusal[] = [];
+  for (const dir of redistDirs) {
+    // A whole folder is removed only when its bookkeeping is trustworthy, as for a cuDNN copy.
+    const untrusted = cudaDir === undefined ? await untrustedBookkeeping(dir) : undefined;
+    if (untrusted) refused.push({ toolkitDir: dir, message: safetyText.unsafeOwner(dir, untrusted), fix: safetyText.unsafeOwnerFix(dir) });
+    else removedRedist.push({ dir, ...(await removeRedistToolkit(dir)) });
+  }
+  dirs = dirs.filter((d) => !redistDirs.includes(d));
   for (const dir of dirs) {
     // Walking a whole root, one toolkit's untrusted or hostile bookkeeping is named and skipped; the others go on.
     const untrusted = cudaDir === undefined ? await untrustedBookkeeping(dir) : undefined;
@@ -126,9 +140,10 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
   // A whole-machine rollback also undoes what cudawiz wrote to the environment (ld.so.conf.d, rc files, PATH).
   const env = cudaDir === undefined ? await rollbackEnvChanges(envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile, { host: ctx.host }) : undefined;
-  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, ...(refused.length ? { refused } : {}), environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
+  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, ...(removedRedist.length ? { redistToolkits: removedRedist.map((r) => ({ dir: r.dir, release: r.release, files: r.files })) } : {}), ...(refused.length ? { refused } : {}), environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
   else {
-    render(reports, refused, root, ctx.out);
+    for (const r of removedRedist) ctx.out.line(`${ctx.out.symbol('pass')} ${redistText.removed(r.dir, r.release ?? '?', r.files)}`);
+    if (reports.length || refused.length || !removedRedist.length) render(reports, refused, root, ctx.out);
     if (env) renderEnv(env, ctx.out);
   }
   return (env && !env.ok) || refused.length > 0 ? EXIT.problems : EXIT.ok;

@@ -2,6 +2,7 @@
 // toolkit: one report with every refusal (a clear reason and fix each), so nothing is written first.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { formatBytes } from '../format.js';
 import { safetyText } from '../i18n/safety.js';
 import { windowsText } from '../i18n/windows.js';
 import { WINDOWS_ZLIB_FROM_CUDNN, type OsName } from '../platform.js';
@@ -161,7 +162,7 @@ function foreignMembers(members: readonly PlannedMember[]): ArchiveProblem[] {
   return [{ code: 'not-cudnn-file', message: safetyText.notCudnnFile(names.slice(0, 5).join(', ') + (names.length > 5 ? ` (+${names.length - 5})` : '')), fix: safetyText.notCudnnFileFix }];
 }
 
-const tooLarge = (bytes: number, limit: number, atLeast = ''): ArchiveProblem => ({ code: 'too-large', message: `The archive unpacks to ${atLeast}${gib(bytes)} (the limit is ${gib(limit)}).`, fix: getIt });
+const tooLarge = (bytes: number, limit: number, atLeast = ''): ArchiveProblem => ({ code: 'too-large', message: `The archive unpacks to ${atLeast}${formatBytes(bytes)} (the limit is ${formatBytes(limit)}).`, fix: getIt });
 
 /** Headers that may hold the version: kept in memory when a tar pass meets them. */
 const mayBeVersionHeader = (e: ArchiveEntry) => e.type === 'file' && /^[^/]+\/include\/cudnn(_version)?\.h$/.test(e.name) && e.size <= 1024 * 1024;
@@ -296,9 +297,6 @@ function readFailure(error: unknown, file: string): ArchiveProblem {
   return { code: 'corrupt', message: `${path.basename(file)} is damaged or incomplete (${(error as Error).message}).`, fix: `The download may have stopped early. ${getIt}` };
 }
 
-function gib(n: number): string {
-  return `${(n / 1024 ** 3).toFixed(1)} GiB`;
-}
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

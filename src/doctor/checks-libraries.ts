@@ -7,7 +7,7 @@ import type { MachineFacts } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
 import { doctorText as T } from '../i18n/doctor.js';
 import { DRIVER_DOWNLOAD_PAGE, finding, type Finding } from './finding.js';
-import { cudnnCopyIn, samePath, toolkitOwning } from './toolkit-lookup.js';
+import { cudnnCopyIn, samePath, toolkitOwning, toolkitServes } from './toolkit-lookup.js';
 
 /** Findings of a file found nowhere at all (grouped when several share the reason); not by title, which is localized. */
 const NOWHERE = new WeakSet<Finding>();
@@ -25,7 +25,7 @@ function placeList(r: Resolution): string[] {
 function wrongVersion(facts: MachineFacts, req: Requirements, lib: RequiredLibrary, dir: string): string | undefined {
   if (lib.from === 'toolkit') {
     const owner = toolkitOwning(facts, dir);
-    if (owner?.majorMinor && owner.majorMinor !== req.cuda) return T.notCudaCopy(owner.majorMinor, req.cuda);
+    if (owner?.majorMinor && req.cuda && !toolkitServes(owner, req.cuda)) return T.notCudaCopy(owner.majorMinor, req.cuda);
     // The conda env's folder is no toolkit, but its cudatoolkit package says which CUDA it holds.
     const conda = facts.conda?.cuda;
     if (!owner && conda && samePath(facts.os, dir, facts.conda!.libDir) && conda.majorMinor !== req.cuda) return T.condaCudaCopy(conda.majorMinor, req.cuda);

@@ -3,7 +3,7 @@ import type { Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import type { MachineFacts } from '../probe/types.js';
 import { inRange, majorMinor } from '../version.js';
-import { wslRouteSteps } from '../pip/wsl-route.js';
+import { wslRouteSteps } from './wsl-route.js';
 import { finding, type Finding } from './finding.js';
 import { doctorText as T } from '../i18n/doctor.js';
 

@@ -6,7 +6,7 @@ import { resolveLibrary } from '../probe/resolution.js';
 import type { CudnnCopy, MachineFacts, Toolkit, ToolkitComponent } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
 import { finding, type Finding } from './finding.js';
-import { describeToolkit, toolkitInUse } from './toolkit-lookup.js';
+import { describeToolkit, toolkitInUse, toolkitServes } from './toolkit-lookup.js';
 
 const LABEL: Record<ToolkitComponent, string> = {
   nvcc: 'nvcc', cudart: 'cudart', cublas: 'cuBLAS', cublasLt: 'cuBLASLt', cufft: 'cuFFT', curand: 'cuRAND',
@@ -47,8 +47,9 @@ export function toolkitInventory(facts: MachineFacts): Finding[] {
 
 export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog: Catalog): Finding[] {
   if (!req.cuda) return [];
-  const right = facts.toolkits.filter((t) => t.readable && t.majorMinor === req.cuda);
-  const others = facts.toolkits.filter((t) => t.readable && t.majorMinor !== req.cuda);
+  const cuda = req.cuda;
+  const right = facts.toolkits.filter((t) => t.readable && toolkitServes(t, cuda));
+  const others = facts.toolkits.filter((t) => t.readable && !toolkitServes(t, cuda));
   const out: Finding[] = [];
   const wheels = wheelFindings(facts, req) ?? condaToolkitFindings(facts, req);
   if (wheels) return wheels;
@@ -59,7 +60,8 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
       others.length ? T.installBeside(req.cuda, others.length > 1, install) : T.installCuda(req.cuda, install)));
     return out;
   }
-  out.push(finding('toolkit', 'pass', T.cudaInstalled(req.cuda, right.map((t) => t.path).join(', ')), right.map(describeToolkit)));
+  const exact = right.some((t) => t.majorMinor === cuda);
+  out.push(finding('toolkit', 'pass', exact ? T.cudaInstalled(req.cuda, right.map((t) => t.path).join(', ')) : T.cudaFromRedist(req.cuda, right[0].majorMinor ?? '?', right.map((t) => t.path).join(', ')), right.map((t) => (t.redist && t.majorMinor !== cuda ? T.redistSameNames(describeToolkit(t), cuda) : describeToolkit(t)))));
   const used = toolkitInUse(facts, req) ?? right[0];
   const lacking = used.missing.filter((c) => c !== 'cudnn' && c !== 'nvcc');
   if (lacking.length) {

@@ -1,5 +1,7 @@
 // A finding: one fact about the machine, its verdict, what shows it, and what to do.
-export type FindingStatus = 'pass' | 'warn' | 'fail' | 'skip';
+import type { Status } from '../status.js';
+
+export type FindingStatus = Exclude<Status, 'info'>;
 
 export interface Finding {
   /** Stable id for scripts: gpu, driver, toolkit, library:cudart, cudnn, python, … */

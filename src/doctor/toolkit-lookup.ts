@@ -4,10 +4,22 @@ import { pathFor, toolkitLibraryDir, type OsName } from '../platform.js';
 import { doctorText as T } from '../i18n/doctor.js';
 import { resolveLibrary } from '../probe/resolution.js';
 import type { CudnnCopy, MachineFacts, Toolkit } from '../probe/types.js';
+import { compareDotted, major } from '../version.js';
 
 export function samePath(os: OsName, a: string, b: string): boolean {
   const n = (s: string) => pathFor(os).normalize(s).replace(/[\\/]+$/, '');
   return os === 'windows' ? n(a).toLowerCase() === n(b).toLowerCase() : n(a) === n(b);
+}
+
+/**
+ * Does this toolkit serve a TF built with CUDA `cuda`? Its own major.minor does; so does a redist
+ * toolkit of the same major and a minor not older (the library names hold within a major: minor-version
+ * compatibility, which is why the redist route may install 11.8 for a TF built with 11.2).
+ */
+export function toolkitServes(t: Toolkit, cuda: string): boolean {
+  if (t.majorMinor === cuda) return true;
+  if (!t.redist || t.redist.state !== 'complete' || !t.majorMinor) return false;
+  return major(t.majorMinor) === major(cuda) && compareDotted(t.majorMinor, cuda) >= 0;
 }
 
 /** The toolkit whose library directory (under any of its names) is `dir`. */
@@ -26,7 +38,7 @@ export function toolkitInUse(facts: MachineFacts, req: Requirements): Toolkit | 
   const cudart = req.libraries.find((l) => l.name === 'cudart');
   const winner = cudart ? resolveLibrary(facts.search, cudart.file).winner : undefined;
   const owner = winner ? toolkitOwning(facts, winner.dir) : undefined;
-  return owner ?? facts.toolkits.find((t) => t.readable && t.majorMinor === req.cuda);
+  return owner ?? facts.toolkits.find((t) => t.readable && req.cuda !== null && toolkitServes(t, req.cuda));
 }
 
 export const describeToolkit = (t: Toolkit): string => T.describeToolkit(t.version, t.path, t.aliases, t.versionSource);

@@ -16,6 +16,9 @@ export const catalogText = localized({
     planCudnnPublic: (file: string) => `${file} (public copy, no login)`,
     planCudnnCompatible: (file: string, tested: string) => `${file} (public copy, no login; compatible with the tested cuDNN ${tested})`,
     planCudnnLogin: (file: string) => `${file} (behind a free NVIDIA login)`,
+    andCudaWrongPython: (requirement: string, python: string, pythons: string) => `pip cannot install ${requirement} on Python ${python}: it resolves on Python ${pythons} only.`,
+    andCudaWrongPythonFix: (pythons: string) => `Make the virtual environment with a Python in ${pythons} (e.g. python3.10 -m venv .venv) and pass it with --venv, or pick a TensorFlow this Python can take.`,
+    ccMinTensorflow: (tf: string, tfLine: string, cuda: string, cudaMin: string) => `${tf} or newer (TensorFlow ${tfLine}'s wheels; CUDA ${cuda} itself goes down to ${cudaMin})`,
     gpuKnownFailure: (tf: string, cc: string, symptom: string) =>
       `TensorFlow ${tf}'s official wheels fail on compute capability ${cc}: the driver cannot JIT-compile their kernels (${symptom}, reported in TensorFlow's issues)`,
     gpuWorks: {
@@ -36,6 +39,9 @@ export const catalogText = localized({
     planCudnnPublic: (file) => `${file}（公开下载，无需登录）`,
     planCudnnCompatible: (file, tested) => `${file}（公开下载，无需登录；与测试用的 cuDNN ${tested} 兼容）`,
     planCudnnLogin: (file) => `${file}（需要登录 NVIDIA 开发者账号，免费）`,
+    andCudaWrongPython: (requirement, python, pythons) => `pip 无法在 Python ${python} 上安装 ${requirement}：它只能在 Python ${pythons} 上解析依赖。`,
+    andCudaWrongPythonFix: (pythons) => `请用 ${pythons} 范围内的 Python 创建虚拟环境（例如 python3.10 -m venv .venv），再用 --venv 指定它；或换一个这个 Python 能装的 TensorFlow 版本。`,
+    ccMinTensorflow: (tf, tfLine, cuda, cudaMin) => `${tf} 或更高（TensorFlow ${tfLine} 的 wheel；CUDA ${cuda} 本身最低支持 ${cudaMin}）`,
     gpuKnownFailure: (tf, cc, symptom) => `TensorFlow ${tf} 的官方 wheel 在计算能力 ${cc} 的显卡上无法运行：显卡驱动无法 JIT 编译其内核（${symptom}，见 TensorFlow 的 issue）`,
     gpuWorks: {
       'nvidia-ngc': '可行的办法：NVIDIA NGC 的 TensorFlow 容器（nvcr.io/nvidia/tensorflow），已为这款显卡编译',

@@ -52,7 +52,7 @@ const en = {
   // install (and what repair shares with it)
   installSummary: 'The whole setup, headless: the same plan and runner as the wizard.',
   installTf: 'the TensorFlow version to set up for',
-  installRoute: 'toolkit (default): CUDA + cuDNN in the system; pip: tensorflow[and-cuda] in a venv (Linux/WSL2, TF 2.14+)',
+  installRoute: 'toolkit (default): CUDA + cuDNN in the system; redist: only the CUDA components TF loads, per user, no administrator (TF 2.5+); pip: tensorflow[and-cuda] in a venv (Linux/WSL2, TF 2.14+)',
   installVenv: "the pip route's virtual environment, made if absent (default: ./.venv)",
   planCudnnArchive: 'the cuDNN archive you downloaded after logging in to NVIDIA',
   planDownloads: 'where to look for the cuDNN archive (default: your Downloads folder)',
@@ -142,7 +142,7 @@ export const cliText = localized<CliStrings>({
     downloadAllowUnverified: '接受没有已知校验和的文件',
     installSummary: '无界面地完成整个安装：和向导使用同一份计划和执行器。',
     installTf: '要为哪个 TensorFlow 版本安装',
-    installRoute: 'toolkit（默认）：CUDA + cuDNN 装到系统里；pip：在虚拟环境里装 tensorflow[and-cuda]（Linux/WSL2，TF 2.14+）',
+    installRoute: 'toolkit（默认）：CUDA + cuDNN 装到系统里；redist：只下载 TF 要加载的 CUDA 组件，装在当前用户目录，无需管理员权限（TF 2.5+）；pip：在虚拟环境里装 tensorflow[and-cuda]（Linux/WSL2，TF 2.14+）',
     installVenv: 'pip 方式使用的虚拟环境，不存在时自动创建（默认：./.venv）',
     planCudnnArchive: '你登录 NVIDIA 开发者账号后下载的 cuDNN 压缩包',
     planDownloads: '在哪里找 cuDNN 压缩包（默认：你的“下载”文件夹）',

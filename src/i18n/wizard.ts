@@ -14,7 +14,7 @@ export const wizardText = localized({
     setUpFor: (tf: string, cuda: string, cudnn: string) => `Set up for TensorFlow ${tf} (CUDA ${cuda} · cuDNN ${cudnn})`,
     quit: 'Quit',
     scanBeyond: (headline: string, source: string) => `${headline} (${source})`,
-    pythonCannot: (py: string) => `(Python ${py} cannot install it)`,
+    pythonCannot: (py: string) => `(you have ${py})`,
   },
   zh: {
     preparing: (tf) => (tf ? `正在为 TensorFlow ${tf} 准备计划…` : '正在准备计划…'),
@@ -27,6 +27,6 @@ export const wizardText = localized({
     setUpFor: (tf, cuda, cudnn) => `按 TensorFlow ${tf} 安装（CUDA ${cuda} · cuDNN ${cudnn}）`,
     quit: '退出',
     scanBeyond: (headline, source) => `${headline}（${source}）`,
-    pythonCannot: (py) => `（Python ${py} 装不了）`,
+    pythonCannot: (py) => `（你的是 ${py}）`,
   },
 });

@@ -6,7 +6,6 @@ import { andCudaRequirement } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { CudawizError, EXIT } from '../errors.js';
 import type { Host } from '../host.js';
-import type { StepIO } from '../plan/runner.js';
 import { venvProgram } from '../platform.js';
 import type { Venv } from './venv.js';
 
@@ -142,12 +141,4 @@ export async function pipInstallTensorflow(host: Host, options: PipInstallOption
     });
   }
   return { requirement, installed, wheelBytes: total, warnings };
-}
-
-/** Feeds pip's events to a plan step: every line to its log, the wheel bytes as its progress. */
-export function pipEventsToStep(io: Pick<StepIO, 'log' | 'progress'>): (event: PipEvent) => void {
-  return (event) => {
-    io.log(event.line);
-    if (event.type === 'download' && !event.metadata) io.progress({ bytes: event.totalBytes, unit: 'bytes' });
-  };
 }

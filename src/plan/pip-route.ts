@@ -3,27 +3,28 @@
 // wheel folders on the loader path where that TF needs it (with consent), and verify in a fresh
 // Python. Each step's check makes a re-run a no-op; the same runner as the toolkit plan runs it.
 import path from 'node:path';
-import { andCudaRequirement, hasAndCuda } from '../catalog/queries.js';
+import { andCudaPythonProblem, andCudaRequirement, hasAndCuda } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { diagnose } from '../doctor/diagnose.js';
 import { explainLog } from '../doctor/explain.js';
-import { CudawizError, UsageError } from '../errors.js';
+import { CudawizError, EXIT, UsageError } from '../errors.js';
 import type { Host } from '../host.js';
 import {
   applyWheelLibraryFix,
   createVenv,
   isVenv,
-  pipEventsToStep,
   pipInstallTensorflow,
   planWheelLibraryFix,
   probePipCuda,
   wheelLoaderFact,
   type PipCudaFacts,
+  type PipEvent,
 } from '../pip/index.js';
-import { venvBinDir, venvProgram } from '../platform.js';
+import { pythonCommands, venvBinDir, venvProgram } from '../platform.js';
 import { importTensorflow } from '../verify/tensorflow.js';
 import { createPlanContext, type PlanContext, type PlanOptions } from './context.js';
-import { NeedsInput, type Step } from './runner.js';
+import { formatBytes } from '../format.js';
+import { NeedsInput, type Step, type StepIO } from './runner.js';
 
 /** The pip route's own place: the virtual environment (default ./.venv). */
 export interface PipPlanContext extends PlanContext {
@@ -92,11 +93,26 @@ export const venvStep: Step<PipPlanContext> = {
   title: 'Create the virtual environment',
   check: async (ctx) => (isVenv(ctx.host, ctx.venvDir) ? { done: true, reason: `${ctx.venvDir} is a virtual environment` } : { done: false, reason: `python3 -m venv ${ctx.venvDir}` }),
   async run(ctx) {
+    // A Python that cannot take this TF's [and-cuda] is said before the venv is made, with the Pythons that can.
+    if (!isVenv(ctx.host, ctx.venvDir)) {
+      const said = await ctx.host.run(pythonCommands(ctx.host.os)[0], ['--version'], { timeoutMs: 20_000 });
+      const version = /Python (\d+\.\d+(?:\.\d+)?)/.exec(`${said.stdout}\n${said.stderr}`)?.[1];
+      const problem = version ? andCudaPythonProblem(ctx.catalog, ctx.tf, version) : undefined;
+      if (problem) throw new CudawizError(problem.message, { code: 'python-cannot-take-tf', fix: problem.fix, exitCode: EXIT.usage });
+    }
     const venv = await createVenv(ctx.host, { dir: ctx.venvDir });
     ctx.probes.pythonChanged(venvPython(ctx));
     return { summary: `${venv.dir}${venv.created ? '' : ' (already there)'}`, evidence: [`activate it with: source ${venv.activate}`] };
   },
 };
+
+/** pip's events as the step's: every line to its log, the wheel bytes so far as its progress. */
+function pipEventsToStep(io: Pick<StepIO, 'log' | 'progress'>): (event: PipEvent) => void {
+  return (event) => {
+    io.log(event.line);
+    if (event.type === 'download' && !event.metadata) io.progress({ bytes: event.totalBytes, unit: 'bytes' });
+  };
+}
 
 export const pipInstallStep: Step<PipPlanContext> = {
   id: 'pip-install',
@@ -111,7 +127,7 @@ export const pipInstallStep: Step<PipPlanContext> = {
     const r = await pipInstallTensorflow(ctx.host, { venv: ctx.venvDir, catalog: ctx.catalog, tf: ctx.tf, signal: io.signal, onEvent: pipEventsToStep(io) }).finally(() => ctx.probes.pythonChanged(venvPython(ctx)));
     const nvidia = r.installed.filter((p) => p.name.startsWith('nvidia-'));
     return {
-      summary: `${r.installed.length} packages (${nvidia.length} nvidia-* wheels${r.wheelBytes ? `, ${Math.round(r.wheelBytes / 1e6)} MB` : ''})`,
+      summary: `${r.installed.length} packages (${nvidia.length} nvidia-* wheels${r.wheelBytes ? `, ${formatBytes(r.wheelBytes)}` : ''})`,
       evidence: [...nvidia.filter((p) => /cudnn|cuda-runtime/.test(p.name)).map((p) => `${p.name} ${p.version}`), ...r.warnings],
     };
   },

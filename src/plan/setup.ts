@@ -12,14 +12,19 @@ import { toolkitState } from '../cuda/toolkit-state.js';
 import { findArchiveInDownloads, importCudnn, importState, parseCudnnVersionHeader, rollbackImport } from '../cudnn/index.js';
 import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
+import type { EnvChange } from '../env/types.js';
+import { planText } from '../i18n/plan.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, type DownloadTarget } from '../fetch/index.js';
+import { formatBytes } from '../format.js';
 import { libraryFileName, pathFor, toolkitLibraryDir } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
 import type { PlanContext } from './context.js';
+import { pythonStep } from './python-step.js';
+import { spaceStep } from './space-step.js';
 import { NeedsInput, type Step, type StepIO } from './runner.js';
 import { sha256File } from '../cudnn/manifest.js';
-import { verifyManifest, verifySetup } from '../verify/index.js';
+import { verifyManifest, verifySetup, type LayerResult } from '../verify/index.js';
 
 const exists = (p: string) => access(p).then(() => true, () => false);
 
@@ -92,7 +97,7 @@ export const downloadCudaStep: Step<PlanContext> = {
   check: async (ctx) => {
     if (await toolkitComplete(ctx)) return { done: true, reason: `CUDA ${ctx.cuda} is installed at ${ctx.toolkitDir}` };
     const i = ctx.req.cudaInstaller;
-    return { done: false, reason: i ? `${i.file}${i.size ? ` (${(i.size / 2 ** 30).toFixed(1)} GiB)` : ''}, checked against ${i.sha256 ? 'its sha256' : "NVIDIA's md5sum.txt"}` : undefined };
+    return { done: false, reason: i ? `${i.file}${i.size ? ` (${formatBytes(i.size)})` : ''}, checked against ${i.sha256 ? 'its sha256' : "NVIDIA's md5sum.txt"}` : undefined };
   },
   async run(ctx, io) {
     const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);
@@ -115,7 +120,7 @@ export const installCudaStep: Step<PlanContext> = {
     if (!release || !ctx.installerFile) throw new CudawizError(`No installer for CUDA ${ctx.cuda} was downloaded.`, { fix: 'Run the same command again.' });
     const { size } = await stat(ctx.installerFile);
     const scratch = await scratchDirWithRoom(ctx.os, [path.join(ctx.cacheDir, 'scratch'), ctx.root], scratchSpaceNeeded(size));
-    if (!scratch) throw new CudawizError(`Not enough free disk space to unpack the CUDA installer (about ${Math.ceil(scratchSpaceNeeded(size) / 2 ** 30)} GiB needed).`, { fix: 'Free some space, or pass --cache-dir on a bigger disk.' });
+    if (!scratch) throw new CudawizError(`Not enough free disk space to unpack the CUDA installer (about ${formatBytes(scratchSpaceNeeded(size))} needed).`, { fix: 'Free some space, or pass --cache-dir on a bigger disk.' });
     const r = await installToolkit({
       os: ctx.os,
       catalog: ctx.catalog,
@@ -254,7 +259,7 @@ export const configureEnvStep: Step<PlanContext> = {
   title: 'Make the libraries findable',
   async check(ctx) {
     const { plan } = await envPlanFor(ctx);
-    return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: `${plan.changes.length} change(s) planned` };
+    return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange).join(', ')) };
   },
   async run(ctx, io) {
     const { plan, places } = await envPlanFor(ctx);
@@ -274,6 +279,13 @@ export const configureEnvStep: Step<PlanContext> = {
   },
 };
 
+/** One change as the plan names it: the file it writes, the PATH it edits, or the command it runs. */
+function describeEnvChange(c: EnvChange): string {
+  if (c.kind === 'ldconfig') return planText.envRunLdconfig;
+  if (c.kind === 'windows-path') return planText.envWindowsPath(c.target);
+  return c.target;
+}
+
 async function envPlanFor(ctx: PlanContext) {
   const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
   return prepareEnvPlan({
@@ -288,6 +300,16 @@ async function envPlanFor(ctx: PlanContext) {
   });
 }
 
+/**
+ * A failed layer as what went wrong, not its title (which reads as the success it checks for): its
+ * first evidence names the library (or file, or import) and the next line says why.
+ */
+function whatFailed(layer: LayerResult): string {
+  const [what, why] = layer.evidence;
+  if (!what) return `${planText.verifyFailed}: ${layer.title}`;
+  return why ? `${what} (${why})` : what;
+}
+
 export const verifyStep: Step<PlanContext> = {
   id: 'verify',
   title: 'Verify',
@@ -297,12 +319,15 @@ export const verifyStep: Step<PlanContext> = {
     const failed = layers.filter((l) => l.status === 'fail');
     const evidence = layers.map((l) => `${l.status === 'pass' ? 'ok  ' : l.status === 'fail' ? 'FAIL' : 'skip'} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
     if (failed.length > 0) {
-      throw new CudawizError(`${failed.map((l) => l.title).join('; ')}`, { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
+      throw new CudawizError(failed.map(whatFailed).join('; '), { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
     }
     return { summary: `${layers.filter((l) => l.status === 'pass').length} layer(s) passed`, evidence };
   },
 };
 
+/** The plan's downloads and disk, from the same checks the download steps make. */
+export const diskSpaceStep = spaceStep(async (ctx) => ({ cuda: !(await toolkitComplete(ctx)), cudnn: !(await cudnnInToolkit(ctx)) }));
+
 export function setupSteps(): Step<PlanContext>[] {
-  return [preflightStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, configureEnvStep, verifyStep];
+  return [preflightStep, pythonStep, diskSpaceStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, configureEnvStep, verifyStep];
 }

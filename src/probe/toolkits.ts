@@ -1,7 +1,7 @@
 // Every CUDA toolkit on the machine: the directories under the CUDA root, the CUDA_PATH* and
 // CUDA_HOME variables, and the nvcc on PATH; for each, its version and what it holds or lacks.
 import type { Host } from '../host.js';
-import { cudaPathVarVersion, envGet, executableName, pathFor, toolkitLibraryDir, toolkitSubdirs, toolkitVersionFromDirName } from '../platform.js';
+import { cudaPathVarVersion, envGet, executableName, pathFor, toolkitLibraryDir, toolkitSubdirs, toolkitVersionFromDirName, userToolkitRoot } from '../platform.js';
 import { majorMinor } from '../version.js';
 import { findOnPath, runProgram } from './commands.js';
 import type { MachineFs } from './machine-fs.js';
@@ -41,6 +41,11 @@ function candidates(host: Host, mfs: MachineFs, cudaRoot: string): { list: Candi
   for (const name of listing.names ?? []) {
     const dir = p.join(cudaRoot, name);
     if (toolkitVersionFromDirName(host.os, name) || (host.os === 'linux' && name === 'cuda')) list.push({ path: dir, via: 'cuda-root' });
+  }
+  // Per-user toolkits from the redist route live outside the CUDA root.
+  const userRoot = userToolkitRoot(host.os, host.env, host.home);
+  for (const name of mfs.list(userRoot).names ?? []) {
+    if (toolkitVersionFromDirName(host.os, name)) list.push({ path: p.join(userRoot, name), via: 'user toolkits' });
   }
   for (const [key, value] of Object.entries(host.env)) {
     if (!value) continue;
@@ -87,6 +92,18 @@ async function readVersion(host: Host, mfs: MachineFs, dir: string, nvccPath: st
   return fromName ? { version: fromName, versionSource: 'directory name' } : undefined;
 }
 
+function readRedist(host: Host, mfs: MachineFs, dir: string): Toolkit['redist'] {
+  const text = mfs.readText(pathFor(host.os).join(dir, '.cudawiz', 'redist.json'));
+  if (text === undefined) return undefined;
+  try {
+    const doc = JSON.parse(text) as { what?: unknown; release?: unknown; builtFor?: unknown; state?: unknown };
+    if (doc.what !== 'cuda-redist' || typeof doc.release !== 'string') return undefined;
+    return { release: doc.release, builtFor: typeof doc.builtFor === 'string' ? doc.builtFor : undefined, state: typeof doc.state === 'string' ? doc.state : 'unreadable' };
+  } catch {
+    return undefined;
+  }
+}
+
 function readCopyState(host: Host, mfs: MachineFs, dir: string): CudawizCopyState | undefined {
   const manifest = pathFor(host.os).join(dir, '.cudawiz', 'manifest.json');
   const text = mfs.readText(manifest);
@@ -118,6 +135,7 @@ async function describe(host: Host, mfs: MachineFs, dir: string, aliases: string
     if (c) (components[c] ??= []).push(file);
   }
   const reading = await readVersion(host, mfs, dir, hasNvcc ? nvccPath : undefined);
+  const redist = readRedist(host, mfs, dir);
   return {
     ...base,
     readable: true,
@@ -125,6 +143,7 @@ async function describe(host: Host, mfs: MachineFs, dir: string, aliases: string
     components,
     missing: EXPECTED.filter((c) => !components[c]?.length),
     cudawizCopy: readCopyState(host, mfs, dir),
+    ...(redist ? { redist } : {}),
   };
 }
 

@@ -72,6 +72,8 @@ export interface Toolkit {
   /** Components TensorFlow needs that this toolkit lacks. */
   missing: ToolkitComponent[];
   cudawizCopy?: CudawizCopyState;
+  /** Laid out by cudawiz from NVIDIA's redist archives (.cudawiz/redist.json): a toolkit of its own kind. */
+  redist?: { release: string; builtFor?: string; state: string };
 }
 
 export interface NvccOnPath {

@@ -21,7 +21,7 @@ export type { LayerResult } from './layers.js';
 export async function verifyManifest(toolkitDir: string): Promise<LayerResult> {
   const base = { id: 'manifest' as const, title: "cuDNN's files are where cudawiz put them" };
   const manifest = await readManifest(toolkitDir);
-  if (!manifest) return { ...base, status: 'skipped', evidence: [`no cudawiz manifest in ${toolkitDir}`] };
+  if (!manifest) return { ...base, status: 'skip', evidence: [`no cudawiz manifest in ${toolkitDir}`] };
   if (manifest.state !== 'complete') return { ...base, status: 'fail', evidence: [`manifest state: ${manifest.state}`], fix: 'cudawiz repair finishes or rolls back the interrupted copy.' };
   const changed: string[] = [];
   for (const f of manifest.files) {
@@ -74,7 +74,7 @@ export async function verifySetup(ctx: PlanContext): Promise<LayerResult[]> {
   layers.push(await verifyNvcc(host, ctx.os, ctx.toolkitDir, ctx.cuda));
   const python = facts.python.state === 'found' ? facts.python.executable ?? facts.python.command : undefined;
   if (!python || !facts.python.tensorflow?.version) {
-    layers.push({ id: 'tensorflow', title: 'TensorFlow sees the GPU', status: 'skipped', evidence: [python ? 'TensorFlow is not installed in this Python' : 'no Python found'], fix: `pip install ${ctx.req.pip}` });
+    layers.push({ id: 'tensorflow', title: 'TensorFlow sees the GPU', status: 'skip', evidence: [python ? 'TensorFlow is not installed in this Python' : 'no Python found'], fix: `pip install ${ctx.req.pip}` });
     return layers;
   }
   const tf = await importTensorflow(host, python);

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { safetyText } from '../i18n/safety.js';
 import { toolkitLibraryDir, type OsName } from '../platform.js';
 
-export type LayerStatus = 'pass' | 'fail' | 'skipped';
+import type { Status } from '../status.js';
+
+export type LayerStatus = Extract<Status, 'pass' | 'fail' | 'skip'>;
 
 export interface LayerResult {
   id: 'manifest' | 'libraries' | 'nvcc' | 'tensorflow';
@@ -33,6 +35,13 @@ export async function checkLibraryFiles(files: readonly string[]): Promise<{ fil
   return out;
 }
 
+/** NVIDIA's 11.x runtime: libcudart.so.11.0 → libcudart.so.11.8.89, the same library and major under a fixed soname. */
+function sameSonameMajor(name: string, got: string): boolean {
+  const a = /^(.+\.so)\.(\d+)(\.|$)/.exec(name);
+  const b = /^(.+\.so)\.(\d+)(\.|$)/.exec(got);
+  return Boolean(a && b && a[1] === b[1] && a[2] === b[2]);
+}
+
 async function libraryProblem(file: string): Promise<string | undefined> {
   let real: string;
   try {
@@ -48,7 +57,7 @@ async function libraryProblem(file: string): Promise<string | undefined> {
   if (s.size === 0) return safetyText.libraryEmpty(file);
   const name = path.basename(file).toLowerCase();
   const got = path.basename(real).toLowerCase();
-  if (got !== name && !got.startsWith(`${name}.`)) return safetyText.libraryOther(file, real);
+  if (got !== name && !got.startsWith(`${name}.`) && !sameSonameMajor(name, got)) return safetyText.libraryOther(file, real);
   return undefined;
 }
 

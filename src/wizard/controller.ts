@@ -21,6 +21,8 @@ export interface ScanSummary {
   installedTf?: string;
   /** The installed TF is newer than the catalog: the headline and what still works. */
   beyond?: Beyond;
+  /** What the catalog overlay said that may not be what was meant. */
+  warnings?: string[];
 }
 
 /** A TensorFlow newer than the catalog, as the wizard shows it: a headline and the options left. */
@@ -38,12 +40,12 @@ import { wizardText } from '../i18n/wizard.js';
 export type TfChoice = CatalogChoice & { pythonCannot?: string };
 
 export type Mode = 'setup' | 'repair';
-export type Route = 'toolkit' | 'pip';
+export type Route = 'toolkit' | 'pip' | 'redist';
 
 export interface WizardServices {
   scan(signal: AbortSignal): Promise<ScanSummary>;
   choices(scan: ScanSummary): { choices: TfChoice[]; defaultVersion?: string };
-  /** The ways to set that TF up here, the first the recommended one (pip where it exists). */
+  /** The ways to set that TF up here, the first the recommended one (redist where it exists, then pip). */
   routes(tf: string): Route[];
   run(
     tf: string | undefined,

@@ -8,16 +8,23 @@ import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
 import type { GlobalOptions } from '../cli/args.js';
-import { waitForArchiveInDownloads } from '../cudnn/index.js';
 import { diagnose } from '../doctor/diagnose.js';
+import { toolkitServes } from '../doctor/toolkit-lookup.js';
 import type { Host } from '../host.js';
 import { defaultCudaRoot } from '../platform.js';
+import { typedOrFoundInDownloads } from '../plan/archive-answer.js';
 import { createPlanContext } from '../plan/context.js';
 import { createPipPlanContext, pipRouteRefusal, pipRouteSteps } from '../plan/pip-route.js';
+import path from 'node:path';
+import { createRedistPlanContext, redistRepairSteps, redistRouteSteps } from '../plan/redist-route.js';
+import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
+import { redistRouteFor } from '../redist/choose.js';
 import { repairSteps } from '../plan/repair.js';
 import { runPlan } from '../plan/runner.js';
 import { setupSteps } from '../plan/setup.js';
 import { ProbeCache } from '../probe/cache.js';
+import { pythonFits } from '../plan/python-step.js';
+import { majorMinor } from '../version.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
 
@@ -50,6 +57,7 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
     problems: findings.filter((f) => f.status === 'fail').map((f) => ({ title: f.title, fix: f.fix ?? undefined })),
     hasInstall: facts.toolkits.length > 0 && Boolean(installedTf),
     installedTf,
+    ...(catalog.warnings?.length ? { warnings: catalog.warnings } : {}),
     ...(beyond
       ? {
           beyond: {
@@ -64,7 +72,12 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
 /** The version list for this machine: what its GPU can run, the installed TF first if runnable. */
 export function tfChoices(catalog: Catalog, host: Host, scan: ScanSummary, facts?: MachineFacts): { choices: TfChoice[]; defaultVersion?: string } {
   const cc = facts?.gpu.gpus.find((g) => g.computeCapability)?.computeCapability;
-  const choices = tfChoicesFor(catalog, host.os, cc ? { computeCapability: cc } : undefined);
+  const py = facts?.python.state === 'found' ? facts.python.version : undefined;
+  const choices: TfChoice[] = tfChoicesFor(catalog, host.os, cc ? { computeCapability: cc } : undefined).map((c) => {
+    // "3.5–3.8": the wheels pip has for that TF. A Python outside it cannot install it.
+    const [min, max = min] = c.python.split('–');
+    return py && !pythonFits(py, { min, max }) ? { ...c, pythonCannot: wizardText.pythonCannot(majorMinor(py)) } : c;
+  });
   return { choices, defaultVersion: defaultTfChoice(choices, scan.installedTf)?.version };
 }
 
@@ -74,6 +87,8 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
   const catalog = options.catalog ?? loadCatalog({ overlayFile: globals.catalog });
   const cudaRoot = globals.cudaRoot ?? defaultCudaRoot(host.os, host.env);
   let facts: MachineFacts | undefined;
+  let redistCatalog: RedistCatalog | undefined;
+  const redist = () => (redistCatalog ??= loadRedistCatalog(globals.catalog));
   // One probe cache for the whole wizard run: the scan's Python/TensorFlow facts serve every preview and step.
   const probes = new ProbeCache(host);
   return {
@@ -82,12 +97,23 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
       return scanSummary(catalog, facts);
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
-    // pip first where it exists: it changes nothing outside the virtual environment.
-    routes: (tf) => (pipRouteRefusal(catalog, tf, host.os) ? ['toolkit'] : ['pip', 'toolkit']),
+    // redist first where it exists (no administrator, a fraction of the download), then pip (nothing
+    // outside the virtual environment changes), the installer last.
+    routes: (tf) => [
+      ...(redistRouteFor(redist(), catalog, requirementsFor(catalog, tf, host.os), host.os).ok ? (['redist'] as const) : []),
+      ...(pipRouteRefusal(catalog, tf, host.os) ? [] : (['pip'] as const)),
+      'toolkit' as const,
+    ],
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
       if (!version) return { ok: false, exitCode: 2, message: 'No TensorFlow version chosen.' };
       const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz', probes };
+      const cuda = requirementsFor(catalog, version, host.os).cuda;
+      const redistToolkit = mode === 'repair' && cuda ? facts?.toolkits.find((t) => t.redist && toolkitServes(t, cuda)) : undefined;
+      if (o.route === 'redist' || redistToolkit) {
+        const ctx = createRedistPlanContext(catalog, redist(), host, { ...options, cudaRoot: redistToolkit ? path.dirname(redistToolkit.path) : globals.cudaRoot, pinRelease: redistToolkit?.redist?.release });
+        return runPlan(redistToolkit ? redistRepairSteps() : redistRouteSteps(), ctx, { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask });
+      }
       if (o.route === 'pip') {
         return runPlan(pipRouteSteps(), createPipPlanContext(catalog, host, options), { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask });
       }
@@ -97,19 +123,7 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
         signal: o.signal,
         dryRun: o.dryRun,
         onEvent: o.onEvent,
-        // The archive may be typed in, or simply appear in Downloads: whichever comes first.
-        ask: async (need) => {
-          if (need.kind !== 'cudnn-archive' || !o.ask) return o.ask?.(need);
-          const stop = new AbortController();
-          const abort = () => stop.abort();
-          o.signal.addEventListener('abort', abort, { once: true });
-          const watched = waitForArchiveInDownloads(need.downloadsDir, need.file, { signal: stop.signal }).catch(() => undefined);
-          const typed = o.ask(need);
-          const answer = await Promise.race([typed, watched.then((p) => p ?? typed)]);
-          stop.abort();
-          o.signal.removeEventListener('abort', abort);
-          return answer;
-        },
+        ask: typedOrFoundInDownloads(o.ask, o.signal),
       });
     },
     whatNow: (tf) => {

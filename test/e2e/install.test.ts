@@ -33,7 +33,7 @@ describe('cudawiz install, headless', () => {
     const ev = events(r.stdout);
     expect(ev.at(-1), r.stdout + r.stderr).toMatchObject({ type: 'result', ok: true, exitCode: 0 });
     expect(r.code).toBe(0);
-    expect(ev.filter((e) => e.type === 'step-done').map((e) => e.id)).toEqual(['preflight', 'download-cuda', 'install-cuda', 'obtain-cudnn', 'import-cudnn', 'configure-env', 'verify']);
+    expect(ev.filter((e) => e.type === 'step-done').map((e) => e.id)).toEqual(['preflight', 'python', 'disk-space', 'download-cuda', 'install-cuda', 'obtain-cudnn', 'import-cudnn', 'configure-env', 'verify']);
     const lib64 = await readdir(path.join(m.toolkit, 'lib64'));
     expect(lib64).toEqual(expect.arrayContaining(['libcudart.so.10.1', 'libcudnn.so.7', 'libcudnn.so.7.6.5']));
     const manifest = JSON.parse(await readFile(path.join(m.toolkit, '.cudawiz/manifest.json'), 'utf8'));
@@ -46,7 +46,7 @@ describe('cudawiz install, headless', () => {
     const again = await runBuilt(m.args('install', '--tf', '2.3', '--yes', '--json'), { env: m.env });
     const plan = events(again.stdout).find((e) => e.type === 'plan')!;
     // configure-env runs again only to print the lines for the user (--configure-env no); it changes nothing.
-    expect(plan.steps!.filter((s) => !s.done).map((s) => s.id)).toEqual(['preflight', 'configure-env', 'verify']);
+    expect(plan.steps!.filter((s) => !s.done).map((s) => s.id)).toEqual(['preflight', 'python', 'configure-env', 'verify']);
     expect(again.code).toBe(0);
     expect(mirror!.requests.length).toBe(before);
     expect(await treeDigest(m.toolkit)).toEqual(digest);
@@ -68,7 +68,8 @@ describe('cudawiz install, headless', () => {
     expect(r.stdout).toContain('Plan:');
     expect(r.stdout).toContain('Get the cuDNN archive');
     expect(await readdir(m.cudaRoot)).toEqual([]);
-    expect(mirror!.requests).toHaveLength(0);
+    // Only the plan's size check asked the server (HEAD, no body): nothing was downloaded.
+    expect(mirror!.requests.filter((q) => q.method !== 'HEAD')).toHaveLength(0);
   });
 
   it('waits on the user (exit 3) with the page and the exact file when the archive is nowhere to be found', async () => {

@@ -38,6 +38,7 @@ export interface Fault {
 
 export interface LoggedRequest {
   path: string;
+  method: string;
   range?: string;
   ifRange?: string;
   status: number;
@@ -142,7 +143,7 @@ export class NvidiaMirror {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const urlPath = new URL(req.url ?? '/', 'http://x').pathname;
-    const log: LoggedRequest = { path: urlPath, range: req.headers.range, ifRange: req.headers['if-range'] as string | undefined, status: 0, at: Date.now() };
+    const log: LoggedRequest = { path: urlPath, method: req.method ?? 'GET', range: req.headers.range, ifRange: req.headers['if-range'] as string | undefined, status: 0, at: Date.now() };
     this.requests.push(log);
     const reply = (status: number, headers: Record<string, string | number> = {}, body?: string) => {
       log.status = status;

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeCapabilityFromName, gpuSupport, tensorflowBuildFor } from '../../src/catalog/gpu-support.js';
 import { builtinCatalog } from '../../src/catalog/load.js';
+import { requirementsFor } from '../../src/catalog/queries.js';
 
 const catalog = builtinCatalog();
 
@@ -49,6 +50,12 @@ describe('tensorflowBuilds, row by row', () => {
     const r = gpuSupport(catalog, { computeCapability: '3.0' }, { tf: '2.3', os: 'linux' });
     expect(r.verdict).toBe('unsupported');
     expect(r.reason).toContain('oldest machine code is for 3.5');
+  });
+
+  it('requirements gives TF\'s own minimum beside its CUDA\'s: 2.3 → 3.5 (CUDA 10.1: 3.0), 2.15 → 5.0, 2.18 → 6.0', () => {
+    expect(requirementsFor(catalog, '2.3', 'linux')).toMatchObject({ computeCapabilityMin: '3.0', tensorflowComputeCapabilityMin: '3.5' });
+    expect(requirementsFor(catalog, '2.15', 'linux')).toMatchObject({ computeCapabilityMin: '5.0', tensorflowComputeCapabilityMin: '5.0' });
+    expect(requirementsFor(catalog, '2.18', 'linux')).toMatchObject({ computeCapabilityMin: '5.0', tensorflowComputeCapabilityMin: '6.0' });
   });
 
   it('a Maxwell GPU is told the newest line that still carries its machine code: TF 2.16 (sm_50 left on 2024-02-26)', () => {

@@ -59,6 +59,9 @@ describe('the pip route for TF 2.18 (its wheels found through their RUNPATH)', (
     expect(progress.at(-1)!.progress.bytes).toBeGreaterThan(progress[0].progress.bytes);
     expect(first.events).toContainEqual(expect.objectContaining({ type: 'log', id: 'pip-install', line: 'Collecting tensorflow[and-cuda]==2.18.0' }));
     expect(first.events).toContainEqual(expect.objectContaining({ type: 'step-done', id: 'verify', summary: 'TensorFlow 2.18.0: 1 GPU(s) (/physical_device:GPU:0)' }));
+    // The wheels' size in the same units as every other byte count (formatBytes), not pip's decimal MB.
+    const installed = first.events.find((e) => e.type === 'step-done' && e.id === 'pip-install') as Extract<RunnerEvent, { type: 'step-done' }>;
+    expect(installed.summary).toMatch(/nvidia-\* wheels, \d+\.\d (KiB|MiB|GiB)\)$/);
     const activate = await readFile(l.activate, 'utf8');
     expect(activate).not.toContain('# >>> cudawiz');
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../src/catalog/load.js';
 import { andCudaRequirement } from '../../src/catalog/queries.js';
-import { wslRouteSteps } from '../../src/pip/index.js';
+import { wslRouteSteps } from '../../src/doctor/wsl-route.js';
 
 const catalog = builtinCatalog();
 

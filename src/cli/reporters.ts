@@ -1,8 +1,8 @@
 // Headless renderers of runner events: plain lines (one per step, occasional percentages) or JSON
 // lines (one event each, the last one the result).
-import type { Output } from '../cli/output.js';
+import type { Output } from './output.js';
 import { formatBytes } from '../format.js';
-import type { RunnerEvent } from './events.js';
+import type { RunnerEvent } from '../plan/events.js';
 
 export type Reporter = (event: RunnerEvent) => void;
 

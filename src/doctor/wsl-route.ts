@@ -1,4 +1,4 @@
-// The WSL2 route, said step by step for a native-Windows user whose TensorFlow has no native GPU
+// The doctor's text for the WSL2 route, step by step, for a native-Windows user whose TensorFlow has no native GPU
 // build (TF ≥ 2.11). Pure: the catalog and a TF version in, printable lines out (wizard and headless).
 import { andCudaRequirement, driverMinFor, findCudaRelease, findTfRow, pythonRange, unknownTfVersion } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';

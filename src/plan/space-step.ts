@@ -1,0 +1,124 @@
+// What the plan downloads and how much disk it needs, said before "Go ahead" and checked against the
+// free space before the first byte: the CUDA 10.1 runfile alone is about 2.5 GB, and the runfile
+// unpacks itself to about three times that before it copies the toolkit in.
+import { statfs } from 'node:fs/promises';
+import path from 'node:path';
+import got from 'got';
+import { scratchSpaceNeeded } from '../cuda/scratch.js';
+import { findArchiveInDownloads } from '../cudnn/index.js';
+import { CudawizError } from '../errors.js';
+import { applyMirror } from '../fetch/index.js';
+import { isAllowedTransport } from '../fetch/mirror.js';
+import { formatBytes } from '../format.js';
+import { planText } from '../i18n/plan.js';
+import type { PlanContext } from './context.js';
+import type { Step } from './runner.js';
+
+export interface PlanDownload {
+  file: string;
+  /** Bytes: from the catalog, else the server's Content-Length (a HEAD request); undefined when neither says. */
+  size?: number;
+  sizeFrom?: 'catalog' | 'server';
+}
+
+export interface PlanSpace {
+  downloads: PlanDownload[];
+  /** Sum of the known download sizes. */
+  downloadBytes: number;
+  /** Downloads plus the installer's unpacked payload (scratch space). */
+  diskBytes: number;
+  /** Some size is unknown: the totals are a lower bound. */
+  partial: boolean;
+  /** Free bytes where the downloads go (the cache), when it can be read. */
+  free?: number;
+  freeWhere: string;
+}
+
+/** The server's Content-Length for a URL, through the mirror; undefined on any failure (offline, no length). */
+async function contentLength(url: string, mirror: string | undefined, signal: AbortSignal | undefined): Promise<number | undefined> {
+  try {
+    const target = new URL(applyMirror(url, mirror));
+    if (!isAllowedTransport(target)) return undefined;
+    const r = await got.head(target.href, { timeout: { request: 5000 }, retry: { limit: 0 }, followRedirect: true, signal });
+    const n = Number(r.headers['content-length']);
+    return Number.isFinite(n) && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function freeBytes(dir: string): Promise<number | undefined> {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const s = await statfs(d).catch(() => undefined);
+    if (s) return Number(s.bavail) * Number(s.bsize);
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/**
+ * What this plan will download (only what is not already done) and the disk it needs. `cudaNeeded` /
+ * `cudnnNeeded`: whether those steps still have to run (their own checks say).
+ */
+export async function planSpace(ctx: PlanContext, need: { cuda: boolean; cudnn: boolean }, signal?: AbortSignal): Promise<PlanSpace> {
+  const downloads: PlanDownload[] = [];
+  let scratch = 0;
+  const i = ctx.req.cudaInstaller;
+  if (need.cuda && i) {
+    const size = i.size ?? (await contentLength(i.url, ctx.mirror, signal));
+    downloads.push({ file: i.file, size, sizeFrom: i.size ? 'catalog' : size ? 'server' : undefined });
+    if (size) scratch = scratchSpaceNeeded(size);
+  }
+  const a = ctx.req.cudnnArchive;
+  // A login-gated archive the user brings: its size is what the catalog says, if anything.
+  if (need.cudnn && a && !ctx.cudnnArchive && !(await findArchiveInDownloads(ctx.downloadsDir, a.file))) {
+    const known = (a as { size?: number }).size;
+    const url = a.publicUrl ?? (a.gated ? undefined : a.url);
+    const size = known ?? (url ? await contentLength(url, ctx.mirror, signal) : undefined);
+    downloads.push({ file: a.file, size, sizeFrom: known ? 'catalog' : size ? 'server' : undefined });
+  }
+  const downloadBytes = downloads.reduce((n, d) => n + (d.size ?? 0), 0);
+  return {
+    downloads,
+    downloadBytes,
+    diskBytes: downloadBytes + scratch,
+    partial: downloads.some((d) => d.size === undefined),
+    free: await freeBytes(ctx.cacheDir),
+    freeWhere: ctx.cacheDir,
+  };
+}
+
+/** The totals in one line; `each` adds every file's size (the step's summary, where there is room). */
+export function spaceLine(s: PlanSpace, each = false): string {
+  const list = each ? s.downloads.map((d) => `${d.file} ${d.size ? formatBytes(d.size) : '?'}`).join(', ') : '';
+  const line = planText.sizesLine(formatBytes(s.downloadBytes) + (list ? ` (${list})` : ''), formatBytes(s.diskBytes), s.free === undefined ? '?' : formatBytes(s.free), s.freeWhere);
+  return s.partial ? `${line}; ${planText.sizesUnknown}` : line;
+}
+
+const short = (s: PlanSpace) => s.free !== undefined && s.free < s.diskBytes;
+
+function notEnough(s: PlanSpace): CudawizError {
+  return new CudawizError(planText.notEnoughSpace(formatBytes(s.diskBytes), formatBytes(s.free ?? 0), s.freeWhere), { code: 'not-enough-space', fix: planText.notEnoughSpaceFix });
+}
+
+/** Which downloads this plan still needs: the CUDA installer unless the toolkit is there, cuDNN unless it is in it. */
+export type NeedsDownloads = (ctx: PlanContext) => Promise<{ cuda: boolean; cudnn: boolean }>;
+
+export function spaceStep(needs: NeedsDownloads): Step<PlanContext> {
+  return {
+    id: 'disk-space',
+    get title() {
+      return planText.stepSpace;
+    },
+    async check(ctx) {
+      const n = await needs(ctx);
+      if (!n.cuda && !n.cudnn) return { done: true, reason: planText.nothingToDownload };
+      const s = await planSpace(ctx, n);
+      return { done: false, reason: short(s) ? `${planText.willStop}: ${notEnough(s).message}` : spaceLine(s) };
+    },
+    async run(ctx, io) {
+      const s = await planSpace(ctx, await needs(ctx), io.signal);
+      if (short(s)) throw notEnough(s);
+      return { summary: spaceLine(s, true) };
+    },
+  };
+}

@@ -1,0 +1,317 @@
+// The redist toolkit: NVIDIA's per-component archives fetched in parallel (verified by the
+// manifest's sha256 and size, cached), unpacked into one per-user folder with the standard layout,
+// under a manifest of every file with its sha256 — so `repair` can re-verify each one and re-fetch
+// only what is missing or changed, and `rollback` can remove the folder whole (it is all ours).
+import { chmod, lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { detectFormat, extractArchive } from '../cudnn/archive.js';
+import { hostPath, sha256File } from '../cudnn/manifest.js';
+import { CudawizError, EXIT } from '../errors.js';
+import { fetchVerified, type FetchResult } from '../fetch/index.js';
+import type { OsName } from '../platform.js';
+import { redistPlatform, releaseArchives, type RedistArchive, type RedistCatalog, type RedistRelease } from './catalog.js';
+import { toolkitPathFor } from './layout.js';
+import { redistText } from '../i18n/redist.js';
+
+export const REDIST_MANIFEST = path.join('.cudawiz', 'redist.json');
+
+export interface RedistFile {
+  /** Toolkit-relative, `/`-separated. */
+  path: string;
+  component: string;
+  type: 'file' | 'symlink';
+  size?: number;
+  sha256?: string;
+  linkTarget?: string;
+}
+
+export interface RedistComponentRecord {
+  id: string;
+  version: string;
+  relativePath: string;
+  sha256: string;
+  size: number;
+  done: boolean;
+}
+
+export interface RedistManifest {
+  tool: 'cudawiz';
+  schema: 1;
+  what: 'cuda-redist';
+  state: 'unpacking' | 'complete';
+  os: OsName;
+  toolkitDir: string;
+  release: string;
+  /** The CUDA the TensorFlow it was set up for was built with ("11.2"). */
+  builtFor?: string;
+  startedAt: string;
+  finishedAt?: string;
+  components: RedistComponentRecord[];
+  files: RedistFile[];
+}
+
+export type RedistArchiveEntry = RedistArchive & { component: string; version: string };
+
+export const redistManifestFile = (toolkitDir: string) => path.join(toolkitDir, REDIST_MANIFEST);
+
+export async function readRedistManifest(toolkitDir: string): Promise<RedistManifest | undefined> {
+  const text = await readFile(redistManifestFile(toolkitDir), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    const m = JSON.parse(text) as RedistManifest;
+    return m.tool === 'cudawiz' && m.what === 'cuda-redist' && Array.isArray(m.files) ? m : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeRedistManifest(m: RedistManifest): Promise<void> {
+  const file = redistManifestFile(m.toolkitDir);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(`${file}.tmp`, `${JSON.stringify(m, null, 2)}\n`);
+  await rename(`${file}.tmp`, file);
+}
+
+/** The cache file name of an archive: NVIDIA's own (it carries component, platform and version). */
+export const archiveFileName = (a: RedistArchive) => path.posix.basename(a.relative_path);
+
+export interface DownloadAllOptions {
+  catalog: RedistCatalog;
+  archives: RedistArchiveEntry[];
+  cacheDir: string;
+  mirror?: string;
+  /** The downloader's connection budget, shared by all archives at once (default 4). */
+  connections?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: { bytes: number; total: number; speed: number; files: number; totalFiles: number }) => void;
+}
+
+/** Fetches every archive, several at once within the connection budget; each verified, each resumable. */
+export async function downloadArchives(options: DownloadAllOptions): Promise<Map<string, FetchResult>> {
+  const budget = Math.max(1, options.connections ?? 4);
+  const queue = [...options.archives].sort((a, b) => b.size - a.size);
+  const total = options.archives.reduce((n, a) => n + a.size, 0);
+  const bytes = new Map<string, number>();
+  const speeds = new Map<string, number>();
+  const results = new Map<string, FetchResult>();
+  const report = () => options.onProgress?.({ bytes: [...bytes.values()].reduce((a, b) => a + b, 0), total, speed: [...speeds.values()].reduce((a, b) => a + b, 0), files: results.size, totalFiles: options.archives.length });
+  const workers = Math.min(budget, queue.length);
+  const worker = async () => {
+    for (let a = queue.shift(); a; a = queue.shift()) {
+      const entry = a;
+      const r = await fetchVerified({
+        url: new URL(entry.relative_path, options.catalog.baseUrl).toString(),
+        file: archiveFileName(entry),
+        checksum: { sha256: entry.sha256 },
+        size: entry.size,
+        cacheDir: options.cacheDir,
+        mirror: options.mirror,
+        connections: Math.max(1, Math.floor(budget / workers)),
+        signal: options.signal,
+        onProgress: (p) => {
+          bytes.set(entry.component, p.bytes);
+          speeds.set(entry.component, p.speed);
+          report();
+        },
+      });
+      bytes.set(entry.component, r.bytes);
+      speeds.delete(entry.component);
+      results.set(entry.component, r);
+      report();
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, worker));
+  return results;
+}
+
+async function walk(dir: string, rel = ''): Promise<{ rel: string; full: string; link: boolean }[]> {
+  const out: { rel: string; full: string; link: boolean }[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walk(full, r)));
+    else out.push({ rel: r, full, link: e.isSymbolicLink() });
+  }
+  return out;
+}
+
+export interface UnpackOptions {
+  catalog: RedistCatalog;
+  release: RedistRelease;
+  os: OsName;
+  toolkitDir: string;
+  builtFor?: string;
+  /** component id → the verified archive in the cache. */
+  files: Map<string, string>;
+  signal?: AbortSignal;
+  onProgress?: (p: { files: number; totalFiles: number; current: string }) => void;
+  /** For tests only: wait this long before putting each file in place, so an unpack can be killed midway. */
+  throttleMs?: number;
+}
+
+/** An existing folder at the toolkit's place that is not ours (an installer's toolkit) is never written into. */
+async function assertOurs(toolkitDir: string): Promise<RedistManifest | undefined> {
+  const manifest = await readRedistManifest(toolkitDir);
+  if (manifest) return manifest;
+  const entries = await readdir(toolkitDir).catch(() => undefined);
+  if (entries && entries.length > 0) {
+    throw new CudawizError(redistText.notOurs(toolkitDir), { code: 'redist-dir-taken', exitCode: EXIT.usage, fix: redistText.notOursFix });
+  }
+  return undefined;
+}
+
+/** Unpacks the components not yet done (all, for a fresh toolkit) and finishes the manifest. */
+export async function unpackRedist(options: UnpackOptions): Promise<RedistManifest> {
+  const { catalog, release, os, toolkitDir } = options;
+  const platform = redistPlatform(os);
+  const previous = await assertOurs(toolkitDir);
+  const { archives, missing } = releaseArchives(catalog, release, os);
+  if (missing.length) throw new CudawizError(redistText.releaseLacks(release.version, missing), { code: 'redist-incomplete-release', fix: redistText.overlayFix });
+  const manifest: RedistManifest = {
+    tool: 'cudawiz',
+    schema: 1,
+    what: 'cuda-redist',
+    state: 'unpacking',
+    os,
+    toolkitDir,
+    release: release.version,
+    builtFor: options.builtFor ?? previous?.builtFor,
+    startedAt: previous?.startedAt ?? new Date().toISOString(),
+    components: archives.map((a) => {
+      const before = previous?.release === release.version ? previous.components.find((c) => c.id === a.component && c.sha256 === a.sha256) : undefined;
+      return { id: a.component, version: a.version, relativePath: a.relative_path, sha256: a.sha256, size: a.size, done: before?.done ?? false };
+    }),
+    files: previous?.release === release.version ? previous.files : [],
+  };
+  await mkdir(toolkitDir, { recursive: true });
+  await writeRedistManifest(manifest);
+  const staging = path.join(toolkitDir, '.cudawiz', 'staging');
+  const todo = manifest.components.filter((c) => !c.done);
+  let placed = 0;
+  for (const c of todo) {
+    options.signal?.throwIfAborted();
+    const archive = options.files.get(c.id);
+    if (!archive) throw new CudawizError(redistText.notDownloaded(c.id), { fix: redistText.runAgain });
+    const format = await detectFormat(archive);
+    if (!format) throw new CudawizError(redistText.notAnArchive(archive), { code: 'redist-archive-unreadable', fix: redistText.runAgain });
+    const stage = path.join(staging, c.id);
+    await rm(stage, { recursive: true, force: true });
+    const hashes = await extractArchive(archive, format, stage, { signal: options.signal });
+    const staged: { file: RedistFile; from: string }[] = [];
+    for (const m of await walk(stage)) {
+      const rel = toolkitPathFor(catalog, platform, c.id, m.rel);
+      if (!rel) continue;
+      const file: RedistFile = m.link
+        ? { path: rel, component: c.id, type: 'symlink', linkTarget: await readlink(m.full) }
+        : { path: rel, component: c.id, type: 'file', size: (await stat(m.full)).size, sha256: hashes.get(m.rel) ?? (await sha256File(m.full)) };
+      staged.push({ file, from: m.full });
+    }
+    // Recorded before any file moves: an interrupted unpack leaves a manifest that names them all.
+    manifest.files = [...manifest.files.filter((f) => f.component !== c.id), ...staged.map((s) => s.file)];
+    await writeRedistManifest(manifest);
+    for (const { file, from } of staged) {
+      options.signal?.throwIfAborted();
+      if (options.throttleMs) await delay(options.throttleMs);
+      const target = hostPath(toolkitDir, file.path);
+      await mkdir(path.dirname(target), { recursive: true });
+      await rm(target, { force: true });
+      await rename(from, target);
+      // Tar modes are not kept by the reader: the programs (nvcc, ptxas, cicc) are made runnable by where they sit.
+      if (os === 'linux' && file.type === 'file' && /^(bin|nvvm\/bin)\//.test(file.path)) await chmod(target, 0o755);
+      options.onProgress?.({ files: ++placed, totalFiles: 0, current: file.path });
+    }
+    await rm(stage, { recursive: true, force: true });
+    c.done = true;
+    await writeRedistManifest(manifest);
+  }
+  await rm(staging, { recursive: true, force: true });
+  await writeVersionJson(manifest);
+  manifest.state = 'complete';
+  manifest.finishedAt = new Date().toISOString();
+  await writeRedistManifest(manifest);
+  return manifest;
+}
+
+/** version.json in NVIDIA's shape, so every tool (and the doctor) reads the toolkit's version as from an installer's. */
+async function writeVersionJson(m: RedistManifest): Promise<void> {
+  const doc = { cuda: { name: 'CUDA SDK', version: m.release }, cudawiz: { route: 'redist', components: Object.fromEntries(m.components.map((c) => [c.id, c.version])) } };
+  const text = `${JSON.stringify(doc, null, 2)}\n`;
+  await writeFile(path.join(m.toolkitDir, 'version.json'), text);
+  const rec: RedistFile = { path: 'version.json', component: 'cudawiz', type: 'file', size: Buffer.byteLength(text), sha256: await sha256File(path.join(m.toolkitDir, 'version.json')) };
+  m.files = [...m.files.filter((f) => f.path !== 'version.json'), rec];
+}
+
+export interface RedistCheck {
+  state: 'absent' | 'unpacking' | 'complete';
+  manifest?: RedistManifest;
+  /** Files missing or not as cudawiz wrote them. */
+  changed: string[];
+  /** Components to fetch and unpack again: unfinished, or owning a changed file. */
+  components: string[];
+}
+
+async function fileMatches(toolkitDir: string, f: RedistFile, deep: boolean): Promise<boolean> {
+  const full = hostPath(toolkitDir, f.path);
+  const s = await lstat(full).catch(() => undefined);
+  if (!s) return false;
+  if (f.type === 'symlink') return s.isSymbolicLink() && (await readlink(full)) === f.linkTarget;
+  if (!s.isFile() || s.size !== f.size) return false;
+  return !deep || (await sha256File(full)) === f.sha256;
+}
+
+/** Every file against the manifest: sizes always, sha256 when `deep` (repair, verify). */
+export async function checkRedistToolkit(toolkitDir: string, options: { deep?: boolean } = {}): Promise<RedistCheck> {
+  const manifest = await readRedistManifest(toolkitDir);
+  if (!manifest) return { state: 'absent', changed: [], components: [] };
+  const changed: string[] = [];
+  const components = new Set(manifest.components.filter((c) => !c.done).map((c) => c.id));
+  for (const f of manifest.files) {
+    if (await fileMatches(toolkitDir, f, options.deep ?? false)) continue;
+    changed.push(f.path);
+    if (f.component !== 'cudawiz') components.add(f.component);
+  }
+  return { state: manifest.state, manifest, changed, components: [...components] };
+}
+
+export interface RepairOptions extends Omit<DownloadAllOptions, 'archives'> {
+  release: RedistRelease;
+  os: OsName;
+  toolkitDir: string;
+  onLog?: (line: string) => void;
+}
+
+/** Re-verifies every file by sha256 and fetches and unpacks again only the components that need it. */
+export async function repairRedist(options: RepairOptions): Promise<{ check: RedistCheck; refetched: string[]; manifest: RedistManifest }> {
+  const check = await checkRedistToolkit(options.toolkitDir, { deep: true });
+  if (!check.manifest) throw new CudawizError(redistText.noToolkit(options.toolkitDir), { fix: redistText.installFix });
+  if (check.components.length === 0 && check.changed.length === 0 && check.state === 'complete') return { check, refetched: [], manifest: check.manifest };
+  const manifest = check.manifest;
+  for (const c of manifest.components) if (check.components.includes(c.id)) c.done = false;
+  manifest.state = 'unpacking';
+  await writeRedistManifest(manifest);
+  const { archives } = releaseArchives(options.catalog, options.release, options.os);
+  const wanted = archives.filter((a) => check.components.includes(a.component));
+  const fetched = await downloadArchives({ ...options, archives: wanted });
+  const manifestAfter = await unpackRedist({ catalog: options.catalog, release: options.release, os: options.os, toolkitDir: options.toolkitDir, files: new Map([...fetched].map(([k, v]) => [k, v.path])), signal: options.signal });
+  return { check, refetched: wanted.map((a) => a.component), manifest: manifestAfter };
+}
+
+/** The toolkit is cudawiz's own: rollback removes the folder whole. */
+export async function removeRedistToolkit(toolkitDir: string): Promise<{ removed: boolean; files: number; release?: string }> {
+  const manifest = await readRedistManifest(toolkitDir);
+  if (!manifest) return { removed: false, files: 0 };
+  await rm(toolkitDir, { recursive: true, force: true });
+  return { removed: true, files: manifest.files.length, release: manifest.release };
+}
+
+/** Toolkit folders directly under `root` that cudawiz laid out from redist archives. */
+export async function redistToolkitsUnder(root: string): Promise<string[]> {
+  const names = await readdir(root).catch(() => [] as string[]);
+  const out: string[] = [];
+  for (const n of names.sort()) {
+    const dir = path.join(root, n);
+    if ((await lstat(dir).catch(() => undefined))?.isDirectory() && (await readRedistManifest(dir))) out.push(dir);
+  }
+  return out;
+}
