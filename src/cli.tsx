@@ -10,6 +10,7 @@ import { commandHelp, mainHelp } from './cli/help.js';
 import { createOutput, unicodeSafe } from './cli/output.js';
 import { isCommandName } from './cli/spec.js';
 import { CudawizError, EXIT } from './errors.js';
+import { describeFsError } from './fs-errors.js';
 import { cliText } from './i18n/cli.js';
 import { setLang } from './i18n/localized.js';
 import type { Host } from './host.js';
@@ -20,7 +21,9 @@ export interface MainOptions {
   signal?: AbortSignal;
 }
 
-function reportError(error: unknown, io: CommandIO, json: boolean): number {
+function reportError(raw: unknown, io: CommandIO, json: boolean): number {
+  // A filesystem error (full disk, read-only, no permission…) is the machine's state, not a bug: say it with its fix.
+  const error = describeFsError(raw);
   if (error instanceof CudawizError) {
     if (json) {
       io.stdout.write(`${JSON.stringify({ error: { code: error.code ?? 'error', message: error.message, fix: error.fix ?? null, ...error.options.details } }, null, 2)}\n`);

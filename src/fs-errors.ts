@@ -1,5 +1,7 @@
 // Every filesystem failure the user can meet, turned into what happened and how to fix it — the one
 // mapping, used by the CLI's last catch and the plan runner, so "unexpected error" is left for bugs.
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
 import { CudawizError } from './errors.js';
 import { fetchText } from './i18n/fetch.js';
 
@@ -23,9 +25,9 @@ export function isDiskFull(error: unknown): boolean {
 /** The user's message for a filesystem error; a CudawizError passes through, anything else is returned as it is. */
 export function describeFsError(error: unknown, context: FsErrorContext = {}): unknown {
   if (error instanceof CudawizError || !isFsError(error)) return error;
-  const code = error.code!;
-  const where = error.path ?? context.path ?? '?';
   const t = fetchText.fs;
+  const where = error.path ?? context.path ?? t.someFile;
+  const code = error.code === 'ENOENT' && error.syscall === 'mkdir' && error.path ? (blockedAncestor(error.path) ?? 'ENOENT') : error.code!;
   const [message, fix] = (() => {
     switch (code) {
       case 'ENOSPC':
@@ -62,4 +64,22 @@ export function describeFsError(error: unknown, context: FsErrorContext = {}): u
     }
   })();
   return new CudawizError(message, { code: `fs-${code.toLowerCase()}`, fix, details: { path: where, errno: code, syscall: error.syscall } });
+}
+
+/**
+ * A recursive mkdir on a read-only (or unwritable) filesystem reports ENOENT for the missing folder:
+ * ask the nearest folder that exists what is really in the way.
+ */
+function blockedAncestor(missing: string): string | undefined {
+  for (let dir = path.dirname(missing); ; dir = path.dirname(dir)) {
+    try {
+      if (!statSync(dir).isDirectory()) return 'ENOTDIR';
+      accessSync(dir, constants.W_OK);
+      return undefined;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') return code === 'EROFS' || code === 'EACCES' || code === 'EPERM' ? code : undefined;
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }

@@ -4,6 +4,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.js';
 import { cliText } from '../i18n/cli.js';
+import { checkedPath, runningOs } from '../path-flags.js';
 import { parseOsName, type Env, type OsName } from '../platform.js';
 import { COMMAND_NAMES, COMMAND_SPECS, GLOBAL_FLAGS, isCommandName, locateCommand, type CommandName, type CommandSpec, type FlagSpec } from './spec.js';
 
@@ -127,6 +128,7 @@ export function parseArgv(argv: readonly string[], env: Env, isTTY: boolean): Pa
   const globals = globalsOf(v, env, isTTY);
   const result: ParsedArgv = { command, help, version, values: parsed.values as ParsedCommand['values'], positionals: parsed.positionals, globals };
   if (help || version) return result;
+  settlePaths(result, spec);
   const allowed = spec?.positional ? 1 : 0;
   if (parsed.positionals.length > allowed) {
     const extra = parsed.positionals[allowed];
@@ -144,6 +146,25 @@ export function parseArgv(argv: readonly string[], env: Env, isTTY: boolean): Pa
     throw new UsageError(cliText.flagRequired(`--${name}`), cliText.forExample(example));
   }
   return result;
+}
+
+/** Every DIR/FILE/PATH flag (and the env variables standing for them) checked and made absolute up front. */
+function settlePaths(result: ParsedArgv, spec: CommandSpec | undefined): void {
+  const os = runningOs();
+  const g = result.globals;
+  // CUDAWIZ_CACHE_DIR= / CUDAWIZ_CATALOG= set to nothing mean unset.
+  if (g.cacheDir === '') g.cacheDir = undefined;
+  if (g.catalog === '') g.catalog = undefined;
+  const rule = (f: FlagSpec | undefined) => (f?.value === 'DIR' || f?.value === 'FILE' ? { resolve: true } : f?.value === 'PATH' ? { resolve: false } : undefined);
+  if (g.cudaRoot !== undefined) g.cudaRoot = checkedPath('--cuda-root', g.cudaRoot, { resolve: true, listEntry: true }, os);
+  if (g.cacheDir !== undefined) g.cacheDir = checkedPath('--cache-dir', g.cacheDir, { resolve: true }, os);
+  if (g.catalog !== undefined) g.catalog = checkedPath('--catalog', g.catalog, { resolve: true }, os);
+  if (g.log !== undefined) g.log = checkedPath('--log', g.log, { resolve: true }, os);
+  for (const [name, f] of Object.entries(spec?.flags ?? {}) as [string, FlagSpec][]) {
+    const r = rule(f);
+    const value = result.values[name];
+    if (r && typeof value === 'string') result.values[name] = checkedPath(`--${name}`, value, r, os);
+  }
 }
 
 export function osOption(value: unknown, fallback: OsName): OsName {

@@ -10,6 +10,7 @@ import { createPlanContext, type PlanContext } from '../plan/context.js';
 import type { RunnerEvent } from '../plan/events.js';
 import { jsonLinesReporter, plainReporter } from '../cli/reporters.js';
 import { runPlan, type Step } from '../plan/runner.js';
+import { withLock } from '../lock/index.js';
 
 export function planContextFromFlags(ctx: CommandContext, tf: string, command: string): PlanContext {
   const v = ctx.values;
@@ -74,7 +75,9 @@ export async function runPlanCommand(ctx: CommandContext, plan: PlanContext, ste
     }
   }
 
-  const result = await runPlan(steps, plan, { signal: ctx.signal, dryRun, onEvent });
+  // One run per toolkit: a second install/repair on it stops here (exit 3) and names the pid holding it.
+  const run = () => runPlan(steps, plan, { signal: ctx.signal, dryRun, onEvent });
+  const result = dryRun ? await run() : await withLock(plan.toolkitDir, run, { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) });
   if (!result.ok && !ctx.out.json) ctx.out.error(`Log: ${logFile}`);
   return result.exitCode;
 }

@@ -12,6 +12,7 @@ import { safetyText } from '../i18n/safety.js';
 import { defaultCudaRoot, elevationHint, userToolkitRoot } from '../platform.js';
 import { redistText } from '../i18n/redist.js';
 import { readRedistManifest, redistToolkitsUnder, removeRedistToolkit } from '../redist/toolkit.js';
+import { withLock } from '../lock/index.js';
 
 /**
  * Toolkit folders under the root that hold cudawiz's bookkeeping (a manifest, or the scratch
@@ -126,7 +127,7 @@ export async function run(ctx: CommandContext): Promise<number> {
       continue;
     }
     try {
-      reports.push(await rollbackImport(dir));
+      reports.push(await withLock(dir, () => rollbackImport(dir), { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) }));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM')

@@ -4,6 +4,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { Host } from '../host.js';
 import { CudawizError, EXIT } from '../errors.js';
+import { fetchText } from '../i18n/fetch.js';
 import { elevationHint, elevationProbe, pathFor, writableProbe, type OsName } from '../platform.js';
 
 export interface InstallPermission {
@@ -16,6 +17,16 @@ export interface InstallPermission {
   elevated: boolean | undefined;
   writable: boolean;
   reason?: string;
+}
+
+/** The first existing entry on the way up from `dir` when it is not a folder (a file where a folder belongs). */
+export async function fileInTheWay(os: OsName, dir: string): Promise<string | undefined> {
+  const p = pathFor(os);
+  for (let current = dir; ; current = p.dirname(current)) {
+    const s = await stat(current).catch(() => undefined);
+    if (s) return s.isDirectory() ? undefined : current;
+    if (p.dirname(current) === current) return undefined;
+  }
 }
 
 /** The target itself, or the closest parent that exists (the installer creates the rest). */
@@ -73,6 +84,9 @@ export async function checkInstallPermission(host: Host, targetDir: string): Pro
 
 /** Throws, before anything is changed, with the exact way to re-run. `command` is what the user typed. */
 export async function requireInstallPermission(host: Host, targetDir: string, command: string): Promise<InstallPermission> {
+  // A file where a folder of the path should be: no permission makes that writable.
+  const blocking = await fileInTheWay(host.os, targetDir);
+  if (blocking) throw new CudawizError(fetchText.fs.notDir(blocking), { code: 'fs-enotdir', fix: fetchText.fs.notDirFix, details: { path: blocking } });
   const permission = await checkInstallPermission(host, targetDir);
   if (permission.ok) return permission;
   const readOnlyForRoot = host.os === 'linux' && permission.elevated === true;

@@ -312,7 +312,7 @@ async function fileSink(target: string, onDone: () => void): Promise<TarBodySink
     const expected = batched;
     inFlight.push(
       fh.writev(batch, position).then(
-        ({ bytesWritten }) => void (bytesWritten < expected && (failed ??= { error: new Error(`short write to ${target} (is the disk full?)`) })),
+        ({ bytesWritten }) => void (bytesWritten < expected && (failed ??= { error: Object.assign(new Error(`short write to ${target} (is the disk full?)`), { code: 'ENOSPC', syscall: 'write', path: target }) })),
         (error: unknown) => void (failed ??= { error }),
       ),
     );

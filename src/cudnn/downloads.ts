@@ -11,11 +11,24 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The exact name, or a browser's duplicate ("name (1).zip"); the newest one wins. */
-export async function findArchiveInDownloads(dir: string, expectedName: string): Promise<string | undefined> {
+/** The names a download of `expectedName` may have: exact, a browser's duplicate ("name (1).zip", "name(2).zip"), any case. */
+function downloadNamePattern(expectedName: string): RegExp {
   const ext = /(\.tar\.xz|\.tar\.gz|\.tgz|\.zip)$/i.exec(expectedName)?.[1] ?? path.extname(expectedName);
   const stem = expectedName.slice(0, expectedName.length - ext.length);
-  const pattern = new RegExp(`^${escape(stem)}( ?\\(\\d+\\))?${escape(ext)}$`, 'i');
+  return new RegExp(`^${escape(stem)}( ?\\(\\d+\\))?${escape(ext)}$`, 'i');
+}
+
+/**
+ * Whether a file name is one discovery would take as `expectedName`: whatever it matched, the
+ * catalog's checks for that archive (its sha256) apply to it.
+ */
+export function isDownloadOf(fileName: string, expectedName: string): boolean {
+  return downloadNamePattern(expectedName).test(fileName);
+}
+
+/** The exact name, or a browser's duplicate ("name (1).zip"); the newest one wins. */
+export async function findArchiveInDownloads(dir: string, expectedName: string): Promise<string | undefined> {
+  const pattern = downloadNamePattern(expectedName);
   let names: string[];
   try {
     names = await readdir(dir);

@@ -273,6 +273,13 @@ async function assertWritableToolkit(toolkitDir: string, os: OsName): Promise<vo
 /** Each part's folder, refusing one that is a link out of the toolkit (Linux lib64 → targets/… inside is normal). */
 async function resolvePartDirs(toolkitDir: string, os: OsName): Promise<Record<ToolkitPart, string>> {
   const root = await realpath(toolkitDir);
+  // cudawiz's own folder must be a real folder of the toolkit: staging, backups and the manifest are written there.
+  const own = manifestPaths(toolkitDir).dir;
+  const ownStat = await lstat(own).catch(() => undefined);
+  if (ownStat && !ownStat.isDirectory()) {
+    const real = await realpath(own).catch(() => own);
+    throw new CudawizError(safetyText.pathEscapes(own, real, toolkitDir), { code: 'link-out', fix: safetyText.bookkeepingNotFolderFix(own) });
+  }
   const out = {} as Record<ToolkitPart, string>;
   for (const part of ['bin', 'include', 'lib'] as const) {
     const rel = toolkitPartDir(os, part);

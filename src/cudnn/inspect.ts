@@ -1,5 +1,6 @@
 // Look inside a cuDNN archive without extracting it, and say whether it may be copied into a
 // toolkit: one report with every refusal (a clear reason and fix each), so nothing is written first.
+import { describeFsError, isFsError } from '../fs-errors.js';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatBytes } from '../format.js';
@@ -244,6 +245,8 @@ export async function inspectArchive(file: string, options: InspectOptions, stag
   } catch (error) {
     if (error instanceof ArchiveRefusal) return refuse(error.problem);
     if (staging?.signal?.aborted) throw error;
+    // A full disk or an unwritable staging folder is not the archive's fault: say what it is.
+    if (isFsError(error)) throw describeFsError(error);
     return refuse(readFailure(error, file));
   }
   report.entryCount = entries.length;

@@ -2,6 +2,7 @@
 import type { Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { doctorText as T } from '../i18n/doctor.js';
+import { safetyText } from '../i18n/safety.js';
 import { resolveLibrary } from '../probe/resolution.js';
 import type { CudnnCopy, MachineFacts, Toolkit, ToolkitComponent } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
@@ -25,7 +26,9 @@ export function unreadableFindings(facts: MachineFacts): Finding[] {
 export function copyInterruptedFindings(facts: MachineFacts): Finding[] {
   return facts.toolkits
     .filter((t) => t.cudawizCopy && t.cudawizCopy.state !== 'complete' && t.cudawizCopy.state !== 'rolled-back')
-    .map((t) => t.cudawizCopy!.state === 'copying'
+    .map((t) => t.cudawizCopy!.state === 'scratch'
+      ? finding(`copy-leftovers:${t.path}`, 'warn', safetyText.scratchFinding(t.path), t.cudawizCopy!.scratch ?? [], safetyText.scratchFix(t.path))
+      : t.cudawizCopy!.state === 'copying'
       ? finding(`copy-interrupted:${t.path}`, 'fail', T.copyHalfway(t.path), [T.manifestState(t.cudawizCopy!.manifest, 'copying')], 'cudawiz repair')
       : finding(`copy-interrupted:${t.path}`, 'warn', T.copyState(t.path, t.cudawizCopy!.state), [t.cudawizCopy!.manifest], 'cudawiz repair'));
 }

@@ -151,17 +151,32 @@ export function sudoWriteConfLine(conf: string, dirs: string[]): string {
   return `printf '%s\\n' ${dirs.map((d) => singleQuoted(d, 'posix')).join(' ')} | sudo tee ${singleQuoted(conf, 'posix')}`;
 }
 
-function planManual(input: EnvPlanInput, plan: EnvPlan): void {
+function planManual(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan): void {
+  const dirs = libraryDirs(input.toolkitDir);
+  // Already listed by an ld.so.conf.d file (an admin did it): nothing for root to do, and that is true.
+  if (state.ldSoConf.some((f) => dirs.every((d) => confDirs(f.content).includes(d)))) {
+    plan.notes.push(`${input.places.ldSoConfDir} already lists ${dirs.join(' and ')}; nothing to write.`);
+    return;
+  }
   const conf = p.join(input.places.ldSoConfDir, ldSoConfFileName(input.cuda));
   plan.notes.push(`${input.toolkitDir} is a system folder and cudawiz is not running as root; run these lines (or run cudawiz with sudo):`);
-  plan.manual.push(sudoWriteConfLine(conf, libraryDirs(input.toolkitDir)), 'sudo ldconfig');
+  plan.manual.push(sudoWriteConfLine(conf, dirs), 'sudo ldconfig');
+}
+
+/** A folder name that would break the lines written from it: a newline in ld.so.conf.d is a second directive. */
+function unsafeToolkitDir(dir: string): boolean {
+  return /[\u0000-\u001f\u007f]/.test(dir);
 }
 
 export function planLinuxEnv(input: EnvPlanInput, plan: EnvPlan): void {
   const state: LinuxEnvState = input.linux ?? { ldSoConf: [], files: {} };
+  if (unsafeToolkitDir(input.toolkitDir) || !p.isAbsolute(input.toolkitDir)) {
+    plan.refusals.push({ reason: `The toolkit folder ${JSON.stringify(input.toolkitDir)} is not a plain absolute path; nothing is written from it.`, fix: 'Pass --cuda-root as an absolute path without control characters.' });
+    return;
+  }
   const home = input.places.home.replace(/\/+$/, '');
   const underHome = input.toolkitDir === home || input.toolkitDir.startsWith(`${home}/`);
   if (underHome) planUserScript(input, state, plan);
   else if (input.elevated) planSystemConf(input, state, plan);
-  else planManual(input, plan);
+  else planManual(input, state, plan);
 }

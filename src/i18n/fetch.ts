@@ -49,6 +49,7 @@ const en = {
   loaderNeedsRoot: (dir: string) => `the loader does not find ${dir} yet, and only root can add it: run the lines below with sudo`,
   // Filesystem faults
   fs: {
+    someFile: 'a file',
     diskFull: (p: string) => `The disk is full: ${p} could not be written.`,
     diskFullFix: 'Free up space on that disk, or point cudawiz at another one (--cache-dir, --cuda-root, --dest).',
     readOnly: (p: string) => `${p} is on a read-only filesystem.`,
@@ -116,6 +117,7 @@ export const fetchText = localized<typeof en>({
     diskFullWritingFix: '释放磁盘空间（.part 会保留并可续传），或把 --cache-dir（或 CUDAWIZ_CACHE_DIR）指向有空间的磁盘。',
     loaderNeedsRoot: (dir) => `动态链接器还找不到 ${dir}，且只有 root 能添加：请用 sudo 运行下面几行`,
     fs: {
+      someFile: '文件',
       diskFull: (p) => `磁盘已满：无法写入 ${p}。`,
       diskFullFix: '释放该磁盘的空间，或让 cudawiz 使用另一块磁盘（--cache-dir、--cuda-root、--dest）。',
       readOnly: (p) => `${p} 位于只读文件系统上。`,

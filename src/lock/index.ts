@@ -7,6 +7,7 @@ import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { CudawizError, EXIT } from '../errors.js';
+import { describeFsError } from '../fs-errors.js';
 import { fetchText } from '../i18n/fetch.js';
 
 export interface Lock {
@@ -79,7 +80,8 @@ export async function acquireLock(target: string, options: LockOptions = {}): Pr
     await writeFile(tmp, mine, { flag: 'wx', mode: 0o644 });
   } catch (error) {
     if (CANNOT_HOLD.has((error as NodeJS.ErrnoException).code ?? '')) return { release: async () => undefined };
-    throw error;
+    await unlink(tmp).catch(() => undefined);
+    throw describeFsError(error, { path: file });
   }
   try {
     for (let attempt = 0; ; attempt++) {

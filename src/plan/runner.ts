@@ -2,6 +2,7 @@
 // typed events, stops cleanly on abort, and asks (wizard) or stops with exit 3 (headless) when a
 // step needs the user.
 import { CudawizError, EXIT } from '../errors.js';
+import { describeFsError } from '../fs-errors.js';
 import type { InputNeed, Progress, RunnerEvent } from './events.js';
 
 export class NeedsInput extends Error {
@@ -99,15 +100,16 @@ export async function runPlan<C>(steps: Step<C>[], ctx: C, options: RunOptions):
           onEvent({ type: 'step-failed', id: step.id, message: said?.message ?? 'interrupted; run the same command again to continue where it stopped', fix: said?.fix });
           return finish({ ok: false, exitCode: EXIT.interrupted, message: 'interrupted' });
         }
-        const e = error instanceof CudawizError ? error : undefined;
+        const mapped = describeFsError(error);
+        const e = mapped instanceof CudawizError ? mapped : undefined;
         onEvent({
           type: 'step-failed',
           id: step.id,
-          message: (error as Error).message,
+          message: (mapped as Error).message,
           fix: e?.fix,
           logFile: typeof e?.options.details?.logFile === 'string' ? (e.options.details.logFile as string) : undefined,
         });
-        return finish({ ok: false, exitCode: e?.exitCode ?? EXIT.problems, message: (error as Error).message });
+        return finish({ ok: false, exitCode: e?.exitCode ?? EXIT.problems, message: (mapped as Error).message });
       }
     }
   }

@@ -9,7 +9,7 @@ import { installToolkit } from '../cuda/install.js';
 import { requireInstallPermission } from '../cuda/elevation.js';
 import { scratchDirWithRoom, scratchSpaceNeeded } from '../cuda/scratch.js';
 import { toolkitState } from '../cuda/toolkit-state.js';
-import { findArchiveInDownloads, importCudnn, importState, parseCudnnVersionHeader, rollbackImport } from '../cudnn/index.js';
+import { findArchiveInDownloads, importCudnn, isDownloadOf, importState, parseCudnnVersionHeader, rollbackImport } from '../cudnn/index.js';
 import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
 import type { EnvChange } from '../env/types.js';
@@ -23,6 +23,7 @@ import type { PlanContext } from './context.js';
 import { pythonStep } from './python-step.js';
 import { spaceStep } from './space-step.js';
 import { NeedsInput, type Step, type StepIO } from './runner.js';
+import { fetchText } from '../i18n/fetch.js';
 import { sha256File } from '../cudnn/manifest.js';
 import { verifyManifest, verifySetup, type LayerResult } from '../verify/index.js';
 
@@ -222,10 +223,10 @@ export const importCudnnStep: Step<PlanContext> = {
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
     if (!file) throw new CudawizError('No cuDNN archive to import.', { fix: 'Pass --cudnn-archive FILE.' });
-    // An archive under the catalog's exact file name must be NVIDIA's bytes: a truncated or tampered
-    // download is refused before it is opened.
+    // An archive under the catalog's file name (or any name discovery takes as it: "name (1).tgz",
+    // another case) must be NVIDIA's bytes: a truncated or tampered download is refused before it is opened.
     const expected = ctx.req.cudnnArchive;
-    if (expected?.sha256 && path.basename(file) === expected.file) {
+    if (expected?.sha256 && isDownloadOf(path.basename(file), expected.file)) {
       const actual = await sha256File(file);
       if (actual !== expected.sha256) {
         throw new CudawizError(`${file} is not NVIDIA's ${expected.file}: its sha256 is ${actual}, the catalog's is ${expected.sha256}.`, {
@@ -259,10 +260,20 @@ export const configureEnvStep: Step<PlanContext> = {
   title: 'Make the libraries findable',
   async check(ctx) {
     const { plan } = await envPlanFor(ctx);
+    if (plan.refusals.length > 0) return { done: false, reason: `will stop: ${plan.refusals[0].reason}` };
+    // Lines only root can run are not "done": the loader does not find the libraries until they are.
+    if (plan.changes.length === 0 && plan.manual.length > 0) return { done: false, reason: fetchText.loaderNeedsRoot(ctx.toolkitDir) };
     return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange).join(', ')) };
   },
   async run(ctx, io) {
     const { plan, places } = await envPlanFor(ctx);
+    // A refusal (a name cudawiz cannot sort ahead, a toolkit path unsafe to write) is said, not skipped as done.
+    if (plan.refusals.length > 0) throw new CudawizError(plan.refusals.map((r) => r.reason).join('\n'), { code: 'env-refused', fix: plan.refusals[0].fix });
+    if (plan.changes.length === 0 && plan.manual.length > 0) {
+      for (const l of plan.manual) io.log(l);
+      if (ctx.configureEnv === 'no') return { summary: 'left as it is (--configure-env no); to do it yourself:', evidence: plan.manual };
+      throw new NeedsInput({ kind: 'elevation', message: `${fetchText.loaderNeedsRoot(ctx.toolkitDir)}:\n  ${plan.manual.join('\n  ')}`, fix: plan.manual.join('\n') });
+    }
     if (plan.changes.length === 0) return { summary: 'nothing to change' };
     if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: `Change ${plan.changes.map((c) => c.target).join(', ')} so TensorFlow finds CUDA ${ctx.cuda}?`, flag: '--configure-env yes' });
     if (ctx.configureEnv === 'no') {

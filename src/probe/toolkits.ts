@@ -107,7 +107,11 @@ function readRedist(host: Host, mfs: MachineFs, dir: string): Toolkit['redist'] 
 function readCopyState(host: Host, mfs: MachineFs, dir: string): CudawizCopyState | undefined {
   const manifest = pathFor(host.os).join(dir, '.cudawiz', 'manifest.json');
   const text = mfs.readText(manifest);
-  if (text === undefined) return undefined;
+  if (text === undefined) {
+    // A run killed before its manifest existed leaves only its scratch folders.
+    const scratch = ['incoming', 'staging'].map((n) => pathFor(host.os).join(dir, '.cudawiz', n)).filter((d) => mfs.isDir(d));
+    return scratch.length ? { state: 'scratch', manifest, scratch } : undefined;
+  }
   try {
     const doc = JSON.parse(text) as { state?: unknown };
     return { state: typeof doc.state === 'string' ? doc.state : 'unreadable', manifest };

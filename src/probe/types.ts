@@ -49,6 +49,8 @@ export interface CudawizCopyState {
   /** "copying" means a cudawiz copy into this toolkit stopped half-way. */
   state: string;
   manifest: string;
+  /** state "scratch": no manifest, only the scratch folders (.cudawiz/incoming, staging) a killed run left. */
+  scratch?: string[];
 }
 
 export interface Toolkit {

@@ -1,5 +1,6 @@
 // The wizard's services over the real ones: the doctor's probes for the scan, the catalog for the
 // version list, and the same plans and runner as `install` and `repair`.
+import { acquireLock, LockedError } from '../lock/index.js';
 import { beyondCatalogOptions, tfBeyondCatalog } from '../catalog/newer-tf.js';
 import { requirementsFor } from '../catalog/queries.js';
 import { planText } from '../i18n/plan.js';
@@ -119,12 +120,25 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
       }
       const ctx = createPlanContext(catalog, host, options);
       const steps = mode === 'repair' && facts ? repairSteps(facts) : setupSteps();
+      // One run per toolkit, as headless: another cudawiz on it ends this run with its pid (exit 3).
+      const notices: string[] = [];
+      const lock = o.dryRun ? undefined : await acquireLock(ctx.toolkitDir, { onNotice: (line) => notices.push(line) }).catch((error: unknown) => error as Error);
+      if (lock instanceof LockedError) {
+        const result = { ok: false, exitCode: lock.exitCode, message: `${lock.message} ${lock.fix ?? ''}`.trim() };
+        o.onEvent({ type: 'result', ...result });
+        return result;
+      }
+      if (lock instanceof Error) throw lock;
       return runPlan(steps, ctx, {
         signal: o.signal,
         dryRun: o.dryRun,
-        onEvent: o.onEvent,
+        // A lock taken over from a killed run is said under the first step, once the plan is on screen.
+        onEvent: (e) => {
+          o.onEvent(e);
+          if (e.type === 'plan') for (const line of notices.splice(0)) o.onEvent({ type: 'log', id: 'preflight', line });
+        },
         ask: typedOrFoundInDownloads(o.ask, o.signal),
-      });
+      }).finally(() => lock?.release());
     },
     whatNow: (tf) => {
       const version = tf ?? facts?.python.tensorflow?.version;

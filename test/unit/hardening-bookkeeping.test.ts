@@ -171,6 +171,20 @@ describe('a hostile manifest', () => {
   });
 });
 
+describe('a .cudawiz folder that is a link out of the toolkit', () => {
+  it.each(['tar.gz', 'zip'] as const)('import (%s) refuses before writing anything through it', async (format) => {
+    const { root, toolkit, outside } = await machine();
+    const os = format === 'zip' ? 'windows' : 'linux';
+    const tk = os === 'windows' ? await makeToolkit(path.join(root, 'v10.1'), 'windows') : toolkit;
+    await symlink(outside, path.join(tk, '.cudawiz'));
+    const a = await buildCudnnArchive(await tempDir(), { era: os === 'windows' ? 'windows-cuda-folder' : 'linux-cuda-folder' });
+    const before = await treeDigest(root);
+    const e = await expectRefused(importCudnn({ archive: a.file, toolkitDir: tk, os }), 'link-out');
+    expect(e.message).toContain('.cudawiz');
+    expect(await treeDigest(root)).toEqual(before);
+  });
+});
+
 describe('plain rollback walking --cuda-root', () => {
   it('acts on the toolkits whose manifests validate, names the hostile ones, and leaves everything else byte-identical', async () => {
     const { root, toolkit, outside } = await machine();

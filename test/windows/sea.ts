@@ -75,3 +75,19 @@ export const multicallSource = path.join(repoRoot, 'test', 'windows', 'fixtures'
 export async function fixtureExecutable(nodeExe: string): Promise<string> {
   return seaExecutable({ script: multicallSource, name: 'multicall', key: sha256(await readFile(multicallSource)), nodeExe });
 }
+
+/** What `npm run dist` builds the executables from; a change to any of it means a new build. */
+const DIST_INPUTS = ['src', 'components', 'assets', 'scripts', 'package.json', 'package-lock.json'];
+
+/**
+ * The win-x64 single executable as `npm run dist` makes it (scripts/dist.mjs --target win-x64),
+ * cached by a hash of its inputs: the build takes ~25 s, too long to pay on every lane run.
+ */
+export async function cudawizExe(): Promise<string> {
+  const key = (await treeHash(DIST_INPUTS)).slice(0, 16);
+  const out = path.join(laneCache, `cudawiz-${key}`, 'bin');
+  const exe = path.join(out, 'cudawiz.exe');
+  if (existsSync(exe)) return exe;
+  await execa(process.execPath, [path.join(repoRoot, 'scripts', 'dist.mjs'), '--target', 'win-x64', '--out', out, '--cache', nodeCache], { cwd: repoRoot });
+  return exe;
+}

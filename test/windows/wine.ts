@@ -4,7 +4,7 @@
 // `wineserver -p` first with its stdio at /dev/null, and Windows 10 as the reported version.
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync, readdirSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { builtCli } from '../helpers/cli.js';
@@ -34,7 +34,8 @@ let counter = 0;
 function wineEnv(prefix: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/root',
+    // wineboot links the profile's Desktop, Downloads … to $HOME: never the real one.
+    HOME: path.join(path.dirname(prefix), 'home'),
     USER: process.env.USER ?? 'root',
     LANG: 'C.UTF-8',
     WINEPREFIX: prefix,
@@ -87,6 +88,7 @@ export interface LaneContext {
 /** The lane's prefix: wineboot once, Windows 10, the fixture programs where Windows keeps the real ones. */
 export async function prepareBasePrefix(prefix: string, fixtureExe: string): Promise<void> {
   await mkdir(prefix, { recursive: true });
+  await mkdir(path.join(path.dirname(prefix), 'home'), { recursive: true });
   const env = wineEnv(prefix);
   const dir = path.dirname(prefix);
   const wine = (...args: string[]) => runWithFiles('wine', args, { env, dir });
@@ -101,6 +103,14 @@ export async function prepareBasePrefix(prefix: string, fixtureExe: string): Pro
   ]) {
     const r = await wine('reg', 'add', key, '/v', name, '/t', 'REG_SZ', '/d', value, '/f');
     if (r.code !== 0) throw new Error(`reg add ${key} /v ${name} failed: ${r.stderr}`);
+  }
+  // The profile's folders are links into $HOME; made real folders, each copy of the prefix has its own.
+  const profile = path.join(prefix, 'drive_c', 'users', process.env.USER ?? 'root');
+  for (const name of await readdir(profile)) {
+    if ((await lstat(path.join(profile, name))).isSymbolicLink()) {
+      await rm(path.join(profile, name));
+      await mkdir(path.join(profile, name));
+    }
   }
   const system32 = path.join(prefix, 'drive_c', 'windows', 'system32');
   // DCH drivers put nvidia-smi.exe and nvcuda.dll in System32; Wine's powershell.exe is a stub that does nothing.
@@ -129,9 +139,15 @@ export class WineMachine {
     // ~1 s for the 693 MiB prefix; wineboot would take 7 s.
     const cp = await runWithFiles('cp', ['-a', lane.basePrefix, prefix], { env: process.env, dir });
     if (cp.code !== 0) throw new Error(`cp -a ${lane.basePrefix} failed: ${cp.stderr}`);
+    await mkdir(path.join(dir, 'home'));
     const m = new WineMachine(dir, prefix, lane, env);
     await runWithFiles('wineserver', ['-p'], { env: m.unixEnv(), dir });
     return m;
+  }
+
+  /** The command line that starts the built CLI here, for a terminal to run (Wine's console on a pty). */
+  cliCommand(args: string[]): string[] {
+    return ['wine', this.lane.nodeExe, zPath(builtCli), ...args];
   }
 
   unixEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
