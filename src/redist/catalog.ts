@@ -2,7 +2,7 @@
 // with releases an overlay (--catalog FILE, key "redist") adds or amends. Only the components
 // TensorFlow loads and the platforms cudawiz serves are kept.
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import redistData from '../../assets/redist/cuda.json' with { type: 'json' };
 import { deepMerge, formatIssues } from '../catalog/load.js';
 import { CudawizError, EXIT } from '../errors.js';

@@ -74,7 +74,8 @@ describe('the wizard in a real terminal', () => {
     await term!.waitFor(/❯ No/);
     await term!.keys('Enter');
     await term!.waitFor('Your machine is ready', 60_000);
-    const resumed = m.mirror.fileRequests('cuda_10.1.243_418.87.00_linux.run').slice(first);
+    // The plan may ask the size with a HEAD; the body comes by ranged GETs from where the first run stopped.
+    const resumed = m.mirror.fileRequests('cuda_10.1.243_418.87.00_linux.run').slice(first).filter((q) => q.method === 'GET');
     expect(resumed.length).toBeGreaterThan(0);
     expect(resumed.every((q) => q.range && !q.range.startsWith('bytes=0-'))).toBe(true);
   });

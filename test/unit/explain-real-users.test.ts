@@ -105,8 +105,8 @@ describe("pip's own errors", () => {
 
   it('per OS: Linux TF ≥ 2.14 gets [and-cuda]; native Windows TF ≥ 2.11 gets TF 2.10 or WSL2; old pip wording without a version', () => {
     const linux = explainLog(catalog, 'ERROR: No matching distribution found for tensorflow-gpu==2.15.0', { os: 'linux' });
-    // The catalog's own [and-cuda] pin for 2.15 (2.15.0's extra was republished as 2.15.0.post1).
-    expect(linux.findings[0].fix).toMatch(/^Install "tensorflow\[and-cuda\]==2\.15\.0(\.post1)?" instead \(CUDA and cuDNN come as pip wheels\)\.$/);
+    // The catalog's spec for 2.15 is the one that installs: 2.15.0.post1 (2.15.0's [and-cuda] pins cannot resolve).
+    expect(linux.findings[0].fix).toBe('Install "tensorflow[and-cuda]==2.15.0.post1" instead (CUDA and cuDNN come as pip wheels).');
     const win = explainLog(catalog, 'ERROR: No matching distribution found for tensorflow-gpu==2.12.0', { os: 'windows' });
     expect(win.findings[0].fix).toContain('On native Windows the GPU ends at TensorFlow 2.10: pip install "tensorflow<2.11"');
     expect(win.findings[0].fix).toContain('pip install "tensorflow[and-cuda]==2.12.0" there');
