@@ -8,7 +8,7 @@ import { explainText as T } from '../i18n/doctor.js';
 import { defaultCudaRoot, librarySearchVar, toolkitDir, toolkitLibraryDir, WINDOWS_ZLIB_FROM_CUDNN, WSL_LIBRARY_DIR, type OsName } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
 import { pipFindings } from './explain-pip.js';
-import { loggedTfVersion, logListsNoGpu, logSaysWindows, logSaysWsl } from './log-signals.js';
+import { loggedTfVersion, logListsNoGpu, logSaysWindows, logSaysWsl, logSaysWsl1 } from './log-signals.js';
 
 export type FindingSeverity = 'error' | 'warning' | 'info';
 
@@ -238,6 +238,8 @@ export interface FixContext {
   catalog: Catalog;
   os: OsName;
   wsl: boolean;
+  /** The log shows WSL 1's kernel: no GPU there at all. */
+  wsl1?: boolean;
   cudaVersions: string[];
   /** The TensorFlow version the log names. */
   tf?: string;
@@ -267,7 +269,8 @@ function cudnnInstallWords(ctx: FixContext, cudnnMajor: string): string {
 }
 
 /** The driver fix for this log: Windows', Linux', or — inside WSL — always the Windows driver, never a Linux one. */
-export function driverFix(ctx: Pick<FixContext, 'os' | 'wsl'>): string {
+export function driverFix(ctx: Pick<FixContext, 'os' | 'wsl' | 'wsl1'>): string {
+  if (ctx.wsl1) return T.driverFixWsl1;
   if (ctx.wsl) return T.driverFixWsl(WSL_LIBRARY_DIR);
   return ctx.os === 'windows' ? T.driverFixWindows : T.driverFixLinux;
 }
@@ -451,7 +454,7 @@ export function explainLog(catalog: Catalog, text: string, options: ExplainOptio
   const cudnn =
     mismatch?.kind.type === 'cudnn-mismatch' ? majorMinor(mismatch.kind.compiled) : (cudnnMajors[0] ?? (zlib ? '8' : null));
 
-  const ctx: FixContext = { catalog, os, wsl, cudaVersions, tf };
+  const ctx: FixContext = { catalog, os, wsl, wsl1: wsl && logSaysWsl1(text), cudaVersions, tf };
   const findings: ExplainFinding[] = [];
   const seen = new Set<string>();
   const namedLibraries = hits.some((h) => h.kind.type === 'library');

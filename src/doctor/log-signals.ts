@@ -6,6 +6,11 @@ import { WSL_LIBRARY_DIR } from '../platform.js';
 const WSL_PATH = new RegExp(`${WSL_LIBRARY_DIR.replace(/\//g, '\\/')}\\b|/usr/lib/wsl/`);
 const WSL_KERNEL = /\d+\.\d+\.\d+[\w.+]*-microsoft(?:-standard)?(?:-WSL2)?\b|\d+\.\d+\.\d+-\d+-Microsoft\b/i;
 
+/** WSL 1's kernel release: "4.4.0-<Windows build>-Microsoft" (WSL 1 has no GPU at all). */
+export function logSaysWsl1(text: string): boolean {
+  return /\d+\.\d+\.\d+-\d+-Microsoft\b/.test(text);
+}
+
 export function logSaysWsl(text: string): boolean {
   return WSL_PATH.test(text) || WSL_KERNEL.test(text);
 }

@@ -27,6 +27,8 @@ const en = {
     'Install or update the NVIDIA driver (your distribution’s nvidia-driver package or https://www.nvidia.com/Download/index.aspx); libcuda.so.1 comes with it. In a container, start it with --gpus all; under WSL2, install the Windows driver, not a Linux one.',
   driverFixWsl: (libDir: string) =>
     `Install or update the NVIDIA driver on Windows (https://www.nvidia.com/Download/index.aspx) and never a Linux one inside WSL: WSL lends the Windows driver's libcuda.so.1 to Linux through ${libDir}. If that folder is empty, run \`wsl --update\` and \`wsl --shutdown\` in PowerShell.`,
+  driverFixWsl1:
+    'This log is from WSL 1, which has no GPU access: convert the distribution to WSL 2 (in PowerShell: wsl --set-version DISTRO 2) and keep the NVIDIA driver on Windows, never a Linux one inside WSL.',
   depIsDriver: (file: string, dep: string) => `${file} was found, but the NVIDIA driver's ${dep} it needs could not be loaded.`,
   depComesWith: (cuda: string) => ` (it comes with ${cuda})`,
   depMeaning: (file: string, dep: string, from: string) => `${file} was found, but a library it needs, ${dep}, could not be loaded${from}.`,
@@ -148,17 +150,8 @@ const en = {
 type ExplainStrings = typeof en;
 
 const zh: ExplainStrings = {
-  libraryName: {
-    cudart: 'CUDA 运行时',
-    cublas: 'cuBLAS',
-    cublaslt: 'cuBLASLt',
-    cufft: 'cuFFT',
-    curand: 'cuRAND',
-    cusolver: 'cuSOLVER',
-    cusparse: 'cuSPARSE',
-    nvrtc: 'NVRTC 运行时编译器',
-    nvjitlink: 'nvJitLink',
-  },
+  // Product names stay as NVIDIA writes them; only the two descriptive ones are translated.
+  libraryName: { ...en.libraryName, cudart: 'CUDA 运行时', nvrtc: 'NVRTC 运行时编译器' },
   installCudaUnknown: '安装你的 TensorFlow 编译时所用的 CUDA Toolkit（cudawiz requirements --tf YOUR_TF）',
   installCuda: (cuda, tf) => `安装 CUDA ${cuda}${tf ? `（cudawiz install --tf ${tf}）` : ''}`,
   putDirOn: (dir, where) => `把 ${dir} 加入 ${where}`,
@@ -172,6 +165,7 @@ const zh: ExplainStrings = {
     '安装或更新 NVIDIA 显卡驱动（发行版的 nvidia-driver 软件包，或 https://www.nvidia.com/Download/index.aspx）；libcuda.so.1 随显卡驱动提供。在容器里要用 --gpus all 启动；在 WSL2 里要装 Windows 的显卡驱动，不要装 Linux 的。',
   driverFixWsl: (libDir) =>
     `在 Windows 上安装或更新 NVIDIA 显卡驱动（https://www.nvidia.com/Download/index.aspx），千万不要在 WSL 里装 Linux 显卡驱动：WSL 通过 ${libDir} 把 Windows 显卡驱动的 libcuda.so.1 借给 Linux。如果这个目录是空的，在 PowerShell 里运行 \`wsl --update\` 和 \`wsl --shutdown\`。`,
+  driverFixWsl1: '这份日志来自 WSL 1，WSL 1 不能使用 GPU：把发行版转换成 WSL 2（在 PowerShell 里运行：wsl --set-version DISTRO 2），显卡驱动继续用 Windows 的，千万不要在 WSL 里装 Linux 显卡驱动。',
   depIsDriver: (file, dep) => `找到了 ${file}，但它依赖的 NVIDIA 显卡驱动库 ${dep} 加载失败。`,
   depComesWith: (cuda) => `（它随 ${cuda} 提供）`,
   depMeaning: (file, dep, from) => `找到了 ${file}，但它依赖的动态链接库 ${dep} 加载失败${from}。`,

@@ -8,6 +8,7 @@ import { builtinCatalog } from '../../src/catalog/load.js';
 import { diagnose, type Finding } from '../../src/doctor/diagnose.js';
 import { probeMachine } from '../../src/probe/index.js';
 import { runCli } from '../helpers/cli.js';
+import { condaRecord } from '../fixtures/conda-env.js';
 import { fixtureMachine, type FixtureMachine } from '../fixtures/machine.js';
 
 const catalog = builtinCatalog();
@@ -135,5 +136,22 @@ describe('not WSL', () => {
     expect(steps.some((s) => s.includes('wsl --install -d Ubuntu'))).toBe(true);
     expect(steps.some((s) => s.includes('pip install "tensorflow[and-cuda]==2.16.1"'))).toBe(true);
     expect(f['windows-native'].fix).toContain('the steps above');
+  });
+});
+
+describe('a conda env inside WSL2', () => {
+  it("judges the Windows driver 516.94 against the env's CUDA 12.2 with the Windows minimum, and its fix is the Windows driver's", async () => {
+    const m = await wslMachine({ driver: '516.94', windowsVer: '10.0.19045.4651' });
+    const env = '/home/me/miniforge3/envs/tf';
+    await m.file(`${env}/lib/libcudart.so.12`, 'ELF');
+    await m.file(`${env}/conda-meta/cuda-cudart-12.2.140-hd3aeb46_0.json`, condaRecord('cuda-cudart', '12.2.140', 'hd3aeb46_0', 'linux-64', ['lib/libcudart.so.12']));
+    const host = { ...m.host, env: { ...m.host.env, CONDA_PREFIX: env, CONDA_DEFAULT_ENV: 'tf' } };
+    const f = byId(diagnose(catalog, await probeMachine(host, { catalog })));
+    expect(f.conda.title).toBe(`Conda env tf (${env}) carries CUDA 12.2.140 (cuda-cudart); TensorFlow in it loads these first`);
+    expect(f['conda-driver'].status).toBe('fail');
+    expect(f['conda-driver'].title).toMatch(/^NVIDIA driver 516\.94 is too old for the conda env's CUDA 12\.2 \(needs 52\d\.\d+ or newer\)$/);
+    expect(f['conda-driver'].fix).toContain('on Windows, not inside WSL');
+    expect(f['conda-driver'].fix).toContain('conda install cuda-cudart=11.');
+    expect(linuxDriverAdvice(Object.values(f))).toEqual([]);
   });
 });

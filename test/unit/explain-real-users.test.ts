@@ -32,7 +32,11 @@ describe('WSL2: "Could not find cuda drivers" means the CUDA runtime, and the dr
     const wsl1 = explain('wsl1-kernel-libcuda.log');
     expect(wsl1.wsl).toBe(true);
     expect(wsl1.findings[0]).toMatchObject({ id: 'missing-driver', library: 'libcuda.so.1' });
-    expect(wsl1.findings[0].fix).toMatch(/^Install or update the NVIDIA driver on Windows .* never a Linux one inside WSL: .* \/usr\/lib\/wsl\/lib/);
+    expect(wsl1.findings[0].fix).toMatch(/^This log is from WSL 1, which has no GPU access: convert the distribution to WSL 2 \(in PowerShell: wsl --set-version DISTRO 2\)/);
+    // WSL 2's kernel gets the Windows-driver fix with WSL's driver folder.
+    const libcuda = "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared object file: No such file or directory";
+    const wsl2Driver = explainLog(catalog, `Linux version 5.15.90.1-microsoft-standard-WSL2 (oe-user@oe-host)\n${libcuda}`);
+    expect(wsl2Driver.findings[0].fix).toMatch(/^Install or update the NVIDIA driver on Windows .* never a Linux one inside WSL: .* \/usr\/lib\/wsl\/lib/);
   });
 
   it('knows WSL from a /usr/lib/wsl path in the log', () => {
