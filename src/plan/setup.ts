@@ -26,6 +26,7 @@ import { NeedsInput, type Step, type StepIO } from './runner.js';
 import { fetchText } from '../i18n/fetch.js';
 import { sha256File } from '../cudnn/manifest.js';
 import { verifyManifest, verifySetup, type LayerResult } from '../verify/index.js';
+import { stepsText } from '../i18n/steps.js';
 
 const exists = (p: string) => access(p).then(() => true, () => false);
 
@@ -41,12 +42,14 @@ async function machineCheck(ctx: PlanContext) {
 
 export const preflightStep: Step<PlanContext> = {
   id: 'preflight',
-  title: 'Check this machine',
+  get title() {
+    return stepsText.checkMachine;
+  },
   // Never done: it runs every time. Its reason previews what would stop the run.
   async check(ctx) {
-    if (!ctx.req.gpuSupported) return { done: false, reason: `will stop: TensorFlow ${ctx.tf} has no GPU support on native Windows` };
+    if (!ctx.req.gpuSupported) return { done: false, reason: stepsText.noGpuOnWindows(ctx.tf) };
     const { blocking } = await machineCheck(ctx);
-    return { done: false, reason: blocking.length ? `will stop: ${blocking[0].title}` : 'GPU, driver and compute capability look right' };
+    return { done: false, reason: blocking.length ? stepsText.willStopBecause(blocking[0].title) : stepsText.machineLooksRight };
   },
   async run(ctx) {
     if (!ctx.req.gpuSupported) {
@@ -94,11 +97,13 @@ function fetchTarget(ctx: PlanContext, io: StepIO, target: DownloadTarget) {
 
 export const downloadCudaStep: Step<PlanContext> = {
   id: 'download-cuda',
-  title: 'Download the CUDA installer',
+  get title() {
+    return stepsText.downloadCuda;
+  },
   check: async (ctx) => {
-    if (await toolkitComplete(ctx)) return { done: true, reason: `CUDA ${ctx.cuda} is installed at ${ctx.toolkitDir}` };
+    if (await toolkitComplete(ctx)) return { done: true, reason: stepsText.cudaInstalledAt(ctx.cuda, ctx.toolkitDir) };
     const i = ctx.req.cudaInstaller;
-    return { done: false, reason: i ? `${i.file}${i.size ? ` (${formatBytes(i.size)})` : ''}, checked against ${i.sha256 ? 'its sha256' : "NVIDIA's md5sum.txt"}` : undefined };
+    return { done: false, reason: i ? stepsText.checkedAgainst(`${i.file}${i.size ? ` (${formatBytes(i.size)})` : ''}`, Boolean(i.sha256)) : undefined };
   },
   async run(ctx, io) {
     const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);
@@ -114,8 +119,10 @@ export const downloadCudaStep: Step<PlanContext> = {
 
 export const installCudaStep: Step<PlanContext> = {
   id: 'install-cuda',
-  title: 'Install the CUDA toolkit',
-  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: `nvcc and the CUDA runtime are in ${ctx.toolkitDir}` } : { done: false, reason: `into ${ctx.toolkitDir} (toolkit only, never the display driver)` }),
+  get title() {
+    return stepsText.installCuda;
+  },
+  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: stepsText.nvccIn(ctx.toolkitDir) } : { done: false, reason: stepsText.toolkitInto(ctx.toolkitDir) }),
   async run(ctx, io) {
     const release = findCudaRelease(ctx.catalog, ctx.cuda, ctx.os);
     if (!release || !ctx.installerFile) throw new CudawizError(`No installer for CUDA ${ctx.cuda} was downloaded.`, { fix: 'Run the same command again.' });
@@ -163,10 +170,12 @@ async function cudnnInToolkit(ctx: PlanContext): Promise<string | undefined> {
 
 export const obtainCudnnStep: Step<PlanContext> = {
   id: 'obtain-cudnn',
-  title: 'Get the cuDNN archive',
+  get title() {
+    return stepsText.getCudnn;
+  },
   check: async (ctx) => {
     const v = await cudnnInToolkit(ctx);
-    if (v) return { done: true, reason: `cuDNN ${v} is already in ${ctx.toolkitDir}` };
+    if (v) return { done: true, reason: stepsText.cudnnAlready(v, ctx.toolkitDir) };
     const a = ctx.req.cudnnArchive;
     return { done: false, reason: a ? cudnnPlanReason(a) : undefined };
   },
@@ -215,10 +224,12 @@ export const obtainCudnnStep: Step<PlanContext> = {
 
 export const importCudnnStep: Step<PlanContext> = {
   id: 'import-cudnn',
-  title: 'Copy cuDNN into the CUDA folder',
+  get title() {
+    return stepsText.copyCudnn;
+  },
   check: async (ctx) => {
     const v = await cudnnInToolkit(ctx);
-    return v ? { done: true, reason: `cuDNN ${v} is already in ${ctx.toolkitDir}` } : { done: false, reason: `bin, include, lib into ${ctx.toolkitDir}, under a manifest with backups` };
+    return v ? { done: true, reason: stepsText.cudnnAlready(v, ctx.toolkitDir) } : { done: false, reason: stepsText.copyInto(ctx.toolkitDir) };
   },
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
@@ -257,13 +268,15 @@ export const importCudnnStep: Step<PlanContext> = {
 
 export const configureEnvStep: Step<PlanContext> = {
   id: 'configure-env',
-  title: 'Make the libraries findable',
+  get title() {
+    return stepsText.makeFindable;
+  },
   async check(ctx) {
     const { plan } = await envPlanFor(ctx);
-    if (plan.refusals.length > 0) return { done: false, reason: `will stop: ${plan.refusals[0].reason}` };
+    if (plan.refusals.length > 0) return { done: false, reason: stepsText.willStopBecause(plan.refusals[0].reason) };
     // Lines only root can run are not "done": the loader does not find the libraries until they are.
     if (plan.changes.length === 0 && plan.manual.length > 0) return { done: false, reason: fetchText.loaderNeedsRoot(ctx.toolkitDir) };
-    return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange).join(', ')) };
+    return plan.changes.length === 0 ? { done: true, reason: stepsText.loaderFinds } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange).join(', ')) };
   },
   async run(ctx, io) {
     const { plan, places } = await envPlanFor(ctx);
@@ -323,7 +336,9 @@ function whatFailed(layer: LayerResult): string {
 
 export const verifyStep: Step<PlanContext> = {
   id: 'verify',
-  title: 'Verify',
+  get title() {
+    return stepsText.verify;
+  },
   check: async () => ({ done: false }),
   async run(ctx) {
     const layers = await verifySetup(ctx);
