@@ -67,7 +67,7 @@ export const preflightStep: Step<PlanContext> = {
     if (state.state !== 'complete') await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command);
     const gpu = facts.gpu.gpus[0];
     return {
-      summary: gpu ? `${gpu.name}, driver ${facts.gpu.driver.version ?? '?'}` : 'ok',
+      summary: gpu ? stepsText.machineSummary(gpu.name, facts.gpu.driver.version ?? '?') : 'ok',
       evidence: findings.filter((f) => BLOCKING.has(f.id) && f.status !== 'skip').map((f) => `${f.status}: ${f.title}`),
     };
   },
@@ -111,7 +111,7 @@ export const downloadCudaStep: Step<PlanContext> = {
     ctx.installerFile = r.path;
     ctx.installerSha256 = r.sha256;
     return {
-      summary: r.fromCache ? `${target.file} (verified copy in the cache)` : `${target.file}, ${r.source ? `checksum from ${r.source}` : 'unverified (--allow-unverified)'}`,
+      summary: r.fromCache ? stepsText.fromCache(target.file) : stepsText.checksumFrom(target.file, r.source),
       evidence: [...r.notices, `sha256 ${r.sha256}`],
     };
   },
@@ -145,7 +145,7 @@ export const installCudaStep: Step<PlanContext> = {
       // The machine's environment, as every other program the plan runs gets it.
       env: ctx.host.env,
     });
-    return { summary: r.skipped ? 'already installed' : `CUDA ${release.version} in ${r.toolkitDir}`, evidence: [r.warning, r.logFile && `installer log: ${r.logFile}`].filter((x): x is string => Boolean(x)) };
+    return { summary: r.skipped ? stepsText.alreadyInstalled : stepsText.cudaIn(release.version, r.toolkitDir), evidence: [r.warning, r.logFile && stepsText.installerLog(r.logFile)].filter((x): x is string => Boolean(x)) };
   },
 };
 
@@ -190,7 +190,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
     const found = (await findArchiveInDownloads(ctx.downloadsDir, archive.file)) ?? (archive.alternative && (await findArchiveInDownloads(ctx.downloadsDir, archive.alternative.file)));
     if (found) {
       ctx.cudnnArchive = found;
-      return { summary: `found ${found}` };
+      return { summary: stepsText.found(found) };
     }
     let publicFailed: string | undefined;
     if (archive.access === 'public') {
@@ -198,7 +198,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
         const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
         const r = await fetchTarget(ctx, io, target);
         ctx.cudnnArchive = r.path;
-        return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})`, evidence: r.notices };
+        return { summary: stepsText.publicCopy(target.file, r.source), evidence: r.notices };
       } catch (error) {
         // A public copy that fails (404, a mirror without it, no checksum) leaves the login path, never a dead end.
         if (io.signal.aborted) throw error;
@@ -262,7 +262,7 @@ export const importCudnnStep: Step<PlanContext> = {
       signal: io.signal,
       onProgress: (p) => io.progress({ bytes: p.bytes, total: p.totalBytes }),
     });
-    return { summary: `cuDNN ${manifest.archive.version} (${manifest.files.length} files, manifest in ${path.join(ctx.toolkitDir, '.cudawiz')})`, evidence: warnings.map((w) => `warning: ${w}`) };
+    return { summary: stepsText.cudnnCopied(manifest.archive.version, manifest.files.length, path.join(ctx.toolkitDir, '.cudawiz')), evidence: warnings.map((w) => stepsText.warning(w)) };
   },
 };
 
@@ -284,19 +284,19 @@ export const configureEnvStep: Step<PlanContext> = {
     if (plan.refusals.length > 0) throw new CudawizError(plan.refusals.map((r) => r.reason).join('\n'), { code: 'env-refused', fix: plan.refusals[0].fix });
     if (plan.changes.length === 0 && plan.manual.length > 0) {
       for (const l of plan.manual) io.log(l);
-      if (ctx.configureEnv === 'no') return { summary: 'left as it is (--configure-env no); to do it yourself:', evidence: plan.manual };
+      if (ctx.configureEnv === 'no') return { summary: stepsText.leftAsIs, evidence: plan.manual };
       throw new NeedsInput({ kind: 'elevation', message: `${fetchText.loaderNeedsRoot(ctx.toolkitDir)}:\n  ${plan.manual.join('\n  ')}`, fix: plan.manual.join('\n') });
     }
-    if (plan.changes.length === 0) return { summary: 'nothing to change' };
-    if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: `Change ${plan.changes.map((c) => c.target).join(', ')} so TensorFlow finds CUDA ${ctx.cuda}?`, flag: '--configure-env yes' });
+    if (plan.changes.length === 0) return { summary: stepsText.nothingToChange };
+    if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: stepsText.envQuestion(plan.changes.map((c) => c.target).join(', '), ctx.cuda), flag: '--configure-env yes' });
     if (ctx.configureEnv === 'no') {
       const lines = envLinesToRunYourself(plan);
       for (const l of lines) io.log(l);
-      return { summary: 'left as it is (--configure-env no); to do it yourself:', evidence: lines };
+      return { summary: stepsText.leftAsIs, evidence: lines };
     }
     const r = await applyEnvChanges(plan.changes, { host: ctx.host, journalFile: places.journalFile });
     if (!r.ok) throw new CudawizError(`Could not change ${r.failed?.change.target ?? 'the environment'}: ${r.failed?.message ?? ''}`, { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
-    return { summary: `${r.applied.length} change(s), recorded for rollback`, evidence: [...plan.notes, ...r.ldconfigLines] };
+    return { summary: stepsText.changesRecorded(r.applied.length), evidence: [...plan.notes, ...r.ldconfigLines] };
   },
   accept(ctx, answer) {
     ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
@@ -347,7 +347,7 @@ export const verifyStep: Step<PlanContext> = {
     if (failed.length > 0) {
       throw new CudawizError(failed.map(whatFailed).join('; '), { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
     }
-    return { summary: `${layers.filter((l) => l.status === 'pass').length} layer(s) passed`, evidence };
+    return { summary: stepsText.layersPassed(layers.filter((l) => l.status === 'pass').length), evidence };
   },
 };
 

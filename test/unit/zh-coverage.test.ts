@@ -50,3 +50,25 @@ describe("headless text output with --lang zh (the seed's Windows laptop)", () =
     });
   }
 });
+
+describe('the language a run speaks', () => {
+  it('--lang wins, then CUDAWIZ_LANG, then LC_ALL, LC_MESSAGES, LANG (empty ones skipped), then the Windows UI language', async () => {
+    const { detectLang } = await import('../../src/cli/args.js');
+    const none = () => undefined;
+    expect(detectLang('en', { CUDAWIZ_LANG: 'zh' }, none)).toBe('en');
+    expect(detectLang(undefined, { CUDAWIZ_LANG: 'zh', LANG: 'en_US.UTF-8' }, none)).toBe('zh');
+    expect(detectLang(undefined, { LC_ALL: 'en_US.UTF-8', LANG: 'zh_CN.UTF-8' }, none)).toBe('en');
+    expect(detectLang(undefined, { LC_ALL: '', LC_MESSAGES: 'zh_CN.UTF-8', LANG: 'en_US.UTF-8' }, none)).toBe('zh');
+    expect(detectLang(undefined, { LANG: 'zh_TW.UTF-8' }, none)).toBe('zh');
+    expect(detectLang(undefined, {}, () => 'zh-CN')).toBe('zh');
+    expect(detectLang(undefined, {}, () => 'en-US')).toBe('en');
+    expect(detectLang(undefined, {}, none)).toBe('en');
+  });
+
+  it('the locale alone turns the headless text Chinese; --json stays English', async () => {
+    const zh = await runCli(['requirements', '--tf', '2.3', '--no-color'], { host: { env: { LANG: 'zh_CN.UTF-8', PATH: process.env.PATH ?? '' } } });
+    expect(zh.stdout).toMatch(/[\u4e00-\u9fff]/);
+    const json = await runCli(['requirements', '--tf', '2.3', '--json'], { host: { env: { LANG: 'zh_CN.UTF-8', PATH: process.env.PATH ?? '' } } });
+    expect(json.stdout).not.toMatch(/[\u4e00-\u9fff]/);
+  });
+});
