@@ -87,7 +87,6 @@ async function setupZh(): Promise<void> {
         await show('zh wizard: plan', await term.waitFor('开始吗？', 30_000));
         await term.keys('Enter');
         await show('zh wizard: CUDA download', await term.waitFor(/\d+%/, 30_000));
-        await show('zh wizard: CUDA install', await term.waitFor('正在静默安装', 60_000));
         await show('zh wizard: loader path question', await term.waitFor(/让\s*TensorFlow\s*找到\s*CUDA\s*10\.1/, 60_000));
         await term.keys('Down');
         await term.waitFor(/❯ 否/);
