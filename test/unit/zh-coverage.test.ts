@@ -40,8 +40,21 @@ describe('headless text output with --lang zh (the Linux laptop, TF 2.3)', () =>
   }
 });
 
+describe('a whole headless install with --lang zh (the Linux laptop, TF 2.3)', () => {
+  it('prints its steps, progress, summaries and verify layers in Chinese', async () => {
+    const l = await laptop(undefined, { pythonPath: `${process.cwd()}/test/fixtures/python/tf23-linux-gpu` });
+    try {
+      const r = await runCli(['install', '--tf', '2.3', '--yes', '--configure-env', 'no', '--cudnn-archive', l.archive, '--lang', 'zh', '--no-color', ...l.globals], { host: { ...realHost(l.env), home: l.home } });
+      expect(r.stdout).toContain('验证');
+      expect(englishIn(r.stdout + r.stderr)).toEqual([]);
+    } finally {
+      await l.mirror.close();
+    }
+  });
+});
+
 describe("headless text output with --lang zh (the seed's Windows laptop)", () => {
-  for (const argv of [['requirements', '--tf', '2.3', '--gpu', 'RTX 2060'], ['install', '--tf', '2.3', '--dry-run', '--configure-env', 'no']]) {
+  for (const argv of [['requirements', '--tf', '2.3', '--gpu', 'RTX 2060'], ['install', '--tf', '2.3', '--dry-run', '--configure-env', 'no'], ['repair', '--tf', '2.3', '--dry-run', '--configure-env', 'no'], ['rollback']]) {
     it(`${argv.slice(0, 2).join(' ')}: no English sentence`, async () => {
       const w = await seedLaptop();
       const { zh } = await both(argv, w.host);
