@@ -4,6 +4,7 @@
 // $CAPTURE_FILE; scripts/capture-screens.mjs runs this file under vitest and prints that file.
 //
 //   npm run build && node scripts/capture-screens.mjs [NAME…] > screens.txt
+//   npm run build && node scripts/capture-screens.mjs zh > screens.zh.txt   (the zh walk for README.zh-CN.md)
 import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -62,6 +63,36 @@ async function setup(): Promise<void> {
         await term.waitFor('Your machine is ready', 60_000);
         // The answer's lines push the step's title above the 24 rows; tmux's history still holds it.
         await show('wizard: ready', await scrollback(term, '✓ Make the libraries findable'));
+        await term.keys('q');
+        await term.exitCode();
+      } finally {
+        await term.kill();
+      }
+    },
+  );
+}
+
+/** The same first-time TF 2.3 setup with --lang zh, for README.zh-CN.md. */
+async function setupZh(): Promise<void> {
+  await withLaptop(
+    () => laptop(undefined, { pythonPath: TF23 }),
+    async (machine) => {
+      machine.mirror.fault({ mode: 'trickle', path: '.run', bytesPerSecond: 2048 });
+      const term = await wizard(machine, { CUDA_FIXTURE_SLOW_FILES: '40', SHELL: '/bin/bash', CUDAWIZ_LANG: 'zh' });
+      try {
+        await show('zh wizard: scan', await term.waitFor('为某个 TensorFlow 版本重新安装', 30_000));
+        await term.keys('Enter');
+        await show('zh wizard: choose TensorFlow', await term.waitFor('选择 TensorFlow 版本'));
+        await term.keys('Enter');
+        await show('zh wizard: plan', await term.waitFor('开始吗？', 30_000));
+        await term.keys('Enter');
+        await show('zh wizard: CUDA download', await term.waitFor(/\d+%/, 30_000));
+        await show('zh wizard: loader path question', await term.waitFor(/让\s*TensorFlow\s*找到\s*CUDA\s*10\.1/, 60_000));
+        await term.keys('Down');
+        await term.waitFor(/❯ 否/);
+        await term.keys('Enter');
+        await term.waitFor('这台机器已经可以用 TensorFlow 了', 60_000);
+        await show('zh wizard: ready', await scrollback(term, '✓ 让系统找到动态链接库'));
         await term.keys('q');
         await term.exitCode();
       } finally {
@@ -229,6 +260,7 @@ async function errors(): Promise<void> {
 
 describe('README screens', () => {
   it('wizard: a first-time TF 2.3 setup', setup);
+  it('zh wizard: the same setup in Chinese', setupZh);
   it('wizard: waiting for cuDNN', cudnnWait);
   it('wizard: route question', route);
   it('wizard: the installer fails', installerFails);

@@ -317,3 +317,16 @@ export const VENV_MARKER_FILE = 'pyvenv.cfg';
 
 /** tensorflow[and-cuda]'s wheels unpack their libraries under site-packages/nvidia/<part>/lib. */
 export const WHEEL_NVIDIA_DIR = 'nvidia';
+
+/**
+ * The UI language the OS is set to, as a BCP 47 tag: on Windows the display language (there is no
+ * LANG; ICU reads it from the user's locale settings), elsewhere undefined (the locale variables say it).
+ */
+export function osUiLocale(os: OsName = hostOs()): string | undefined {
+  if (os !== 'windows') return undefined;
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().locale;
+  } catch {
+    return undefined;
+  }
+}

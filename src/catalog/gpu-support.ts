@@ -5,6 +5,7 @@ import type { OsName } from '../platform.js';
 import { compareDotted, majorMinor, parseDotted } from '../version.js';
 import { cudaFamily, findTfRow } from './queries.js';
 import type { Catalog, GpuCatalog } from './schema.js';
+import { stepsText } from '../i18n/steps.js';
 
 export type GpuVerdict = 'native' | 'ptx-jit' | 'unsupported' | 'unknown';
 
@@ -129,11 +130,11 @@ export function gpuSupport(
   }
   const build = tensorflowBuildFor(catalog, tf);
   if (!build) return { verdict: 'unknown', reason: `The catalog does not know which GPU architectures TensorFlow ${tf}'s wheels were built for.`, verified: false, ...suggest('unknown') };
-  const inferred = build.verified ? '' : ` (TensorFlow ${tf}'s architecture list is inferred, not read from its build)`;
+  const inferred = build.verified ? '' : stepsText.gpuInferred(tf);
 
   const sass = sassFor(build, cc);
   if (sass) {
-    return { verdict: 'native', reason: `TensorFlow ${tf} carries machine code for compute capability ${sass}, which runs on ${cc}${inferred}.`, verified: build.verified };
+    return { verdict: 'native', reason: stepsText.gpuNative(tf, sass, cc, inferred), verified: build.verified };
   }
   const failure = catalog.gpus.knownFailures?.find((f) => inRange(tf, f.tfFrom, f.tfTo) && inRange(cc, f.computeCapabilityFrom, f.computeCapabilityTo));
   if (failure) {

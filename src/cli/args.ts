@@ -5,7 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.js';
 import { cliText } from '../i18n/cli.js';
 import { checkedPath, runningOs } from '../path-flags.js';
-import { parseOsName, type Env, type OsName } from '../platform.js';
+import { osUiLocale, parseOsName, type Env, type OsName } from '../platform.js';
 import { COMMAND_NAMES, COMMAND_SPECS, GLOBAL_FLAGS, isCommandName, locateCommand, type CommandName, type CommandSpec, type FlagSpec } from './spec.js';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -35,8 +35,12 @@ export interface ParsedArgv extends ParsedCommand {
   version: boolean;
 }
 
-export function detectLang(flag: string | undefined, env: Env): 'en' | 'zh' {
-  const value = flag ?? env.CUDAWIZ_LANG ?? env.LC_ALL ?? env.LC_MESSAGES ?? env.LANG ?? '';
+/**
+ * --lang, then CUDAWIZ_LANG, then the locale as POSIX reads it (LC_ALL, LC_MESSAGES, LANG; an empty one
+ * counts as unset), then the OS's UI language (Windows, where those variables are usually absent).
+ */
+export function detectLang(flag: string | undefined, env: Env, uiLocale: () => string | undefined = osUiLocale): 'en' | 'zh' {
+  const value = flag ?? (env.CUDAWIZ_LANG || env.LC_ALL || env.LC_MESSAGES || env.LANG || uiLocale() || '');
   return /^zh/i.test(value) ? 'zh' : 'en';
 }
 

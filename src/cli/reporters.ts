@@ -3,6 +3,7 @@
 import type { Output } from './output.js';
 import { formatBytes } from '../format.js';
 import type { RunnerEvent } from '../plan/events.js';
+import { stepsText } from '../i18n/steps.js';
 
 export type Reporter = (event: RunnerEvent) => void;
 
@@ -17,10 +18,10 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
   return (event) => {
     switch (event.type) {
       case 'plan':
-        out.line(out.bold('Plan:'));
+        out.line(out.bold(stepsText.plan));
         for (const s of event.steps) {
           titles.set(s.id, s.title);
-          out.line(`  ${s.done ? out.symbol('skip') : out.symbol('info')} ${s.title}${s.done ? out.dim(`  (already done${s.reason ? `: ${s.reason}` : ''})`) : s.reason ? out.dim(` — ${s.reason}`) : ''}`);
+          out.line(`  ${s.done ? out.symbol('skip') : out.symbol('info')} ${s.title}${s.done ? out.dim(`  (${stepsText.alreadyDone(s.reason)})`) : s.reason ? out.dim(` — ${s.reason}`) : ''}`);
         }
         break;
       case 'step-start':
@@ -33,7 +34,7 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
         const pct = Math.floor((bytes / total) * 10) * 10;
         if (pct > (lastPercent.get(event.id) ?? -1) && pct < 100) {
           lastPercent.set(event.id, pct);
-          const unit = event.progress.unit === 'files' ? `${bytes}/${total} files` : `${formatBytes(bytes)} of ${formatBytes(total)}`;
+          const unit = event.progress.unit === 'files' ? stepsText.files(bytes, total) : stepsText.bytesOf(formatBytes(bytes), formatBytes(total));
           out.line(out.dim(`    ${titles.get(event.id)}: ${pct}% (${unit})`));
         }
         break;
@@ -44,12 +45,12 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
       case 'needs-input': {
         const n = event.need;
         if (n.kind === 'cudnn-archive') {
-          out.line(`${out.symbol('warn')} ${titles.get(event.id)}: waiting for ${n.file}`);
+          out.line(`${out.symbol('warn')} ${stepsText.waitingFor(String(titles.get(event.id)), n.file)}`);
           out.line(`    ${n.why}`);
-          out.line(`    Log in and download it from ${n.page}`);
-          out.line(`    then run again with --cudnn-archive ${n.downloadsDir ? `${n.downloadsDir}/${n.file}` : n.file}`);
+          out.line(`    ${stepsText.logInAt(n.page)}`);
+          out.line(`    ${stepsText.runAgainWith(n.downloadsDir ? `${n.downloadsDir}/${n.file}` : n.file)}`);
         } else if (n.kind === 'confirm') {
-          out.line(`${out.symbol('warn')} ${n.question} — pass ${n.flag} to go ahead.`);
+          out.line(`${out.symbol('warn')} ${stepsText.passFlag(n.question, n.flag)}`);
         } else {
           out.line(`${out.symbol('fail')} ${n.message}`);
           out.line(`    → ${n.fix}`);
@@ -63,10 +64,10 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
       case 'step-failed':
         out.line(`${out.symbol('fail')} ${titles.get(event.id)}: ${event.message}`);
         if (event.fix) out.line(`    → ${event.fix}`);
-        if (event.logFile) out.line(`    log: ${event.logFile}`);
+        if (event.logFile) out.line(`    ${stepsText.log(event.logFile)}`);
         break;
       case 'result':
-        out.line(event.ok ? out.paint('pass', event.message ?? 'Done.') : out.paint('fail', event.message ?? 'Stopped.'));
+        out.line(event.ok ? out.paint('pass', event.message ?? stepsText.done) : out.paint('fail', event.message ?? stepsText.stopped));
         break;
     }
   };

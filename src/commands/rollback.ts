@@ -13,6 +13,7 @@ import { defaultCudaRoot, elevationHint, userToolkitRoot } from '../platform.js'
 import { redistText } from '../i18n/redist.js';
 import { readRedistManifest, redistToolkitsUnder, removeRedistToolkit } from '../redist/toolkit.js';
 import { withLock } from '../lock/index.js';
+import { stepsText } from '../i18n/steps.js';
 
 /**
  * Toolkit folders under the root that hold cudawiz's bookkeeping (a manifest, or the scratch
@@ -69,7 +70,7 @@ function render(reports: RollbackReport[], refused: Refusal[], root: string | un
   if (refused.length > 0 && reports.every((r) => r.from === 'none')) return;
   if (reports.length === 0 || reports.every((r) => r.from === 'none')) {
     if (reports.some((r) => r.clearedScratch)) return;
-    out.line(`${out.symbol('info')} No cuDNN copy by cudawiz ${root ? `in any toolkit under ${root}` : `in ${reports[0]?.toolkitDir}`}: nothing to roll back.`);
+    out.line(`${out.symbol('info')} ${stepsText.nothingToRollBack(root ? stepsText.inAnyUnder(root) : stepsText.inDir(String(reports[0]?.toolkitDir)))}`);
     return;
   }
   for (const r of reports) {

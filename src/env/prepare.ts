@@ -3,6 +3,7 @@ import type { Host } from '../host.js';
 import { listToolkitLibraries, envPlaces, planEnvChanges, readLinuxEnvState, readWindowsEnvState, describeEnvChange } from './plan.js';
 import { confDirs, sudoWriteConfLine } from './linux-plan.js';
 import type { EnvPlan, EnvPlaces } from './types.js';
+import { stepsText } from '../i18n/steps.js';
 
 export interface PrepareEnvOptions {
   host: Host;
@@ -63,7 +64,7 @@ export function envLinesToRunYourself(plan: EnvPlan): string[] {
     else if (c.kind === 'env-script') {
       // With no known shell the plan's manual lines are already these exports: say them once.
       const lines = (c.after ?? '').split('\n').filter((l) => l && !l.startsWith('#') && !out.includes(l));
-      if (lines.length) out.push("# add to your shell's startup file:", ...lines);
+      if (lines.length) out.push(stepsText.addToStartup, ...lines);
     }
     else if (c.kind === 'windows-path') out.push(`# in ${c.target === 'Machine' ? 'an elevated' : 'a'} PowerShell:`, c.command?.script ?? '');
     // rc-line: the startup-file lines above replace the line that would source the script.

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { elevationHint, envGet, splitPathList, toolkitSubdirs, WINDOWS_ENV_VALUE_MAX, WINDOWS_ENV_VALUE_MAX_SOURCE, type WindowsEnvScope } from '../platform.js';
 import { expandWindowsVars, persistedPathChange } from './windows-path.js';
 import type { EnvPlan, EnvPlanInput, WindowsEnvState } from './types.js';
+import { stepsText } from '../i18n/steps.js';
 
 const w = path.win32;
 
@@ -54,7 +55,7 @@ export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
     plan.notes.push(`CUDA_PATH points at ${cudaPath}. TensorFlow does not read CUDA_PATH (it finds its DLLs through PATH), so it can stay as it is.`);
   }
   if (state.unreadable.length > 0) {
-    plan.refusals.push({ reason: `Could not read the saved PATH: ${state.unreadable.join('; ')}`, fix: 'Run cudawiz from a normal PowerShell or cmd window (reg.exe must be available), then try again.' });
+    plan.refusals.push({ reason: stepsText.savedPathUnreadable(state.unreadable.join('; ')), fix: stepsText.savedPathFix });
     return;
   }
   const persistedDirs = list.map((e) => e.dir);

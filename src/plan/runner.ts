@@ -4,6 +4,7 @@
 import { CudawizError, EXIT } from '../errors.js';
 import { describeFsError } from '../fs-errors.js';
 import type { InputNeed, Progress, RunnerEvent } from './events.js';
+import { stepsText } from '../i18n/steps.js';
 
 export class NeedsInput extends Error {
   constructor(readonly need: InputNeed) {
@@ -66,7 +67,7 @@ export async function runPlan<C>(steps: Step<C>[], ctx: C, options: RunOptions):
     }
   }
   onEvent({ type: 'plan', steps: steps.map((s, i) => ({ id: s.id, title: s.title, ...checks[i] })) });
-  if (options.dryRun) return finish({ ok: true, exitCode: EXIT.ok, message: 'dry run: nothing was changed' });
+  if (options.dryRun) return finish({ ok: true, exitCode: EXIT.ok, message: stepsText.dryRun });
 
   for (const [i, step] of steps.entries()) {
     if (checks[i].done) continue;

@@ -26,6 +26,7 @@ import { NeedsInput, type Step, type StepIO } from './runner.js';
 import { fetchText } from '../i18n/fetch.js';
 import { sha256File } from '../cudnn/manifest.js';
 import { verifyManifest, verifySetup, type LayerResult } from '../verify/index.js';
+import { stepsText } from '../i18n/steps.js';
 
 const exists = (p: string) => access(p).then(() => true, () => false);
 
@@ -41,12 +42,14 @@ async function machineCheck(ctx: PlanContext) {
 
 export const preflightStep: Step<PlanContext> = {
   id: 'preflight',
-  title: 'Check this machine',
+  get title() {
+    return stepsText.checkMachine;
+  },
   // Never done: it runs every time. Its reason previews what would stop the run.
   async check(ctx) {
-    if (!ctx.req.gpuSupported) return { done: false, reason: `will stop: TensorFlow ${ctx.tf} has no GPU support on native Windows` };
+    if (!ctx.req.gpuSupported) return { done: false, reason: stepsText.noGpuOnWindows(ctx.tf) };
     const { blocking } = await machineCheck(ctx);
-    return { done: false, reason: blocking.length ? `will stop: ${blocking[0].title}` : 'GPU, driver and compute capability look right' };
+    return { done: false, reason: blocking.length ? stepsText.willStopBecause(blocking[0].title) : stepsText.machineLooksRight };
   },
   async run(ctx) {
     if (!ctx.req.gpuSupported) {
@@ -64,7 +67,7 @@ export const preflightStep: Step<PlanContext> = {
     if (state.state !== 'complete') await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command);
     const gpu = facts.gpu.gpus[0];
     return {
-      summary: gpu ? `${gpu.name}, driver ${facts.gpu.driver.version ?? '?'}` : 'ok',
+      summary: gpu ? stepsText.machineSummary(gpu.name, facts.gpu.driver.version ?? '?') : 'ok',
       evidence: findings.filter((f) => BLOCKING.has(f.id) && f.status !== 'skip').map((f) => `${f.status}: ${f.title}`),
     };
   },
@@ -94,11 +97,13 @@ function fetchTarget(ctx: PlanContext, io: StepIO, target: DownloadTarget) {
 
 export const downloadCudaStep: Step<PlanContext> = {
   id: 'download-cuda',
-  title: 'Download the CUDA installer',
+  get title() {
+    return stepsText.downloadCuda;
+  },
   check: async (ctx) => {
-    if (await toolkitComplete(ctx)) return { done: true, reason: `CUDA ${ctx.cuda} is installed at ${ctx.toolkitDir}` };
+    if (await toolkitComplete(ctx)) return { done: true, reason: stepsText.cudaInstalledAt(ctx.cuda, ctx.toolkitDir) };
     const i = ctx.req.cudaInstaller;
-    return { done: false, reason: i ? `${i.file}${i.size ? ` (${formatBytes(i.size)})` : ''}, checked against ${i.sha256 ? 'its sha256' : "NVIDIA's md5sum.txt"}` : undefined };
+    return { done: false, reason: i ? stepsText.checkedAgainst(`${i.file}${i.size ? ` (${formatBytes(i.size)})` : ''}`, Boolean(i.sha256)) : undefined };
   },
   async run(ctx, io) {
     const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);
@@ -106,7 +111,7 @@ export const downloadCudaStep: Step<PlanContext> = {
     ctx.installerFile = r.path;
     ctx.installerSha256 = r.sha256;
     return {
-      summary: r.fromCache ? `${target.file} (verified copy in the cache)` : `${target.file}, ${r.source ? `checksum from ${r.source}` : 'unverified (--allow-unverified)'}`,
+      summary: r.fromCache ? stepsText.fromCache(target.file) : stepsText.checksumFrom(target.file, r.source),
       evidence: [...r.notices, `sha256 ${r.sha256}`],
     };
   },
@@ -114,8 +119,10 @@ export const downloadCudaStep: Step<PlanContext> = {
 
 export const installCudaStep: Step<PlanContext> = {
   id: 'install-cuda',
-  title: 'Install the CUDA toolkit',
-  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: `nvcc and the CUDA runtime are in ${ctx.toolkitDir}` } : { done: false, reason: `into ${ctx.toolkitDir} (toolkit only, never the display driver)` }),
+  get title() {
+    return stepsText.installCuda;
+  },
+  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: stepsText.nvccIn(ctx.toolkitDir) } : { done: false, reason: stepsText.toolkitInto(ctx.toolkitDir) }),
   async run(ctx, io) {
     const release = findCudaRelease(ctx.catalog, ctx.cuda, ctx.os);
     if (!release || !ctx.installerFile) throw new CudawizError(`No installer for CUDA ${ctx.cuda} was downloaded.`, { fix: 'Run the same command again.' });
@@ -138,7 +145,7 @@ export const installCudaStep: Step<PlanContext> = {
       // The machine's environment, as every other program the plan runs gets it.
       env: ctx.host.env,
     });
-    return { summary: r.skipped ? 'already installed' : `CUDA ${release.version} in ${r.toolkitDir}`, evidence: [r.warning, r.logFile && `installer log: ${r.logFile}`].filter((x): x is string => Boolean(x)) };
+    return { summary: r.skipped ? stepsText.alreadyInstalled : stepsText.cudaIn(release.version, r.toolkitDir), evidence: [r.warning, r.logFile && stepsText.installerLog(r.logFile)].filter((x): x is string => Boolean(x)) };
   },
 };
 
@@ -163,10 +170,12 @@ async function cudnnInToolkit(ctx: PlanContext): Promise<string | undefined> {
 
 export const obtainCudnnStep: Step<PlanContext> = {
   id: 'obtain-cudnn',
-  title: 'Get the cuDNN archive',
+  get title() {
+    return stepsText.getCudnn;
+  },
   check: async (ctx) => {
     const v = await cudnnInToolkit(ctx);
-    if (v) return { done: true, reason: `cuDNN ${v} is already in ${ctx.toolkitDir}` };
+    if (v) return { done: true, reason: stepsText.cudnnAlready(v, ctx.toolkitDir) };
     const a = ctx.req.cudnnArchive;
     return { done: false, reason: a ? cudnnPlanReason(a) : undefined };
   },
@@ -181,7 +190,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
     const found = (await findArchiveInDownloads(ctx.downloadsDir, archive.file)) ?? (archive.alternative && (await findArchiveInDownloads(ctx.downloadsDir, archive.alternative.file)));
     if (found) {
       ctx.cudnnArchive = found;
-      return { summary: `found ${found}` };
+      return { summary: stepsText.found(found) };
     }
     let publicFailed: string | undefined;
     if (archive.access === 'public') {
@@ -189,7 +198,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
         const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
         const r = await fetchTarget(ctx, io, target);
         ctx.cudnnArchive = r.path;
-        return { summary: `${target.file} (public copy, ${r.source ? `checksum from ${r.source}` : 'unverified'})`, evidence: r.notices };
+        return { summary: stepsText.publicCopy(target.file, r.source), evidence: r.notices };
       } catch (error) {
         // A public copy that fails (404, a mirror without it, no checksum) leaves the login path, never a dead end.
         if (io.signal.aborted || !publicCopyUnavailable(error)) throw error;
@@ -215,10 +224,12 @@ export const obtainCudnnStep: Step<PlanContext> = {
 
 export const importCudnnStep: Step<PlanContext> = {
   id: 'import-cudnn',
-  title: 'Copy cuDNN into the CUDA folder',
+  get title() {
+    return stepsText.copyCudnn;
+  },
   check: async (ctx) => {
     const v = await cudnnInToolkit(ctx);
-    return v ? { done: true, reason: `cuDNN ${v} is already in ${ctx.toolkitDir}` } : { done: false, reason: `bin, include, lib into ${ctx.toolkitDir}, under a manifest with backups` };
+    return v ? { done: true, reason: stepsText.cudnnAlready(v, ctx.toolkitDir) } : { done: false, reason: stepsText.copyInto(ctx.toolkitDir) };
   },
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
@@ -251,19 +262,21 @@ export const importCudnnStep: Step<PlanContext> = {
       signal: io.signal,
       onProgress: (p) => io.progress({ bytes: p.bytes, total: p.totalBytes }),
     });
-    return { summary: `cuDNN ${manifest.archive.version} (${manifest.files.length} files, manifest in ${path.join(ctx.toolkitDir, '.cudawiz')})`, evidence: warnings.map((w) => `warning: ${w}`) };
+    return { summary: stepsText.cudnnCopied(manifest.archive.version, manifest.files.length, path.join(ctx.toolkitDir, '.cudawiz')), evidence: warnings.map((w) => stepsText.warning(w)) };
   },
 };
 
 export const configureEnvStep: Step<PlanContext> = {
   id: 'configure-env',
-  title: 'Make the libraries findable',
+  get title() {
+    return stepsText.makeFindable;
+  },
   async check(ctx) {
     const { plan } = await envPlanFor(ctx);
     if (plan.refusals.length > 0) return { done: false, reason: fetchText.envWillStop(plan.refusals[0].reason) };
     // Lines only root can run are not "done": the loader does not find the libraries until they are.
     if (plan.changes.length === 0 && plan.manual.length > 0) return { done: false, reason: fetchText.loaderNeedsRoot(ctx.toolkitDir) };
-    return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange).join(', ')) };
+    return plan.changes.length === 0 ? { done: true, reason: stepsText.loaderFinds } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange).join(', ')) };
   },
   async run(ctx, io) {
     const { plan, places } = await envPlanFor(ctx);
@@ -271,19 +284,19 @@ export const configureEnvStep: Step<PlanContext> = {
     if (plan.refusals.length > 0) throw new CudawizError(plan.refusals.map((r) => r.reason).join('\n'), { code: 'env-refused', fix: plan.refusals[0].fix });
     if (plan.changes.length === 0 && plan.manual.length > 0) {
       for (const l of plan.manual) io.log(l);
-      if (ctx.configureEnv === 'no') return { summary: 'left as it is (--configure-env no); to do it yourself:', evidence: plan.manual };
+      if (ctx.configureEnv === 'no') return { summary: stepsText.leftAsIs, evidence: plan.manual };
       throw new NeedsInput({ kind: 'elevation', message: `${fetchText.loaderNeedsRoot(ctx.toolkitDir)}:\n  ${plan.manual.join('\n  ')}`, fix: plan.manual.join('\n') });
     }
-    if (plan.changes.length === 0) return { summary: 'nothing to change' };
-    if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: `Change ${plan.changes.map((c) => c.target).join(', ')} so TensorFlow finds CUDA ${ctx.cuda}?`, flag: '--configure-env yes' });
+    if (plan.changes.length === 0) return { summary: stepsText.nothingToChange };
+    if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: stepsText.envQuestion(plan.changes.map((c) => c.target).join(', '), ctx.cuda), flag: '--configure-env yes' });
     if (ctx.configureEnv === 'no') {
       const lines = envLinesToRunYourself(plan);
       for (const l of lines) io.log(l);
-      return { summary: 'left as it is (--configure-env no); to do it yourself:', evidence: lines };
+      return { summary: stepsText.leftAsIs, evidence: lines };
     }
     const r = await applyEnvChanges(plan.changes, { host: ctx.host, journalFile: places.journalFile });
     if (!r.ok) throw new CudawizError(`Could not change ${r.failed?.change.target ?? 'the environment'}: ${r.failed?.message ?? ''}`, { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
-    return { summary: `${r.applied.length} change(s), recorded for rollback`, evidence: [...plan.notes, ...r.ldconfigLines] };
+    return { summary: stepsText.changesRecorded(r.applied.length), evidence: [...plan.notes, ...r.ldconfigLines] };
   },
   accept(ctx, answer) {
     ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
@@ -323,7 +336,9 @@ function whatFailed(layer: LayerResult): string {
 
 export const verifyStep: Step<PlanContext> = {
   id: 'verify',
-  title: 'Verify',
+  get title() {
+    return stepsText.verify;
+  },
   check: async () => ({ done: false }),
   async run(ctx) {
     const layers = await verifySetup(ctx);
@@ -332,7 +347,7 @@ export const verifyStep: Step<PlanContext> = {
     if (failed.length > 0) {
       throw new CudawizError(failed.map(whatFailed).join('; '), { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
     }
-    return { summary: `${layers.filter((l) => l.status === 'pass').length} layer(s) passed`, evidence };
+    return { summary: stepsText.layersPassed(layers.filter((l) => l.status === 'pass').length), evidence };
   },
 };
 

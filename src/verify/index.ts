@@ -15,13 +15,14 @@ import { probeMachine } from '../probe/index.js';
 import { checkLibraryFiles, isLibraryName, toolkitLibraryProblems, type LayerResult } from './layers.js';
 import { verifyNvcc } from './nvcc.js';
 import { importTensorflow } from './tensorflow.js';
+import { stepsText } from '../i18n/steps.js';
 
 export type { LayerResult } from './layers.js';
 
 export async function verifyManifest(toolkitDir: string): Promise<LayerResult> {
-  const base = { id: 'manifest' as const, title: "cuDNN's files are where cudawiz put them" };
+  const base = { id: 'manifest' as const, title: stepsText.layerManifest };
   const manifest = await readManifest(toolkitDir);
-  if (!manifest) return { ...base, status: 'skip', evidence: [`no cudawiz manifest in ${toolkitDir}`] };
+  if (!manifest) return { ...base, status: 'skip', evidence: [stepsText.noManifest(toolkitDir)] };
   if (manifest.state !== 'complete') return { ...base, status: 'fail', evidence: [`manifest state: ${manifest.state}`], fix: 'cudawiz repair finishes or rolls back the interrupted copy.' };
   const changed: string[] = [];
   for (const f of manifest.files) {
@@ -32,7 +33,7 @@ export async function verifyManifest(toolkitDir: string): Promise<LayerResult> {
   const libs = manifest.files.filter((f) => isLibraryName(f.path.split('/').pop() ?? '')).map((f) => hostPath(toolkitDir, f.path));
   const bad = await checkLibraryFiles(libs);
   if (bad.length) return { ...base, status: 'fail', evidence: bad.slice(0, 5).map((b) => b.problem), fix: safetyText.librariesFix };
-  return { ...base, status: 'pass', evidence: [`${manifest.files.length} files match their sha256 (cuDNN ${manifest.archive.version})`, safetyText.librariesReal(libs.length)] };
+  return { ...base, status: 'pass', evidence: [stepsText.filesMatch(manifest.files.length, manifest.archive.version), safetyText.librariesReal(libs.length)] };
 }
 
 /**
@@ -65,7 +66,7 @@ export async function verifySetup(ctx: PlanContext): Promise<LayerResult[]> {
   const fake = await toolkitLibraryProblems(ctx.os, ctx.toolkitDir, ctx.req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file));
   layers.push({
     id: 'libraries',
-    title: `TensorFlow's ${ctx.req.libraries.length} libraries resolve to CUDA ${ctx.cuda} / cuDNN ${ctx.req.cudnn}`,
+    title: stepsText.layerLibraries(ctx.req.libraries.length, ctx.cuda, String(ctx.req.cudnn)),
     status: failing.length || fake.length ? 'fail' : 'pass',
     // The new-terminal note first, so the step's one-line summary says it.
     evidence: [...(after.stale ? [windowsText.judgedForNewProcesses] : []), ...[...fake.map((f) => f.problem), ...(failing.length ? failing : fake.length ? [] : libs).flatMap((f) => [f.title, ...f.evidence.slice(0, 1)])].slice(0, 6)],
@@ -74,7 +75,7 @@ export async function verifySetup(ctx: PlanContext): Promise<LayerResult[]> {
   layers.push(await verifyNvcc(host, ctx.os, ctx.toolkitDir, ctx.cuda));
   const python = facts.python.state === 'found' ? facts.python.executable ?? facts.python.command : undefined;
   if (!python || !facts.python.tensorflow?.version) {
-    layers.push({ id: 'tensorflow', title: 'TensorFlow sees the GPU', status: 'skip', evidence: [python ? 'TensorFlow is not installed in this Python' : 'no Python found'], fix: `pip install ${ctx.req.pip}` });
+    layers.push({ id: 'tensorflow', title: stepsText.layerTensorflow, status: 'skip', evidence: [python ? stepsText.tfNotInstalled : stepsText.noPython], fix: `pip install ${ctx.req.pip}` });
     return layers;
   }
   const tf = await importTensorflow(host, python);
@@ -82,9 +83,9 @@ export async function verifySetup(ctx: PlanContext): Promise<LayerResult[]> {
   const problems = explained.findings.filter((f) => f.severity === 'error');
   layers.push({
     id: 'tensorflow',
-    title: 'TensorFlow sees the GPU',
+    title: stepsText.layerTensorflow,
     status: tf.imported && tf.gpus.length > 0 && problems.length === 0 ? 'pass' : 'fail',
-    evidence: tf.imported ? [`TensorFlow ${tf.version}: ${tf.gpus.length} GPU(s)`, ...problems.map((p) => p.meaning)].slice(0, 4) : [tf.error ?? 'import failed'],
+    evidence: tf.imported ? [stepsText.tfGpus(String(tf.version), tf.gpus.length), ...problems.map((p) => p.meaning)].slice(0, 4) : [tf.error ?? 'import failed'],
     fix: problems[0]?.fix ?? (tf.imported ? 'cudawiz doctor shows what is missing.' : `pip install ${ctx.req.pip}`),
   });
   return layers;

@@ -2,6 +2,7 @@
 import type { Host } from '../host.js';
 import { executableName, pathFor, type OsName } from '../platform.js';
 import type { LayerResult } from './layers.js';
+import { stepsText } from '../i18n/steps.js';
 
 export function parseNvccRelease(text: string): string | undefined {
   return /release (\d+\.\d+)/.exec(text)?.[1];
@@ -11,7 +12,7 @@ export async function verifyNvcc(host: Host, os: OsName, toolkitDir: string, exp
   const nvcc = pathFor(os).join(toolkitDir, 'bin', executableName(os, 'nvcc'));
   const r = await host.run(nvcc, ['--version'], { timeoutMs: 20_000 });
   const release = parseNvccRelease(r.stdout);
-  const base = { id: 'nvcc' as const, title: `nvcc reports CUDA ${expected}` };
+  const base = { id: 'nvcc' as const, title: stepsText.layerNvcc(expected) };
   if (r.exitCode === null) return { ...base, status: 'fail', evidence: [`${nvcc}: ${r.failure ?? 'could not run'}`], fix: `Reinstall CUDA ${expected} (cudawiz repair).` };
   if (release !== expected) {
     return { ...base, status: 'fail', evidence: [`${nvcc} --version: ${release ? `release ${release}` : r.stdout.split('\n')[0] || 'no output'}`], fix: `The toolkit at ${toolkitDir} is not CUDA ${expected}; reinstall it (cudawiz repair).` };

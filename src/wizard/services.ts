@@ -28,6 +28,7 @@ import { pythonFits } from '../plan/python-step.js';
 import { majorMinor } from '../version.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
+import { stepsText } from '../i18n/steps.js';
 
 export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary {
   const installedTf = facts.python.tensorflow?.version;
@@ -37,19 +38,19 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
     {
       label: 'gpu',
       status: gpu.length ? 'pass' : 'fail',
-      text: gpu.length ? gpu.map((g) => `${g.name}${g.computeCapability ? ` (compute capability ${g.computeCapability})` : ''}`).join(', ') : facts.gpu.evidence ?? 'none found',
+      text: gpu.length ? gpu.map((g) => `${g.name}${g.computeCapability ? stepsText.scanCc(g.computeCapability) : ''}`).join(', ') : facts.gpu.evidence ?? stepsText.scanNone,
     },
-    { label: 'driver', status: facts.gpu.driver.version ? 'pass' : 'fail', text: facts.gpu.driver.version ?? 'none found' },
+    { label: 'driver', status: facts.gpu.driver.version ? 'pass' : 'fail', text: facts.gpu.driver.version ?? stepsText.scanNone },
     {
       label: 'toolkits',
       status: facts.toolkits.length ? (facts.toolkits.some((t) => t.missing.length === 0) ? 'pass' : 'warn') : 'info',
-      text: facts.toolkits.length ? facts.toolkits.map((t) => `CUDA ${t.majorMinor ?? '?'}${t.missing.length ? ' (partial)' : ''}`).join(', ') : 'none found',
+      text: facts.toolkits.length ? facts.toolkits.map((t) => `CUDA ${t.majorMinor ?? '?'}${t.missing.length ? stepsText.scanPartial : ''}`).join(', ') : stepsText.scanNone,
     },
-    { label: 'cudnn', status: facts.cudnn.length ? 'pass' : 'info', text: facts.cudnn.length ? facts.cudnn.map((c) => `cuDNN ${c.version ?? '?'} in ${c.path}`).join(', ') : 'none found' },
+    { label: 'cudnn', status: facts.cudnn.length ? 'pass' : 'info', text: facts.cudnn.length ? facts.cudnn.map((c) => stepsText.scanCudnnIn(c.version ?? '?', c.path)).join(', ') : stepsText.scanNone },
     {
       label: 'python',
       status: facts.python.state === 'found' ? 'pass' : 'warn',
-      text: facts.python.state === 'found' ? `Python ${facts.python.version}${installedTf ? `, TensorFlow ${installedTf}` : ', no TensorFlow yet'}` : 'no Python found',
+      text: facts.python.state === 'found' ? `Python ${facts.python.version}${installedTf ? `, TensorFlow ${installedTf}` : stepsText.scanNoTfYet}` : stepsText.scanNoPython,
     },
   ];
   const beyond = installedTf ? tfBeyondCatalog(catalog, installedTf, facts.os, { installed: true }) : undefined;

@@ -41,7 +41,7 @@ describe('the npm package', () => {
     expect(files).toContain('dist/cli.js');
     expect(files).toContain('package.json');
     expect(files).toContain('README.md');
-    const unexpected = files.filter((f) => !/^(?:dist\/cli\.js|dist\/package\.json|dist\/chunks\/[\w-]+\.c?js|dist\/chunks\/package\.json|package\.json|README\.md|LICENSE)$/.test(f));
+    const unexpected = files.filter((f) => !/^(?:dist\/cli\.js|dist\/package\.json|dist\/chunks\/[\w-]+\.c?js|dist\/chunks\/package\.json|package\.json|README(?:\.zh-CN)?\.md|LICENSE)$/.test(f));
     expect(unexpected).toEqual([]);
   });
 

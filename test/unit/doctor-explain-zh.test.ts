@@ -8,38 +8,9 @@ import { repoRoot, runCli } from '../helpers/cli.js';
 import { condaOnOldDriver } from '../fixtures/conda-env.js';
 import { fixtureMachine } from '../fixtures/machine.js';
 import { seedLaptop } from '../fixtures/seed-laptop.js';
+import { englishIn, englishRuns } from '../helpers/english-runs.js';
 
 const logs = path.join(repoRoot, 'test', 'fixtures', 'logs');
-
-// A command runs to the end of its ASCII stretch: cudawiz install --tf 2.3 --cudnn-archive FILE, pip install "…", conda remove …
-const COMMAND = /(?:^|\s|[`(（：:])(?:cudawiz|pip|conda|python3?|export|echo|sudo|wsl|ls|dir|winver)\s.*$/;
-
-/** Runs of ≥ 3 English words in one line, once commands, quoted text, paths and names are set aside. */
-export function englishRuns(line: string): string[] {
-  const runs: string[] = [];
-  // Chinese text and full-width punctuation split the line into its ASCII stretches.
-  for (const stretch of line.split(/[^\x00-\x7F]+/)) {
-    // The share block's "[ok] finding-id:" prefixes are ids, not words.
-    const s = stretch.replace(/\[(?:ok|!!|XX|--)\] [\w:.\\/-]+:/g, ' ').replace(/`[^`]*`/g, ' ').replace(/"[^"]*"/g, ' ').replace(COMMAND, ' ');
-    let run: string[] = [];
-    const close = () => {
-      if (run.length >= 3) runs.push(run.join(' '));
-      run = [];
-    };
-    for (const raw of s.split(/\s+/)) {
-      const w = raw.replace(/^[([{'"]+|[)\]}'",.;:!?]+$/g, '');
-      // A plain lowercase word counts as English; a capitalised one is a name (Visual Studio, GeForce) and ends a run.
-      if (/^[a-z]{2,}$/.test(w)) run.push(w);
-      else close();
-    }
-    close();
-  }
-  return runs;
-}
-
-function englishIn(output: string): string[] {
-  return output.split('\n').flatMap((line) => englishRuns(line).map((run) => `${run}   ⟵ ${line.trim()}`));
-}
 
 describe('the check itself', () => {
   it('flags an English sentence and lets commands, paths, versions and names through', () => {

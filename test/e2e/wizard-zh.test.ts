@@ -1,0 +1,72 @@
+// The built wizard with --lang zh in a real terminal (tmux, 80×24): the first-time TF 2.3 setup of
+// test/e2e/wizard.test.ts, every screen on the way checked by the finder's rule (no run of three
+// English words outside commands, paths, versions and names) and for width (CJK characters take two
+// columns; no line may pass 80).
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { builtCli, repoRoot } from '../helpers/cli.js';
+import { englishIn } from '../helpers/english-runs.js';
+import { laptop, type Laptop } from '../helpers/laptop.js';
+import { openTerminal, type Terminal } from '../helpers/tmux.js';
+
+/** Terminal columns, as string-width (Ink's) counts them: East Asian wide and full-width characters take two. */
+function columns(line: string): number {
+  let n = 0;
+  for (const ch of line) {
+    const c = ch.codePointAt(0) ?? 0;
+    const wide = (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf && c !== 0x303f) || (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) || (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x20000 && c <= 0x3fffd);
+    n += wide ? 2 : 1;
+  }
+  return n;
+}
+
+let term: Terminal | undefined;
+let machine: Laptop | undefined;
+afterEach(async () => {
+  await term?.kill();
+  await machine?.mirror.close();
+});
+
+describe('the wizard in Chinese, in a real terminal', () => {
+  it('walks the TF 2.3 setup with --lang zh: no English sentence on any screen, nothing wider than 80 columns', async () => {
+    machine = await laptop(undefined, { pythonPath: path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu') });
+    const t = (term = await openTerminal([process.execPath, builtCli, '--lang', 'zh', ...machine.globals], { env: machine.env }));
+    // Every distinct screen of the walk, also those between the waits (download, install progress):
+    // -J joins the lines tmux wrapped, so a line Ink drew wider than the terminal shows as one.
+    const screens = new Set<string>();
+    const grab = async () => screens.add((await execa('tmux', ['-L', t.name, 'capture-pane', '-p', '-J', '-t', t.name], { reject: false })).stdout);
+    let walking = true;
+    const watcher = (async () => {
+      while (walking) await grab();
+    })();
+    const seen = async (expected: string | RegExp, timeoutMs = 30_000) => {
+      const s = await t.waitFor(expected, timeoutMs);
+      await grab();
+      return s;
+    };
+    expect(await seen('为某个 TensorFlow 版本重新安装')).toContain('NVIDIA GeForce RTX 2060');
+    await t.keys('Enter');
+    expect(await seen('选择 TensorFlow 版本')).toMatch(/❯ TensorFlow 2\.3\.0 +CUDA 10\.1 · cuDNN 7\.6/);
+    await t.keys('Enter');
+    expect(await seen('开始吗？')).toContain('cuda_10.1.243_418.87.00_linux.run');
+    await t.keys('Enter');
+    await seen(/CUDA\s+10\.1/, 60_000);
+    await seen(/❯ 是/, 60_000);
+    await t.keys('Down');
+    await seen(/❯ 否/);
+    await t.keys('Enter');
+    expect(await seen('这台机器已经可以用 TensorFlow 了', 60_000)).toContain('pip install tensorflow==2.3.0');
+    walking = false;
+    await watcher;
+    await t.keys('q');
+    expect(await t.exitCode()).toBe(0);
+    expect(await readdir(path.join(machine.toolkit, 'lib64'))).toEqual(expect.arrayContaining(['libcudart.so.10.1', 'libcudnn.so.7']));
+
+    const english = [...screens].flatMap((s) => englishIn(s));
+    const wide = [...screens].flatMap((s) => s.split('\n').filter((l) => columns(l) > 80));
+    expect(screens.size).toBeGreaterThan(5);
+    expect({ english: [...new Set(english)], wide: [...new Set(wide)] }).toEqual({ english: [], wide: [] });
+  });
+});
