@@ -4,7 +4,7 @@
 // loader path for this user only, and verify. No administrator, no installer, no login.
 import { CudawizError, UsageError } from '../errors.js';
 import { diagnose } from '../doctor/diagnose.js';
-import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../env/index.js';
+import { applyEnvChanges, envLinesToRunYourself } from '../env/index.js';
 import { formatBytes } from '../fetch/index.js';
 import type { Host } from '../host.js';
 import { redistText } from '../i18n/redist.js';
@@ -17,7 +17,7 @@ import { checkRedistToolkit, downloadArchives, repairRedist, unpackRedist } from
 import { verifySetup } from '../verify/index.js';
 import { createPlanContext, type PlanContext, type PlanOptions } from './context.js';
 import { NeedsInput, type Step } from './runner.js';
-import { importCudnnStep, obtainCudnnStep } from './setup.js';
+import { envPlanFor, importCudnnStep, obtainCudnnStep } from './setup.js';
 
 export interface RedistPlanContext extends PlanContext {
   redist: RedistCatalog;
@@ -143,20 +143,8 @@ export const redistUnpackStep: Step<RedistPlanContext> = {
   },
 };
 
-async function userEnvPlan(ctx: RedistPlanContext) {
-  const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
-  return prepareEnvPlan({
-    host: ctx.host,
-    tf: ctx.tf,
-    cuda: ctx.cuda,
-    toolkitDir: ctx.toolkitDir,
-    requiredFiles: ctx.req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file),
-    toolkits: facts.toolkits.filter((t) => t.majorMinor).map((t) => ({ version: t.majorMinor!, dir: t.path })),
-    // The user's own rc/env script or User PATH, whoever runs it: this route never writes for everyone.
-    elevated: false,
-    root: ctx.host.fsRoot,
-  });
-}
+// The user's own rc/env script or User PATH, whoever runs it: this route never writes for everyone.
+const userEnvPlan = (ctx: RedistPlanContext) => envPlanFor(ctx, { elevated: false });
 
 export const redistEnvStep: Step<RedistPlanContext> = {
   id: 'configure-env',

@@ -310,7 +310,8 @@ function describeEnvChange(c: EnvChange): string {
   return c.target;
 }
 
-async function envPlanFor(ctx: PlanContext) {
+/** What making the libraries findable would change. `elevated: false` plans for the user only (the redist route). */
+export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean } = {}) {
   const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
   return prepareEnvPlan({
     host: ctx.host,
@@ -319,7 +320,7 @@ async function envPlanFor(ctx: PlanContext) {
     toolkitDir: ctx.toolkitDir,
     requiredFiles: ctx.req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file),
     toolkits: facts.toolkits.filter((t) => t.majorMinor).map((t) => ({ version: t.majorMinor!, dir: t.path })),
-    elevated: (await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command).catch(() => undefined))?.elevated ?? false,
+    elevated: options.elevated ?? (await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command).catch(() => undefined))?.elevated ?? false,
     root: ctx.host.fsRoot,
   });
 }
