@@ -37,7 +37,7 @@ try {
   await writeFile(overlayFile, JSON.stringify({
     ...overlay,
     cuda: [{ version: '11.8.0', installers: { linux: { sha256: runfile.sha256 } } }],
-    cudnn: [{ version: '8.6.0.163', cuda: '11', archives: { linux: { gated: false, url: `https://developer.download.nvidia.com/${CUDNN_PATH}`, sha256: cudnnServed.sha256 } } }],
+    cudnn: [{ version: '8.6.0.163', cuda: '11', archives: { linux: { gated: false, url: `https://developer.download.nvidia.com/${CUDNN_PATH}`, sha256: cudnnServed.sha256, size: cudnnServed.size } } }],
   }));
 
   const runOnce = async (route: 'toolkit' | 'redist') => {
