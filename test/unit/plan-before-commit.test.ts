@@ -64,14 +64,14 @@ describe('download sizes and disk space, before "Go ahead"', () => {
     const ctx = createPlanContext(withSize(2_572_375_580), host(), { tf: '2.3', cudaRoot: await tempDir(), cacheDir: await tempDir(), downloadsDir: await tempDir(), configureEnv: 'no', command: 'cudawiz' });
     const check = await diskSpaceStep.check(ctx);
     expect(check.done).toBe(false);
-    expect(check.reason).toMatch(/^Downloads 2\.4 GiB; needs about 9\.6 GiB of disk \([\d.]+ [KMGT]iB free\)/);
+    expect(check.reason).toMatch(/^Downloads 2\.4 GiB; needs about 12\.0 GiB of disk \([\d.]+ [KMGT]iB free\)/);
     // The gated cuDNN archive has no size the catalog knows: the total says it is a lower bound.
     expect(check.reason).toMatch(/; some sizes unknown$/);
   });
 
   it('more than the disk has: the plan says it will stop, and the step stops before any download', async () => {
     const ctx = createPlanContext(withSize(2 ** 52), host(), { tf: '2.3', cudaRoot: await tempDir(), cacheDir: await tempDir(), downloadsDir: await tempDir(), configureEnv: 'no', command: 'cudawiz' });
-    expect((await diskSpaceStep.check(ctx)).reason).toMatch(/^will stop: Not enough disk space: the plan needs about 16\.0 PiB|^will stop: Not enough disk space: the plan needs about 16384\.0 TiB/);
+    expect((await diskSpaceStep.check(ctx)).reason).toMatch(/^will stop: Not enough disk space: the plan needs about 20\.0 PiB|^will stop: Not enough disk space: the plan needs about 20480\.0 TiB/);
     await expect(diskSpaceStep.run(ctx, { signal: new AbortController().signal, progress: () => {}, log: () => {} })).rejects.toMatchObject({ code: 'not-enough-space' });
   });
 
