@@ -1,7 +1,8 @@
 // Fixture CUDA redist archives in NVIDIA's layout, served by the local mirror at NVIDIA's paths
 // (compute/cuda/redist/<component>/<platform>/<component>-<platform>-<ver>-archive.tar.xz|zip), with
 // a fixture redistrib_11.8.0.json beside them and a --catalog overlay carrying their real sha256.
-// Real tar.xz (Python's tarfile) and zip; libraries of random bytes under their real names and links.
+// Real tar.xz (Python's tarfile) and zip; libraries under their real names and links, of bytes that
+// compress about as GPU libraries do (see libraryBytes), so unpacking costs what it costs for real.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,6 +20,19 @@ case "$1" in
   *) echo "nvcc fixture: only --version" >&2; exit 1 ;;
 esac
 `;
+
+/**
+ * Library bytes that xz compresses about 2.7:1 (preset 1; 3:1 at xz's default), as NVIDIA's do (an estimate, not a sourced figure: the
+ * manifests give only archive sizes; e.g. 11.8's libcublas archive is 500.7 MB for well over a GB of
+ * shared and static libraries). Random symbols from an alphabet of six carry log2(6) ≈ 2.6 bits per
+ * byte, so `archiveBytes` of compressed data unpack to three times as many — written and decoded as
+ * for real, where random bytes would be stored uncompressed and unpack as fast as a copy.
+ */
+function libraryBytes(archiveBytes: number): Buffer {
+  const out = randomBytes(Math.max(64, Math.round(archiveBytes * 3)));
+  for (let i = 0; i < out.length; i++) out[i] = 0x41 + (out[i] % 6);
+  return out;
+}
 
 /** What each component's archive holds, as NVIDIA lays it out (library bytes scaled by `bytes`). */
 function members(id: ComponentId, platform: FixturePlatform, bytes: (weight: number) => Buffer, nvccExe?: Buffer): FixtureEntry[] {
@@ -90,8 +104,8 @@ export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, opt
     const rel = c[platform].relative_path;
     const name = path.posix.basename(rel);
     const top = name.replace(/\.(tar\.xz|zip)$/, '');
-    const entries = members(id, platform, (w) => randomBytes(Math.max(64, Math.round(w * unit))), options.nvccExe);
-    const file = await writeArchive(path.join(dir, name), platform === 'linux-x86_64' ? 'tar.xz' : 'zip', [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }]);
+    const entries = members(id, platform, (w) => libraryBytes(w * unit), options.nvccExe);
+    const file = await writeArchive(path.join(dir, name), platform === 'linux-x86_64' ? 'tar.xz' : 'zip', [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }], { xzPreset: 1 });
     const bytes = await readFile(file);
     const served = await mirror.addFile(`compute/cuda/redist/${rel}`, bytes);
     archives[id] = { urlPath: `compute/cuda/redist/${rel}`, sha256: served.sha256, size: served.size, file };
