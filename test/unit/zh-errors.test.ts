@@ -15,15 +15,15 @@ import { tempDir } from '../helpers/tmp.js';
 let m: Laptop | undefined;
 afterAll(async () => m?.mirror.close());
 
-async function both(argv: string[], l: Laptop) {
-  const host = { ...realHost(l.env), home: l.home };
+async function both(argv: string[], l: Laptop, env: Record<string, string> = {}) {
+  const host = { ...realHost({ ...l.env, ...env }), home: l.home };
   const zh = await runCli([...argv, '--lang', 'zh', '--no-color', ...l.globals], { host });
   const en = await runCli([...argv, '--lang', 'en', '--no-color', ...l.globals], { host });
   return { zh, en };
 }
 
 describe('error paths with --lang zh (the Linux laptop, TF 2.3)', () => {
-  const cases: [string, (l: Laptop) => Promise<string[]>][] = [
+  const cases: [string, (l: Laptop) => Promise<string[]>, Record<string, string>?][] = [
     ['a file that is not an archive as --cudnn-archive', async () => {
       const file = path.join(await tempDir('cw-zh-bad-'), 'cudnn-10.1-linux-x64-v7.6.5.32.tgz');
       await writeFile(file, 'this is not a tgz\n');
@@ -37,12 +37,21 @@ describe('error paths with --lang zh (the Linux laptop, TF 2.3)', () => {
       const a = await buildCudnnArchive(await tempDir('cw-zh-win-'), { era: 'windows-cuda-folder' });
       return ['install', '--tf', '2.3', '--yes', '--configure-env', 'no', '--cudnn-archive', a.file];
     }],
+    ['the CUDA installer failing (exit 1, "Installation failed")', async (l) => ['install', '--tf', '2.3', '--yes', '--configure-env', 'no', '--cudnn-archive', l.archive], { CUDA_FIXTURE_FAIL: 'exit:1' }],
+    ['the installer refusing the compiler', async (l) => ['install', '--tf', '2.3', '--yes', '--configure-env', 'no', '--cudnn-archive', l.archive], { CUDA_FIXTURE_FAIL: 'gcc' }],
+    ['a mirror that does not have the installer', async (l) => {
+      l.mirror.fault({ mode: '500', path: '.run', times: Infinity });
+      return ['install', '--tf', '2.3', '--yes', '--configure-env', 'no', '--cudnn-archive', l.archive, '--retries', '0'];
+    }],
+    ['an unknown TensorFlow version', async () => ['install', '--tf', '1.99', '--dry-run']],
   ];
-  for (const [name, argv] of cases) {
+  for (const [name, argv, env] of cases) {
     it(`${name}: exits non-zero, in Chinese, with no English sentence`, async () => {
-      m ??= await laptop();
-      const args = await argv(m);
-      const { zh, en } = await both(args, m);
+      // The installer's and the mirror's failures need a machine where CUDA is not in yet.
+      const l = env || name.startsWith('a mirror') ? await laptop() : (m ??= await laptop());
+      const args = await argv(l);
+      const { zh, en } = await both(args, l, env);
+      if (l !== m) await l.mirror.close();
       expect(zh.code).not.toBe(0);
       expect(en.code).toBe(zh.code);
       const out = zh.stdout + zh.stderr;
