@@ -44,6 +44,14 @@ describe('error paths with --lang zh (the Linux laptop, TF 2.3)', () => {
       return ['install', '--tf', '2.3', '--yes', '--configure-env', 'no', '--cudnn-archive', l.archive, '--retries', '0'];
     }],
     ['an unknown TensorFlow version', async () => ['install', '--tf', '1.99', '--dry-run']],
+    ['a mirror that sends other bytes for the installer (checksum mismatch)', async (l) => {
+      l.mirror.fault({ mode: 'wrong-bytes', path: '.run', times: Infinity });
+      return ['install', '--tf', '2.3', '--yes', '--configure-env', 'no', '--cudnn-archive', l.archive];
+    }],
+    ['a mirror that redirects the installer to plain http', async (l) => {
+      l.mirror.fault({ mode: 'hostile-redirect', path: '.run', times: Infinity });
+      return ['download', '--tf', '2.3'];
+    }],
   ];
   for (const [name, argv, env] of cases) {
     it(`${name}: exits non-zero, in Chinese, with no English sentence`, async () => {
