@@ -1,5 +1,6 @@
 // The one place that writes to the environment: applies planned changes, journalling each one
 // before and after, and undoes exactly what the journal says cudawiz did.
+import { envText } from '../i18n/env.js';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Host } from '../host.js';
@@ -70,7 +71,7 @@ async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: En
       await writeText(change.target, after);
     } catch (error) {
       forgetIfUnchanged(entry, (await readText(change.target)) === current);
-      return { outcome: 'failed', message: `Could not write ${change.target}: ${(error as Error).message}`, fix: elevationHint(host.os, 'cudawiz install --configure-env yes') };
+      return { outcome: 'failed', message: envText.couldNotWrite(change.target, (error as Error).message), fix: elevationHint(host.os, 'cudawiz install --configure-env yes') };
     }
     entry.state = 'applied';
     return { outcome: 'done', before: current, after };
@@ -89,12 +90,12 @@ async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: En
   if (now.error || !now.path) return { outcome: 'failed', message: now.error ?? `the ${scope} PATH could not be read` };
   if (now.path.value === change.after) return { outcome: 'skipped', reason: 'already there' };
   if (now.path.value !== (change.before ?? '')) {
-    return { outcome: 'failed', message: `The ${scope} PATH changed since the plan was made; nothing was written.`, fix: 'Run cudawiz again to plan from the current PATH.' };
+    return { outcome: 'failed', message: envText.pathChangedSincePlan(scope), fix: envText.pathChangedSincePlanFix };
   }
   const entry = await record({ at: new Date().toISOString(), state: 'pending', change: { ...change, valueKind: now.path.kind } });
   const error = await setPersistedPath(host, scope, change.after ?? '', now.path.kind);
   if (error) forgetIfUnchanged(entry, persistedValue((await readPersistedPath(host, scope)).path) === change.before);
-  if (error) return { outcome: 'failed', message: `Could not set the ${scope} PATH: ${error}`, fix: elevationHint('windows', 'cudawiz install --configure-env yes') };
+  if (error) return { outcome: 'failed', message: envText.couldNotSetPath(scope, error), fix: elevationHint('windows', 'cudawiz install --configure-env yes') };
   entry.state = 'applied';
   return { outcome: 'done', before: change.before, after: change.after };
 }
@@ -139,11 +140,11 @@ async function undoOne(host: Host, change: EnvChange): Promise<Undo> {
     let next: string | null;
     if (change.kind === 'rc-line') next = withLineRemoved(current, { before: change.before, after: change.after, line: change.line ?? '' });
     else if (current === change.after) next = change.before;
-    else return { outcome: 'kept', reason: `${change.target} was edited after cudawiz wrote it`, fix: `Check it and remove it yourself if you no longer need it: ${change.target}` };
+    else return { outcome: 'kept', reason: envText.editedAfter(change.target), fix: envText.editedAfterFix(change.target) };
     try {
       if (next !== current) await writeText(change.target, next);
     } catch (error) {
-      return { outcome: 'failed', message: `Could not restore ${change.target}: ${(error as Error).message}` };
+      return { outcome: 'failed', message: envText.couldNotRestore(change.target, (error as Error).message) };
     }
     return { outcome: 'undone' };
   }
@@ -153,10 +154,10 @@ async function undoOne(host: Host, change: EnvChange): Promise<Undo> {
     if (now.error) return { outcome: 'failed', message: now.error };
     if (persistedValue(now.path) === change.before) return { outcome: 'undone' };
     if (now.path?.value !== change.after) {
-      return { outcome: 'kept', reason: `the ${scope} PATH was changed after cudawiz set it`, fix: change.before === null ? `There was no ${scope} Path value before cudawiz; remove it yourself if you no longer need it.` : `The value before cudawiz is kept in the journal; set it yourself if you want it back: ${change.before}` };
+      return { outcome: 'kept', reason: envText.pathEditedAfter(scope), fix: change.before === null ? envText.noPathBefore(scope) : envText.valueInJournal(change.before) };
     }
     const error = await setPersistedPath(host, scope, change.before, change.valueKind);
-    return error ? { outcome: 'failed', message: `Could not restore the ${scope} PATH: ${error}` } : { outcome: 'undone' };
+    return error ? { outcome: 'failed', message: envText.couldNotRestorePath(scope, error) } : { outcome: 'undone' };
   }
   return { outcome: 'undone' };
 }

@@ -1,5 +1,6 @@
 // Linux: which writes make TF's libraries findable — an ld.so.conf.d file + ldconfig for a system
 // toolkit installed as root, an env script (+ one rc line) for a toolkit under the user's home.
+import { envText } from '../i18n/env.js';
 import path from 'node:path';
 import { ldSoConfFileName, shellRcFile, splitPathList, toolkitSubdirs } from '../platform.js';
 import { shDoubleQuoted, singleQuoted } from './shell-quote.js';
@@ -39,7 +40,7 @@ function conflicts(input: EnvPlanInput): Conflict[] {
 }
 
 function forWhat(input: EnvPlanInput): string {
-  return input.tf ? `CUDA ${input.cuda} for TensorFlow ${input.tf}` : `CUDA ${input.cuda}`;
+  return envText.forCuda(input.cuda, input.tf);
 }
 
 function conflictNote(input: EnvPlanInput, c: Conflict, where: string): string {
@@ -54,8 +55,8 @@ function planSystemConf(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan
   const ours = [ldSoConfFileName(input.cuda), ldSoConfFileName(input.cuda, true)].find((name) => rivals.every((r) => name < r.name));
   if (!ours) {
     plan.refusals.push({
-      reason: `${rivals.map((r) => r.name).join(', ')} in ${input.places.ldSoConfDir} sorts ahead of any name cudawiz can give and lists another CUDA's libraries, so ldconfig would prefer them.`,
-      fix: `Remove or rename ${rivals.map((r) => p.join(input.places.ldSoConfDir, r.name)).join(', ')}, then run this again.`,
+      reason: envText.rivalsAhead(rivals.map((r) => r.name).join(', '), input.places.ldSoConfDir),
+      fix: envText.rivalsAheadFix(rivals.map((r) => p.join(input.places.ldSoConfDir, r.name)).join(', ')),
     });
     return;
   }
@@ -77,7 +78,7 @@ function planSystemConf(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan
     target: p.join(input.places.ldSoConfDir, ours),
     before: existing?.content ?? null,
     after: content,
-    why: `tell the loader where ${forWhat(input)} keeps its libraries`,
+    why: envText.whyConf(forWhat(input)),
   });
   plan.changes.push({
     kind: 'ldconfig',
@@ -85,7 +86,7 @@ function planSystemConf(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan
     before: null,
     after: null,
     command: { file: 'ldconfig', args: [] },
-    why: 'rebuild the loader cache so the new folders count',
+    why: envText.whyLdconfig,
     libraries: input.requiredFiles,
   });
   const ldPath = splitPathList('linux', state.ldLibraryPath);
@@ -125,7 +126,7 @@ function planUserScript(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan
   const content = envScriptContent(input, syntax);
   const before = state.files[script] ?? null;
   if (before !== content) {
-    plan.changes.push({ kind: 'env-script', target: script, before, after: content, why: `set PATH and LD_LIBRARY_PATH for ${forWhat(input)}` });
+    plan.changes.push({ kind: 'env-script', target: script, before, after: content, why: envText.whyScript(forWhat(input)) });
   }
   for (const c of conflicts(input)) plan.notes.push(conflictNote(input, c, 'the env script'));
   if (!rc) {
@@ -143,7 +144,7 @@ function planUserScript(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan
     plan.manual.push(`# add to ${rc.file}:`, line);
     return;
   }
-  plan.changes.push({ kind: 'rc-line', target: rc.file, before: rcBefore, after: withLineAppended(rcBefore, line), line, why: `load the env script in every new ${rc.shell}` });
+  plan.changes.push({ kind: 'rc-line', target: rc.file, before: rcBefore, after: withLineAppended(rcBefore, line), line, why: envText.whyRc(rc.shell) });
 }
 
 /** The shell line that writes an ld.so.conf.d file as root. */
@@ -171,7 +172,7 @@ function unsafeToolkitDir(dir: string): boolean {
 export function planLinuxEnv(input: EnvPlanInput, plan: EnvPlan): void {
   const state: LinuxEnvState = input.linux ?? { ldSoConf: [], files: {} };
   if (unsafeToolkitDir(input.toolkitDir) || !p.isAbsolute(input.toolkitDir)) {
-    plan.refusals.push({ reason: `The toolkit folder ${JSON.stringify(input.toolkitDir)} is not a plain absolute path; nothing is written from it.`, fix: 'Pass --cuda-root as an absolute path without control characters.' });
+    plan.refusals.push({ reason: envText.notPlainPath(JSON.stringify(input.toolkitDir)), fix: envText.notPlainPathFix });
     return;
   }
   const home = input.places.home.replace(/\/+$/, '');

@@ -1,4 +1,5 @@
 // Planning environment changes: read the facts (async, never throws), then decide (pure).
+import { envText } from '../i18n/env.js';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import envPaths from 'env-paths';
@@ -91,16 +92,16 @@ export function describeEnvChange(change: EnvChange): string[] {
   switch (change.kind) {
     case 'ld-so-conf':
     case 'env-script':
-      return [`${change.before === null ? 'Create' : 'Rewrite'} ${change.target} — ${change.why}:`, ...indented(change.after)];
+      return [change.before === null ? envText.create(change.target, change.why) : envText.rewrite(change.target, change.why), ...indented(change.after)];
     case 'ldconfig':
-      return [`Run: ${[change.command?.file, ...(change.command?.args ?? [])].join(' ')} — ${change.why}`];
+      return [envText.run([change.command?.file, ...(change.command?.args ?? [])].join(' '), change.why)];
     case 'rc-line':
-      return [`Add one line to ${change.target} — ${change.why}:`, `    ${change.line}`];
+      return [envText.addLine(change.target, change.why), `    ${change.line}`];
     case 'windows-path':
       return [
-        `Set the ${change.target} PATH (the old value is saved for rollback) — ${change.why}. New order:`,
+        envText.setPath(change.target, change.why),
         ...(change.after ?? '').split(';').map((d) => `    ${d}`),
-        `  through PowerShell: ${change.command?.script ?? ''}`,
+        envText.throughPowershell(change.command?.script ?? ''),
       ];
   }
 }

@@ -1,4 +1,5 @@
 // One call for the plan runner and the wizard: read this machine's facts, then plan.
+import { envText } from '../i18n/env.js';
 import type { Host } from '../host.js';
 import { listToolkitLibraries, envPlaces, planEnvChanges, readLinuxEnvState, readWindowsEnvState, describeEnvChange } from './plan.js';
 import { confDirs, sudoWriteConfLine } from './linux-plan.js';
@@ -47,11 +48,11 @@ export async function prepareEnvPlan(options: PrepareEnvOptions): Promise<{ plan
 /** The whole plan as plain lines, for --dry-run and the wizard's confirmation screen. */
 export function describeEnvPlan(plan: EnvPlan): string[] {
   const lines: string[] = [];
-  if (plan.changes.length === 0 && plan.refusals.length === 0) lines.push('No environment change is needed.');
+  if (plan.changes.length === 0 && plan.refusals.length === 0) lines.push(envText.noChangeNeeded);
   plan.changes.forEach((c, i) => lines.push(...describeEnvChange(c).map((l, j) => (j === 0 ? `${i + 1}. ${l}` : `   ${l}`))));
-  for (const r of plan.refusals) lines.push(`Not changed: ${r.reason}`, `  Fix: ${r.fix}`);
-  for (const n of plan.notes) lines.push(`Note: ${n}`);
-  if (plan.manual.length > 0) lines.push('To do it yourself:', ...plan.manual.map((m) => `  ${m}`));
+  for (const r of plan.refusals) lines.push(envText.notChanged(r.reason), envText.fixLine(r.fix));
+  for (const n of plan.notes) lines.push(envText.noteLine(n));
+  if (plan.manual.length > 0) lines.push(envText.doItYourself, ...plan.manual.map((m) => `  ${m}`));
   return lines;
 }
 
@@ -66,7 +67,7 @@ export function envLinesToRunYourself(plan: EnvPlan): string[] {
       const lines = (c.after ?? '').split('\n').filter((l) => l && !l.startsWith('#') && !out.includes(l));
       if (lines.length) out.push(stepsText.addToStartup, ...lines);
     }
-    else if (c.kind === 'windows-path') out.push(`# in ${c.target === 'Machine' ? 'an elevated' : 'a'} PowerShell:`, c.command?.script ?? '');
+    else if (c.kind === 'windows-path') out.push(envText.inPowershell(c.target === 'Machine'), c.command?.script ?? '');
     // rc-line: the startup-file lines above replace the line that would source the script.
   }
   return out;

@@ -1,5 +1,6 @@
 // Windows: TF finds its DLLs through PATH, so the right toolkit's bin (and CUPTI) must come before
 // every other folder holding a DLL of the same name; the persisted PATH is what new processes get.
+import { envText } from '../i18n/env.js';
 import path from 'node:path';
 import { elevationHint, envGet, splitPathList, toolkitSubdirs, WINDOWS_ENV_VALUE_MAX, WINDOWS_ENV_VALUE_MAX_SOURCE, type WindowsEnvScope } from '../platform.js';
 import { expandWindowsVars, persistedPathChange } from './windows-path.js';
@@ -26,8 +27,8 @@ function entries(state: WindowsEnvState, env: EnvPlanInput['env']): PathEntry[] 
   );
 }
 
-export const RESTART_NOTICE =
-  'Close and reopen every terminal (cmd, PowerShell, Windows Terminal tabs) and IDE (VS Code, PyCharm, Spyder), and restart the Jupyter server itself: a restarted kernel keeps the old PATH of the server that started it.';
+/** Read in the run's language at each use. */
+export const restartNotice = () => envText.restart;
 
 /**
  * What this process's PATH lacks or orders differently from the saved one. Folders a shell adds for
@@ -62,8 +63,8 @@ export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
   const processDirs = splitPathList('windows', state.processPath).map(norm);
   const stale = staleInProcess(processDirs, list);
   if (stale.missing.length > 0 || stale.reordered) {
-    const what = stale.missing.length > 0 ? `it lacks ${stale.missing.slice(0, 3).join(', ')}${stale.missing.length > 3 ? ` and ${stale.missing.length - 3} more` : ''}` : 'its folders are in another order';
-    plan.notes.push(`This window's PATH differs from the saved one (${what}): programs started before the last PATH change keep their old copy. ${RESTART_NOTICE}`);
+    const what = stale.missing.length > 0 ? envText.lacks(stale.missing.slice(0, 3).join(', '), Math.max(0, stale.missing.length - 3)) : envText.otherOrder;
+    plan.notes.push(envText.windowDiffers(what, restartNotice()));
   }
 
   // Which folder each required DLL loads from now, in the order new processes will search.
@@ -101,11 +102,11 @@ export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
   const value = [spelled(bin), spelled(cupti), ...rest].join(';');
   if (value.length > WINDOWS_ENV_VALUE_MAX) {
     plan.refusals.push({
-      reason: `The new ${scope} PATH would be ${value.length} characters; Windows allows at most ${WINDOWS_ENV_VALUE_MAX} (${WINDOWS_ENV_VALUE_MAX_SOURCE}).`,
-      fix: `Remove folders you no longer need from the ${scope} PATH (System Properties → Environment Variables), then run this again.`,
+      reason: envText.pathTooLong(scope, value.length, WINDOWS_ENV_VALUE_MAX, WINDOWS_ENV_VALUE_MAX_SOURCE),
+      fix: envText.pathTooLongFix(scope),
     });
     return;
   }
-  plan.changes.push(persistedPathChange(scope, old, value, `put ${bin} and its CUPTI folder first in the ${scope} PATH`));
-  plan.notes.push(`After the PATH change: ${RESTART_NOTICE}`);
+  plan.changes.push(persistedPathChange(scope, old, value, envText.whyWindowsPath(bin, scope)));
+  plan.notes.push(envText.afterPathChange(restartNotice()));
 }
