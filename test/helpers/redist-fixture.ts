@@ -1,7 +1,8 @@
 // Fixture CUDA redist archives in NVIDIA's layout, served by the local mirror at NVIDIA's paths
 // (compute/cuda/redist/<component>/<platform>/<component>-<platform>-<ver>-archive.tar.xz|zip), with
 // a fixture redistrib_11.8.0.json beside them and a --catalog overlay carrying their real sha256.
-// Real tar.xz (Python's tarfile) and zip; libraries of random bytes under their real names and links.
+// Real tar.xz (Python's tarfile) and zip; libraries under their real names and links, of bytes that
+// compress like real libraries (see libraryBytes), so unpacking costs what it does with NVIDIA's.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,6 +20,28 @@ case "$1" in
   *) echo "nvcc fixture: only --version" >&2; exit 1 ;;
 esac
 `;
+
+/**
+ * Unpacked library bytes per archive byte. An estimate, not NVIDIA's figure (the manifests give only
+ * archive sizes): x86-64 shared objects xz-compress to a quarter to a third (measured here with xz -6:
+ * libstdc++.so.6.0.30 0.26, libcrypto.so.3 0.32), so each archive byte stands for three unpacked ones.
+ */
+export const UNPACKED_PER_ARCHIVE_BYTE = 3;
+
+/**
+ * `size` bytes that xz-compress to about 1/UNPACKED_PER_ARCHIVE_BYTE: each 3 KiB run is 1 KiB of
+ * random bytes said three times (the decoder does real literal and match work, as with code), where
+ * bare random bytes would not compress and unpack at the speed of a copy.
+ */
+export function libraryBytes(size: number): Buffer {
+  const out = Buffer.alloc(size);
+  const run = 1024;
+  for (let at = 0; at < size; at += run * UNPACKED_PER_ARCHIVE_BYTE) {
+    const fresh = randomBytes(run);
+    for (let k = 0; k < UNPACKED_PER_ARCHIVE_BYTE; k++) fresh.copy(out, at + k * run, 0, Math.min(run, size - at - k * run));
+  }
+  return out;
+}
 
 /** What each component's archive holds, as NVIDIA lays it out (library bytes scaled by `bytes`). */
 function members(id: ComponentId, platform: FixturePlatform, bytes: (weight: number) => Buffer, nvccExe?: Buffer): FixtureEntry[] {
@@ -90,7 +113,7 @@ export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, opt
     const rel = c[platform].relative_path;
     const name = path.posix.basename(rel);
     const top = name.replace(/\.(tar\.xz|zip)$/, '');
-    const entries = members(id, platform, (w) => randomBytes(Math.max(64, Math.round(w * unit))), options.nvccExe);
+    const entries = members(id, platform, (w) => libraryBytes(Math.max(64, Math.round(w * unit * UNPACKED_PER_ARCHIVE_BYTE))), options.nvccExe);
     const file = await writeArchive(path.join(dir, name), platform === 'linux-x86_64' ? 'tar.xz' : 'zip', [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }]);
     const bytes = await readFile(file);
     const served = await mirror.addFile(`compute/cuda/redist/${rel}`, bytes);
