@@ -38,7 +38,7 @@ export function libraryBytes(size: number): Buffer {
   const run = 1024;
   for (let at = 0; at < size; at += run * UNPACKED_PER_ARCHIVE_BYTE) {
     const fresh = randomBytes(run);
-    for (let k = 0; k < UNPACKED_PER_ARCHIVE_BYTE; k++) fresh.copy(out, at + k * run, 0, Math.min(run, size - at - k * run));
+    for (let k = 0; k < UNPACKED_PER_ARCHIVE_BYTE && at + k * run < size; k++) fresh.copy(out, at + k * run, 0, Math.min(run, size - at - k * run));
   }
   return out;
 }
