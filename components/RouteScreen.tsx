@@ -17,7 +17,7 @@ export function RouteScreen({ tf, routes, onPick, onBack }: { tf: string; routes
   return (
     <Box flexDirection="column">
       <Text bold>{t.chooseRoute(tf)}</Text>
-      <Select options={routes.map((r) => ({ value: r, label: labels[r] }))} onChange={(v) => onPick(v as Route)} />
+      <Select options={routes.map((r, i) => ({ value: r, label: i === 0 ? t.routeRecommended(labels[r]) : labels[r] }))} onChange={(v) => onPick(v as Route)} />
       <KeyHints text={t.keysSelect} />
     </Box>
   );

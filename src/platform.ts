@@ -274,6 +274,17 @@ export function setPersistedPathScript(scope: WindowsEnvScope, value: string, ki
   ].join('; ');
 }
 
+/** Removes a scope's saved Path value (rollback, where there was none before cudawiz). */
+export function deletePersistedPathScript(scope: WindowsEnvScope): string {
+  const key = WINDOWS_ENV_KEYS[scope];
+  return [
+    `$k = [Microsoft.Win32.Registry]::${key.dotnetHive}.OpenSubKey(${powershellQuote(key.subkey)}, $true)`,
+    "$k.DeleteValue('Path', $false)",
+    '$k.Close()',
+    `[Environment]::SetEnvironmentVariable('CUDAWIZ_PATH_CHANGED', $null, 'User')`,
+  ].join('; ');
+}
+
 // ---------------------------------------------------------------- WSL2 (Linux inside Windows)
 /** Where WSL mounts the Windows driver's Linux libraries (libcuda.so.1) and its nvidia-smi. */
 export const WSL_LIBRARY_DIR = '/usr/lib/wsl/lib';

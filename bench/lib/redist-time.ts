@@ -2,7 +2,7 @@
 // 100 MiB/s for the whole link, serving both routes' files for TF 2.12 on Linux at 1/scale of their
 // real sizes — the fixture runfile padded so its bytes keep the real installer's ratio to the redist
 // archives — and the built CLI run to "verified" for each route from a fresh home, in turn.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,17 @@ const RUN_PATH = 'compute/cuda/11.8.0/local_installers/cuda_11.8.0_520.61.05_lin
 const CUDNN = 'cudnn-linux-x86_64-8.6.0.163_cuda11-archive.tar.xz';
 const CUDNN_PATH = `compute/cudnn/redist/cudnn/linux-x86_64/${CUDNN}`;
 
+function libraryLike(n: number): Buffer {
+  const out = randomBytes(n);
+  for (let i = 0; i < n; i++) out[i] = 0x41 + (out[i] % 6);
+  return out;
+}
+function xzStream(data: Buffer): Buffer {
+  const r = spawnSync('xz', ['-1', '-T1', '-c'], { input: data, maxBuffer: 64 * MiB });
+  if (r.status !== 0) throw new Error(`xz failed: ${r.stderr}`);
+  return r.stdout;
+}
+
 const work = await mkdtemp(path.join(os.tmpdir(), 'cudawiz-bench-redist-'));
 try {
   const mirror = await startMirror({ root: path.join(work, 'mirror'), linkBytesPerSec: 100 * MiB });
@@ -29,7 +40,12 @@ try {
   const fixture = await serveRedistFixtures(mirror, await mkdtemp(path.join(work, 'fx-')), { kib: 1024 / scale });
   const script = await readFile(path.join(repo, 'test/fixtures/cuda-installer/cuda_runfile.sh'));
   const runBytes = Math.round(fixture.totalBytes * installerToRedist);
-  const runfile = await mirror.addFile(RUN_PATH, Buffer.concat([script, randomBytes(Math.max(0, runBytes - script.length))]));
+  // The runfile's payload is compressed as the redist archives are (xz of library-like bytes, see
+  // test/helpers/redist-fixture.ts), and the fixture installer decompresses it into its --tmpdir as
+  // makeself does: both routes decode what they download. One stream, repeated to the size.
+  const stream = xzStream(libraryLike(8 * MiB));
+  const copies = Math.max(1, Math.round((runBytes - script.length) / stream.length));
+  const runfile = await mirror.addFile(RUN_PATH, Buffer.concat([script, ...Array.from({ length: copies }, () => stream)]));
   const cudnn = await buildCudnnArchive(work, { era: 'linux-archive', version: '8.6.0.163', cuda: '11', fileName: CUDNN, libraryBytes: 256 * 1024 });
   const cudnnServed = await mirror.addFile(CUDNN_PATH, await readFile(cudnn.file));
   const overlay = JSON.parse(await readFile(fixture.overlay, 'utf8')) as Record<string, unknown>;

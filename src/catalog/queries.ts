@@ -43,10 +43,10 @@ export function findTfRow(catalog: Catalog, asked: string, os: OsName): TfRowMat
 
 export function unknownTfVersion(catalog: Catalog, asked: string): CudawizError {
   const near = nearestTfVersions(catalog, asked);
-  return new CudawizError(`Unknown TensorFlow version "${asked}". Nearest known: ${near.join(', ')}.`, {
+  return new CudawizError(catalogText.unknownTf(asked, near.join(', ')), {
     code: 'unknown-tf-version',
     exitCode: EXIT.usage,
-    fix: `Pass one of the known versions, e.g. --tf ${majorMinor(near[0] ?? '2.10')}`,
+    fix: catalogText.unknownTfFix(majorMinor(near[0] ?? '2.10')),
     details: { nearest: near },
   });
 }

@@ -5,9 +5,13 @@ import path from 'node:path';
 import type { OsName } from '../platform.js';
 import { nearestExistingDir } from './elevation.js';
 
-/** Room the unpacked payload needs: an assumption of 3× the runfile (payload is compressed, then copied). */
+/**
+ * Room the scratch folder needs: the verified private copy of the installer that is run (1×, see
+ * verified-exec.ts) plus its unpacked payload — an assumption of 3× the runfile (the payload is
+ * compressed, then copied).
+ */
 export function scratchSpaceNeeded(installerBytes: number): number {
-  return installerBytes * 3;
+  return installerBytes * 4;
 }
 
 export interface ScratchChoice {

@@ -1,5 +1,6 @@
 // Is a toolkit directory complete, partial or absent? Answered from the two files TensorFlow and
 // the user rely on: nvcc and the CUDA runtime library under their real names.
+import { cudaText as T } from '../i18n/cuda.js';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { cudartFileFor } from '../catalog/queries.js';
@@ -44,10 +45,10 @@ export async function toolkitState(os: OsName, catalog: Catalog, dir: string, ve
 
 /** One line for a person: "absent", or what a partial tree holds and lacks. */
 export function describeToolkitState(s: ToolkitState): string {
-  if (s.state === 'absent') return `${s.dir} does not exist: nothing was installed.`;
-  if (s.state === 'complete') return `${s.dir} holds nvcc and the CUDA runtime.`;
-  const holds = s.entries.length ? `holds ${s.entries.slice(0, 8).join(', ')}${s.entries.length > 8 ? ', …' : ''}` : 'is empty';
-  return `${s.dir} is partial: it ${holds} but lacks ${s.missing.map((m) => pathFor(s.os).basename(m)).join(' and ')}.`;
+  if (s.state === 'absent') return T.stateAbsent(s.dir);
+  if (s.state === 'complete') return T.stateComplete(s.dir);
+  const holds = s.entries.length ? `${s.entries.slice(0, 8).join(', ')}${s.entries.length > 8 ? ', …' : ''}` : undefined;
+  return T.statePartial(s.dir, holds, s.missing.map((m) => pathFor(s.os).basename(m)).join(T.and));
 }
 
 /** Files and bytes under a dir: the hang watchdog's sign that a quiet installer is still copying. */

@@ -3,6 +3,7 @@
 //
 // The OS is data here (it decides the layout: lib\x64 vs lib64, DLLs vs .so) while file I/O uses
 // the host's path module, so a Windows toolkit can be laid out and asserted in a temp dir on Linux.
+import { cudnnText as T } from '../i18n/cudnn.js';
 import { access, constants, copyFile, lstat, mkdir, readdir, realpath, rename, rm, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -71,8 +72,8 @@ export function toolkitPartDir(os: OsName, part: ToolkitPart): string {
 
 export function refusalError(report: ArchiveReport): CudawizError {
   const first = report.problems[0];
-  const more = report.problems.length > 1 ? ` (and ${report.problems.length - 1} more: ${report.problems.slice(1).map((p) => p.code).join(', ')})` : '';
-  return new CudawizError(`Refusing ${path.basename(report.file)}: ${first.message}${more}`, {
+  const more = report.problems.length > 1 ? T.andMore(report.problems.length - 1, report.problems.slice(1).map((p) => p.code).join(', ')) : '';
+  return new CudawizError(T.refusing(path.basename(report.file), first.message, more), {
     code: 'cudnn-archive-refused',
     fix: first.fix,
     details: { problems: report.problems },
@@ -103,7 +104,7 @@ export async function importCudnn(options: ImportOptions): Promise<Manifest> {
     staged = await stage(report, incoming, options);
   } catch (error) {
     await rm(madeBookkeeping ? paths.dir : incoming, { recursive: true, force: true });
-    if (signal?.aborted) throw interrupted('cuDNN import cancelled before any file was copied; nothing was changed.');
+    if (signal?.aborted) throw interrupted(T.cancelledBefore);
     throw error;
   }
   try {
@@ -158,7 +159,7 @@ async function importInOnePass(options: ImportOptions): Promise<Manifest> {
     await checkDestinations(report, await resolvePartDirs(toolkitDir, os), toolkitDir);
   } catch (error) {
     await rm(madeBookkeeping ? paths.dir : incoming, { recursive: true, force: true });
-    if (signal?.aborted) throw interrupted('cuDNN import cancelled before any file was copied; nothing was changed.');
+    if (signal?.aborted) throw interrupted(T.cancelledBefore);
     throw error;
   }
   let partDirs: Record<ToolkitPart, string>;
@@ -181,14 +182,14 @@ async function checkPrevious(options: ImportOptions): Promise<ImportState> {
   const { toolkitDir } = options;
   const previous = await importState(toolkitDir);
   if (previous.state === 'interrupted')
-    throw new CudawizError(`An earlier cuDNN copy into ${toolkitDir} was interrupted.`, {
+    throw new CudawizError(T.interruptedBefore(toolkitDir), {
       code: 'import-interrupted',
-      fix: `Run \`cudawiz repair\` to finish it, or \`cudawiz rollback --cuda-dir "${toolkitDir}"\` to undo it.`,
+      fix: T.finishOrUndo(toolkitDir),
     });
   if (previous.state === 'complete' && !options.replacePrevious)
-    throw new CudawizError(`cudawiz already copied cuDNN ${previous.manifest.archive.version} into ${toolkitDir}.`, {
+    throw new CudawizError(T.alreadyCopied(previous.manifest.archive.version, toolkitDir), {
       code: 'already-imported',
-      fix: `Undo it first with \`cudawiz rollback --cuda-dir "${toolkitDir}"\`, or let \`cudawiz repair\` re-copy it.`,
+      fix: T.alreadyCopiedFix(toolkitDir),
     });
   return previous;
 }
@@ -230,13 +231,13 @@ async function placeStaged(
     if (!(await exists(paths.manifest))) {
       // Nothing reached the toolkit yet: leave it exactly as it was.
       await rm(madeBookkeeping ? paths.dir : paths.staging, { recursive: true, force: true });
-      if (signal?.aborted) throw interrupted('cuDNN import cancelled before any file was copied; nothing was changed.');
+      if (signal?.aborted) throw interrupted(T.cancelledBefore);
     } else if (signal?.aborted) {
-      throw interrupted(`cuDNN copy into ${toolkitDir} interrupted midway.`, `Run \`cudawiz repair\` to finish it, or \`cudawiz rollback --cuda-dir "${toolkitDir}"\` to undo it.`);
+      throw interrupted(T.interruptedMidway(toolkitDir), T.finishOrUndo(toolkitDir));
     } else if (!(error instanceof CudawizError)) {
-      throw new CudawizError(`cuDNN copy into ${toolkitDir} stopped midway: ${(error as Error).message}`, {
+      throw new CudawizError(T.stoppedMidway(toolkitDir, (error as Error).message), {
         code: 'import-failed',
-        fix: `Fix the cause, then run \`cudawiz repair\` to finish it, or \`cudawiz rollback --cuda-dir "${toolkitDir}"\` to undo it.`,
+        fix: T.fixThenFinish(toolkitDir),
       });
     }
     throw error;
@@ -262,11 +263,11 @@ async function exists(p: string): Promise<boolean> {
 async function assertWritableToolkit(toolkitDir: string, os: OsName): Promise<void> {
   const s = await lstat(toolkitDir).catch(() => undefined);
   if (!s?.isDirectory() && !(s?.isSymbolicLink() && (await realpath(toolkitDir).then((r) => lstat(r)).then((r) => r.isDirectory(), () => false))))
-    throw new CudawizError(`There is no CUDA toolkit folder at ${toolkitDir}.`, { code: 'no-toolkit', fix: 'Install the CUDA toolkit first (cudawiz install), or pass the right --cuda-dir.' });
+    throw new CudawizError(T.noToolkitFolder(toolkitDir), { code: 'no-toolkit', fix: T.noToolkitFolderFix });
   try {
     await access(toolkitDir, constants.W_OK);
   } catch {
-    throw new CudawizError(`No permission to write into ${toolkitDir}.`, { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: elevationHint(os, 'cudawiz install …') });
+    throw new CudawizError(T.noWritePermission(toolkitDir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: elevationHint(os, 'cudawiz install …') });
   }
 }
 
@@ -286,9 +287,9 @@ async function resolvePartDirs(toolkitDir: string, os: OsName): Promise<Record<T
     out[part] = rel;
     const real = await realpath(hostPath(toolkitDir, rel)).catch(() => undefined);
     if (real !== undefined && real !== root && !real.startsWith(root + path.sep))
-      throw new CudawizError(`${hostPath(toolkitDir, rel)} points outside the toolkit (to ${real}); cudawiz will not write there.`, {
+      throw new CudawizError(T.pointsOutside(hostPath(toolkitDir, rel), real), {
         code: 'link-out',
-        fix: 'Copy cuDNN by hand, or point --cuda-dir at the real toolkit folder.',
+        fix: T.pointsOutsideFix,
       });
   }
   return out;
@@ -310,9 +311,9 @@ async function stage(report: ArchiveReport, staging: string, options: ImportOpti
     onFile: (name, size) => options.onProgress?.({ phase: 'extract', files: ++files, totalFiles, bytes: (bytes += size), totalBytes, current: name }),
   }).catch((error: unknown) => {
     if (!(error instanceof ArchiveReadError)) throw error;
-    throw new CudawizError(`Refusing ${path.basename(options.archive)}: it is damaged (${error.message}).`, {
+    throw new CudawizError(T.damagedRefusing(path.basename(options.archive), error.message), {
       code: 'cudnn-archive-refused',
-      fix: 'The download may be incomplete or damaged. Download it again from https://developer.nvidia.com/rdp/cudnn-archive.',
+      fix: T.damagedRefusingFix,
       details: { problems: [{ code: 'corrupt', message: error.message }] },
     });
   });
@@ -331,11 +332,11 @@ async function stagedFiles(report: ArchiveReport, staging: string, hashes: Map<s
     const file = hostPath(staging, m.source);
     const s = await lstat(file).catch(() => undefined);
     if (m.type === 'symlink') {
-      if (!s?.isSymbolicLink()) throw new CudawizError(`The archive did not unpack as listed (${m.source}).`, { code: 'corrupt' });
+      if (!s?.isSymbolicLink()) throw new CudawizError(T.unpackedWrong(m.source), { code: 'corrupt' });
       staged.set(m.source, { source: m.source, type: 'symlink', linkTarget: m.linkTarget });
       continue;
     }
-    if (!s?.isFile()) throw new CudawizError(`The archive did not unpack as listed (${m.source}).`, { code: 'corrupt', fix: 'Download it again.' });
+    if (!s?.isFile()) throw new CudawizError(T.unpackedWrong(m.source), { code: 'corrupt', fix: T.downloadAgain });
     const sha256 = hashes.get(m.source) ?? (await sha256File(file));
     staged.set(m.source, { source: m.source, type: 'file', size: s.size, sha256 });
     if (!hashes.has(m.source)) options.onProgress?.({ phase: 'hash', files: ++files, totalFiles, bytes: (bytes += s.size), totalBytes, current: m.source });
@@ -360,7 +361,7 @@ async function plan(report: ArchiveReport, staged: Map<string, StagedFile>, part
       if (!createdDirs.has(dir) && !(await exists(hostPath(options.toolkitDir, dir)))) createdDirs.add(dir);
     }
     const now = await currentState(dest);
-    if (now?.isDir) throw new CudawizError(`${dest} is a folder; cuDNN wants to put a file there.`, { code: 'conflict', fix: 'Move that folder away, then run again.' });
+    if (now?.isDir) throw new CudawizError(T.folderInTheWay(dest), { code: 'conflict', fix: T.folderInTheWayFix });
     const { source: _source, ...state } = staged.get(m.source)!;
     byPath.set(rel, { path: rel, source: m.source, ...state, original: now });
   }
@@ -426,9 +427,9 @@ async function placeFile(c: Containment, toolkitDir: string, f: ManifestFile, ve
   const from = await c.inStaging(f.source);
   const staged = await currentState(from, verifyStaged);
   const missing = () =>
-    new CudawizError(`The staged copy of ${f.source} is gone, so the copy cannot be finished from it.`, {
+    new CudawizError(T.stagedGone(f.source), {
       code: 'staging-missing',
-      fix: `Undo it with \`cudawiz rollback --cuda-dir "${toolkitDir}"\`, then import the archive again.`,
+      fix: T.stagedGoneFix(toolkitDir),
     });
   if (!staged || staged.isDir) throw missing();
   // Finishing a copy a killed run left: what lies in staging must still be what the manifest says.
@@ -467,7 +468,7 @@ export async function importState(toolkitDir: string): Promise<ImportState> {
 export async function finishImport(toolkitDir: string, options: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void } = {}): Promise<Manifest> {
   const manifest = await readManifest(toolkitDir);
   if (!manifest || manifest.state === 'rolled-back')
-    throw new CudawizError(`There is no cuDNN copy to finish in ${toolkitDir}.`, { code: 'nothing-to-finish', fix: 'Import the cuDNN archive with `cudawiz install --cudnn-archive FILE`.' });
+    throw new CudawizError(T.nothingToFinish(toolkitDir), { code: 'nothing-to-finish', fix: T.nothingToFinishFix });
   if (manifest.state === 'complete') return manifest;
   await placeAll(toolkitDir, manifest, { ...options, verifyStaged: true });
   return manifest;

@@ -1,5 +1,6 @@
 // Look inside a cuDNN archive without extracting it, and say whether it may be copied into a
 // toolkit: one report with every refusal (a clear reason and fix each), so nothing is written first.
+import { cudnnText as T } from '../i18n/cudnn.js';
 import { describeFsError, isFsError } from '../fs-errors.js';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -74,10 +75,11 @@ export interface ArchiveReport {
 
 export const DEFAULT_LIMITS = { maxTotalBytes: 8 * 1024 ** 3, maxEntries: 10_000 } as const;
 
-const archiveKind = (os: OsName) => (os === 'windows' ? 'the Windows .zip' : 'the Linux .tgz / .tar.xz');
-const getIt = 'Download it again from https://developer.nvidia.com/rdp/cudnn-archive (log in first).';
+// Read at each use, in the run's language (the tables are per call, not per module load).
+const archiveKind = (os: OsName) => T.archiveKind(os === 'windows');
+const getIt = () => T.getIt;
 
-const refuseUnsafe = (message: string): ArchiveProblem => ({ code: 'unsafe-path', message, fix: `This is not an archive NVIDIA made. ${getIt}` });
+const refuseUnsafe = (message: string): ArchiveProblem => ({ code: 'unsafe-path', message, fix: T.notNvidias(getIt()) });
 
 /** Why this one entry may not be written under the target, given the links listed before or beside it. */
 function entryDangers(e: ArchiveEntry, links: ReadonlySet<string>): ArchiveProblem[] {
@@ -123,8 +125,8 @@ export function entryGuard(limits: Required<InspectLimits>): (e: ArchiveEntry) =
   return (e) => {
     count += 1;
     bytes += e.type === 'file' ? e.size : 0;
-    if (count > limits.maxEntries) throw new ArchiveRefusal({ code: 'too-many-entries', message: `The archive holds more than ${limits.maxEntries} entries (the limit).`, fix: getIt });
-    if (bytes > limits.maxTotalBytes) throw new ArchiveRefusal(tooLarge(bytes, limits.maxTotalBytes, 'at least '));
+    if (count > limits.maxEntries) throw new ArchiveRefusal({ code: 'too-many-entries', message: T.tooManyEntriesStreaming(limits.maxEntries), fix: getIt() });
+    if (bytes > limits.maxTotalBytes) throw new ArchiveRefusal(tooLarge(bytes, limits.maxTotalBytes, true));
     const danger = entryDangers(e, links)[0] ?? unsupportedEntries([e], 'tar.gz')[0];
     if (danger) throw new ArchiveRefusal(danger);
     // A second entry of a name would replace the first after it was hashed: refused before it is written.
@@ -163,7 +165,7 @@ function foreignMembers(members: readonly PlannedMember[]): ArchiveProblem[] {
   return [{ code: 'not-cudnn-file', message: safetyText.notCudnnFile(names.slice(0, 5).join(', ') + (names.length > 5 ? ` (+${names.length - 5})` : '')), fix: safetyText.notCudnnFileFix }];
 }
 
-const tooLarge = (bytes: number, limit: number, atLeast = ''): ArchiveProblem => ({ code: 'too-large', message: `The archive unpacks to ${atLeast}${formatBytes(bytes)} (the limit is ${formatBytes(limit)}).`, fix: getIt });
+const tooLarge = (bytes: number, limit: number, atLeast = false): ArchiveProblem => ({ code: 'too-large', message: T.tooLarge(formatBytes(bytes), formatBytes(limit), atLeast), fix: getIt() });
 
 /** Headers that may hold the version: kept in memory when a tar pass meets them. */
 const mayBeVersionHeader = (e: ArchiveEntry) => e.type === 'file' && /^[^/]+\/include\/cudnn(_version)?\.h$/.test(e.name) && e.size <= 1024 * 1024;
@@ -171,7 +173,7 @@ const mayBeVersionHeader = (e: ArchiveEntry) => e.type === 'file' && /^[^/]+\/in
 function unsupportedEntries(entries: readonly ArchiveEntry[], format: ArchiveFormat): ArchiveProblem[] {
   const odd = entries.filter((e) => e.type === 'hardlink' || e.type === 'other' || (format === 'zip' && e.type === 'symlink'));
   if (odd.length === 0) return [];
-  return [{ code: 'unsupported-entry', message: `The archive holds ${odd.length} entr${odd.length === 1 ? 'y' : 'ies'} cuDNN never ships (links or devices), e.g. "${odd[0].name}".`, fix: getIt }];
+  return [{ code: 'unsupported-entry', message: T.unsupportedEntries(odd.length, odd[0].name), fix: getIt() }];
 }
 
 function versionProblems(report: ArchiveReport, options: InspectOptions): ArchiveProblem[] {
@@ -183,16 +185,16 @@ function versionProblems(report: ArchiveReport, options: InspectOptions): Archiv
     if (v[0] !== want[0] || tooOld) {
       problems.push({
         code: 'wrong-version',
-        message: `This is cuDNN ${report.version}; TensorFlow needs cuDNN ${options.tfCudnn} (same major ${want[0]}, minor ${want[1] ?? 0} or newer).`,
-        fix: `Download cuDNN ${options.tfCudnn} for CUDA ${options.cudaVersion ?? 'your toolkit'} (${archiveKind(options.os)}) from https://developer.nvidia.com/rdp/cudnn-archive.`,
+        message: T.wrongVersion(report.version, options.tfCudnn, want[0], want[1] ?? 0),
+        fix: T.wrongVersionFix(options.tfCudnn, options.cudaVersion, archiveKind(options.os)),
       });
     }
   }
   if (options.cudaVersion && report.cuda && major(report.cuda) !== major(options.cudaVersion)) {
     problems.push({
       code: 'wrong-cuda',
-      message: `This cuDNN is built for CUDA ${report.cuda}; the toolkit is CUDA ${options.cudaVersion}.`,
-      fix: `Pick the cuDNN ${report.version ?? ''} download "for CUDA ${options.cudaVersion}" instead.`.replace('  ', ' '),
+      message: T.wrongCuda(report.cuda, options.cudaVersion),
+      fix: T.wrongCudaFix(report.version, options.cudaVersion),
     });
   }
   return problems;
@@ -225,12 +227,12 @@ export async function inspectArchive(file: string, options: InspectOptions, stag
   const limits = { ...DEFAULT_LIMITS, ...stripUndefined({ maxTotalBytes: options.maxTotalBytes, maxEntries: options.maxEntries }) };
   try {
     const s = await stat(file);
-    if (!s.isFile()) return refuse({ code: 'unreadable', message: `${file} is not a file.`, fix: 'Pass the path of the downloaded cuDNN archive.' });
+    if (!s.isFile()) return refuse({ code: 'unreadable', message: T.notAFile(file), fix: T.notAFileFix });
     report.format = await detectFormat(file);
   } catch (error) {
-    return refuse({ code: 'unreadable', message: `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, fix: 'Check the path of the downloaded cuDNN archive.' });
+    return refuse({ code: 'unreadable', message: T.cannotRead(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message), fix: T.cannotReadFix });
   }
-  if (!report.format) return refuse({ code: 'not-an-archive', message: `${path.basename(file)} is not a .zip, .tgz or .tar.xz archive.`, fix: `cuDNN comes as ${archiveKind(options.os)}. ${getIt}` });
+  if (!report.format) return refuse({ code: 'not-an-archive', message: T.notAnArchive(path.basename(file)), fix: T.comesAs(archiveKind(options.os), getIt()) });
   const format = report.format;
 
   let entries: ArchiveEntry[];
@@ -251,14 +253,14 @@ export async function inspectArchive(file: string, options: InspectOptions, stag
   }
   report.entryCount = entries.length;
   report.totalBytes = entries.reduce((n, e) => n + (e.type === 'file' ? e.size : 0), 0);
-  if (entries.length > limits.maxEntries) refuse({ code: 'too-many-entries', message: `The archive holds ${entries.length} entries (the limit is ${limits.maxEntries}).`, fix: getIt });
+  if (entries.length > limits.maxEntries) refuse({ code: 'too-many-entries', message: T.tooManyEntries(entries.length, limits.maxEntries), fix: getIt() });
   if (report.totalBytes > limits.maxTotalBytes) refuse(tooLarge(report.totalBytes, limits.maxTotalBytes));
   report.problems.push(...unsafeEntries(entries), ...unsupportedEntries(entries, format), ...duplicateEntries(entries, options.os));
   if (report.problems.length > 0) return { report, hashes };
 
   const layout = recogniseLayout(entries);
   if (!layout || !isCudnnArchive(layout.members))
-    return refuse({ code: 'not-cudnn', message: `${path.basename(file)} is not a cuDNN archive (no cudnn header and library under bin/include/lib).`, fix: `Download cuDNN as ${archiveKind(options.os)} from https://developer.nvidia.com/rdp/cudnn-archive.` });
+    return refuse({ code: 'not-cudnn', message: T.notCudnn(path.basename(file)), fix: T.downloadAs(archiveKind(options.os)) });
   Object.assign(report, { layout: layout.era, root: layout.root, members: layout.members });
   const foreign = foreignMembers(layout.members);
   if (foreign.length) return refuse(foreign[0]);
@@ -270,8 +272,8 @@ export async function inspectArchive(file: string, options: InspectOptions, stag
   if (report.os && report.os !== options.os) {
     refuse({
       code: 'wrong-os',
-      message: `This is the ${report.os === 'windows' ? 'Windows' : 'Linux'} cuDNN (${report.os === 'windows' ? 'DLLs' : 'shared objects'}); the toolkit is on ${options.os === 'windows' ? 'Windows' : 'Linux'}.`,
-      fix: `Download ${archiveKind(options.os)} of the same cuDNN version instead.`,
+      message: T.wrongOs(report.os === 'windows', options.os === 'windows'),
+      fix: T.wrongOsFix(archiveKind(options.os)),
     });
   }
 
@@ -283,10 +285,10 @@ export async function inspectArchive(file: string, options: InspectOptions, stag
     return refuse(readFailure(error, file));
   }
   report.version = text === undefined ? undefined : parseCudnnVersionHeader(text);
-  if (!report.version) return refuse({ code: 'no-version', message: 'The archive has no cuDNN version header (cudnn_version.h or cudnn.h with CUDNN_MAJOR).', fix: getIt });
+  if (!report.version) return refuse({ code: 'no-version', message: T.noVersion, fix: getIt() });
   if (report.versionFromName && compareDotted(report.versionFromName.split('.').slice(0, 3).join('.'), report.version) !== 0)
-    report.warnings.push(`The file name says cuDNN ${report.versionFromName} but its header says ${report.version}; the header wins.`);
-  if (!report.cuda && options.cudaVersion) report.warnings.push('The archive does not say which CUDA it was built for; check that it matches your toolkit.');
+    report.warnings.push(T.nameDisagrees(report.versionFromName, report.version));
+  if (!report.cuda && options.cudaVersion) report.warnings.push(T.cudaUnknown);
   report.problems.push(...versionProblems(report, options));
   report.needsZlibwapi = options.os === 'windows' && compareDotted(report.version, WINDOWS_ZLIB_FROM_CUDNN) >= 0;
   report.ok = report.problems.length === 0;
@@ -295,9 +297,9 @@ export async function inspectArchive(file: string, options: InspectOptions, stag
 
 function readFailure(error: unknown, file: string): ArchiveProblem {
   if (error instanceof ArchiveReadError && error.reason === 'unsafe-path')
-    return { code: 'unsafe-path', message: `An entry would be written outside the folder: ${error.message}.`, fix: `This is not an archive NVIDIA made. ${getIt}` };
-  if (error instanceof ArchiveReadError && error.reason === 'unsupported') return { code: 'unreadable', message: error.message, fix: 'Install xz (the xz-utils package), or pass another archive.' };
-  return { code: 'corrupt', message: `${path.basename(file)} is damaged or incomplete (${(error as Error).message}).`, fix: `The download may have stopped early. ${getIt}` };
+    return { code: 'unsafe-path', message: T.entryOutside(error.message), fix: T.notNvidias(getIt()) };
+  if (error instanceof ArchiveReadError && error.reason === 'unsupported') return { code: 'unreadable', message: error.message, fix: T.installXz };
+  return { code: 'corrupt', message: T.damaged(path.basename(file), (error as Error).message), fix: T.stoppedEarly(getIt()) };
 }
 
 

@@ -54,7 +54,11 @@ function libraryFinding(facts: MachineFacts, req: Requirements, lib: RequiredLib
       lib.from === 'driver' ? facts.wsl?.driverFix ?? T.comesWithDriver(DRIVER_DOWNLOAD_PAGE)
       : lib.from === 'cudnn' ? T.copyCudnnInto(req.cudnn, req.cuda, req.tensorflow)
       : T.installCudaFor(req.cuda, req.tensorflow);
-    const nowhere = finding(id, 'fail', T.notFoundAnywhere(lib.file), [T.lookedIn(facts.search.dirs.map((d) => d.dir).join(', '))], fix);
+    // The seed's story: cuDNN 8 sits in CUDA 11.0, TF 2.3 wants cudnn64_7.dll. Say that it was seen, and why it does not count.
+    const others = lib.from === 'cudnn' && req.cudnn
+      ? facts.cudnn.filter((c) => c.major !== undefined && c.major !== major(req.cudnn!)).map((c) => T.otherCudnn(c.version ?? String(c.major), c.path, lib.file, req.tensorflow))
+      : [];
+    const nowhere = finding(id, 'fail', T.notFoundAnywhere(lib.file), [T.lookedIn(facts.search.dirs.map((d) => d.dir).join(', ')), ...others], fix);
     NOWHERE.add(nowhere);
     return nowhere;
   }

@@ -3,11 +3,11 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Host } from '../host.js';
-import { elevationHint, powershellCommand, setPersistedPathScript, type WindowsEnvScope } from '../platform.js';
+import { deletePersistedPathScript, elevationHint, powershellCommand, setPersistedPathScript, type WindowsEnvScope } from '../platform.js';
 import { readEnvJournal, writeEnvJournal } from './journal.js';
 import { hasLine, withLineAppended, withLineRemoved } from './text-lines.js';
 import type { EnvApplyOptions, EnvApplyResult, EnvChange, EnvJournal, EnvJournalEntry, EnvRollbackResult } from './types.js';
-import { readPersistedPath } from './windows-path.js';
+import { persistedValue, readPersistedPath } from './windows-path.js';
 
 async function readText(file: string): Promise<string | null> {
   try {
@@ -37,12 +37,13 @@ async function ldconfigLines(host: Host, libraries: string[]): Promise<string[]>
   return r.stdout.split('\n').filter((l) => libraries.some((lib) => l.trim().startsWith(`${lib} `)));
 }
 
-async function setPersistedPath(host: Host, scope: WindowsEnvScope, value: string, kind: EnvChange['valueKind']): Promise<string | undefined> {
-  const cmd = powershellCommand(setPersistedPathScript(scope, value, kind ?? 'REG_EXPAND_SZ'));
+/** Writes the saved Path of a scope; null deletes the value (it was not there before cudawiz). */
+async function setPersistedPath(host: Host, scope: WindowsEnvScope, value: string | null, kind: EnvChange['valueKind']): Promise<string | undefined> {
+  const cmd = powershellCommand(value === null ? deletePersistedPathScript(scope) : setPersistedPathScript(scope, value, kind ?? 'REG_EXPAND_SZ'));
   const r = await host.run(cmd.file, cmd.args, { env: host.env });
   if (r.exitCode !== 0) return r.failure ?? (r.stderr.trim() || `PowerShell exited ${r.exitCode}`);
   const check = await readPersistedPath(host, scope);
-  if (check.path?.value !== value) return `the ${scope} PATH reads back differently after the write`;
+  if (persistedValue(check.path) !== value) return `the ${scope} PATH reads back differently after the write`;
   return undefined;
 }
 
@@ -85,14 +86,14 @@ async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: En
   }
   const scope = change.target as WindowsEnvScope;
   const now = await readPersistedPath(host, scope);
-  if (now.error) return { outcome: 'failed', message: now.error };
-  if (now.path?.value === change.after) return { outcome: 'skipped', reason: 'already there' };
-  if (now.path?.value !== change.before) {
+  if (now.error || !now.path) return { outcome: 'failed', message: now.error ?? `the ${scope} PATH could not be read` };
+  if (now.path.value === change.after) return { outcome: 'skipped', reason: 'already there' };
+  if (now.path.value !== (change.before ?? '')) {
     return { outcome: 'failed', message: `The ${scope} PATH changed since the plan was made; nothing was written.`, fix: 'Run cudawiz again to plan from the current PATH.' };
   }
   const entry = await record({ at: new Date().toISOString(), state: 'pending', change: { ...change, valueKind: now.path.kind } });
   const error = await setPersistedPath(host, scope, change.after ?? '', now.path.kind);
-  if (error) forgetIfUnchanged(entry, (await readPersistedPath(host, scope)).path?.value === change.before);
+  if (error) forgetIfUnchanged(entry, persistedValue((await readPersistedPath(host, scope)).path) === change.before);
   if (error) return { outcome: 'failed', message: `Could not set the ${scope} PATH: ${error}`, fix: elevationHint('windows', 'cudawiz install --configure-env yes') };
   entry.state = 'applied';
   return { outcome: 'done', before: change.before, after: change.after };
@@ -150,11 +151,11 @@ async function undoOne(host: Host, change: EnvChange): Promise<Undo> {
     const scope = change.target as WindowsEnvScope;
     const now = await readPersistedPath(host, scope);
     if (now.error) return { outcome: 'failed', message: now.error };
-    if (now.path?.value === change.before) return { outcome: 'undone' };
+    if (persistedValue(now.path) === change.before) return { outcome: 'undone' };
     if (now.path?.value !== change.after) {
-      return { outcome: 'kept', reason: `the ${scope} PATH was changed after cudawiz set it`, fix: `The value before cudawiz is kept in the journal; set it yourself if you want it back: ${change.before}` };
+      return { outcome: 'kept', reason: `the ${scope} PATH was changed after cudawiz set it`, fix: change.before === null ? `There was no ${scope} Path value before cudawiz; remove it yourself if you no longer need it.` : `The value before cudawiz is kept in the journal; set it yourself if you want it back: ${change.before}` };
     }
-    const error = await setPersistedPath(host, scope, change.before ?? '', change.valueKind);
+    const error = await setPersistedPath(host, scope, change.before, change.valueKind);
     return error ? { outcome: 'failed', message: `Could not restore the ${scope} PATH: ${error}` } : { outcome: 'undone' };
   }
   return { outcome: 'undone' };

@@ -65,6 +65,8 @@ export interface ToolkitLibraries {
 export interface PersistedPath {
   value: string;
   kind: 'REG_SZ' | 'REG_EXPAND_SZ';
+  /** The scope has no Path value at all (common for User): its value reads as '' but rollback deletes it. */
+  absent?: boolean;
 }
 
 export interface LinuxEnvState {

@@ -25,13 +25,18 @@ export async function readPersistedPath(host: Host, scope: WindowsEnvScope): Pro
     return parsed ? { path: parsed } : { error: `${cmd.file} ${cmd.args.join(' ')} printed no Path value` };
   }
   // reg.exe exits 1 with "unable to find the specified registry key or value" when Path is not set.
-  if (r.exitCode === 1 && /unable to find/i.test(r.stderr + r.stdout)) return { path: { value: '', kind: 'REG_EXPAND_SZ' } };
+  if (r.exitCode === 1 && /unable to find/i.test(r.stderr + r.stdout)) return { path: { value: '', kind: 'REG_EXPAND_SZ', absent: true } };
   return { error: `${cmd.file} ${cmd.args.join(' ')} failed: ${r.failure ?? (r.stderr.trim() || `exit ${r.exitCode}`)}` };
+}
+
+/** The journal's view of a saved Path: its value, or null where the scope has none (rollback then deletes it). */
+export function persistedValue(p: PersistedPath | undefined): string | null | undefined {
+  return p && (p.absent ? null : p.value);
 }
 
 export function persistedPathChange(scope: WindowsEnvScope, old: PersistedPath, value: string, why: string): EnvChange {
   const script = setPersistedPathScript(scope, value, old.kind);
-  return { kind: 'windows-path', target: scope, before: old.value, after: value, valueKind: old.kind, command: { ...powershellCommand(script), script }, why };
+  return { kind: 'windows-path', target: scope, before: persistedValue(old) ?? null, after: value, valueKind: old.kind, command: { ...powershellCommand(script), script }, why };
 }
 
 /** %VAR% replaced from `env` as Windows expands a REG_EXPAND_SZ value; unknown names stay as written. */

@@ -98,10 +98,10 @@ function fromCache(paths: CachePaths, proof: Proof): Omit<FetchResult, 'seconds'
 
 export function mismatchError(file: string, expected: ExpectedChecksum, got: Digests): CudawizError {
   return new CudawizError(
-    `${file} failed verification and was deleted: expected ${expected.algorithm} ${expected.value} (from ${expected.source}), got ${got[expected.algorithm]}.`,
+    fetchText.mismatch(file, expected.algorithm, expected.value, expected.source === 'the catalog' ? fetchText.catalogSource : expected.source, got[expected.algorithm] ?? ''),
     {
       code: 'checksum-mismatch',
-      fix: 'Run the command again to download it afresh. If it fails again, the mirror or the network is altering the file: try without --mirror or from another network.',
+      fix: fetchText.mismatchFix,
       details: { expected: expected.value, algorithm: expected.algorithm, source: expected.source, actual: got[expected.algorithm] },
     },
   );

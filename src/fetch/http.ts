@@ -17,6 +17,8 @@ export interface OpenOptions {
   signal?: AbortSignal;
   /** Inactivity on the socket before the attempt counts as failed. */
   idleTimeoutMs?: number;
+  /** HEAD asks for the headers only (a size before downloading); GET by default. */
+  method?: 'GET' | 'HEAD';
 }
 
 const MAX_REDIRECTS = 5;
@@ -36,12 +38,13 @@ export async function openResponse(url: string, options: OpenOptions = {}): Prom
   if (!isAllowedTransport(current)) throw insecureUrlError(current.href);
   for (let hop = 0; ; hop++) {
     const body = got.stream(current.href, {
+      method: options.method ?? 'GET',
       headers: { 'user-agent': 'cudawiz', 'accept-encoding': 'identity', ...options.headers },
       followRedirect: false,
       throwHttpErrors: false,
       decompress: false,
       retry: { limit: 0 },
-      timeout: { connect: 20_000, response: 30_000, socket: options.idleTimeoutMs ?? 60_000 },
+      timeout: { connect: Math.min(20_000, options.idleTimeoutMs ?? 20_000), response: Math.min(30_000, options.idleTimeoutMs ?? 30_000), socket: options.idleTimeoutMs ?? 60_000 },
       signal: options.signal,
     });
     const res = await new Promise<{ statusCode: number; headers: IncomingHttpHeaders }>((resolve, reject) => {

@@ -25,6 +25,8 @@ export const catalogText = localized({
       'nvidia-ngc': "what works: NVIDIA's NGC TensorFlow container (nvcr.io/nvidia/tensorflow), built for this GPU",
       'source-build-cuda-12.8': 'or TensorFlow built from source with CUDA 12.8 or newer, which knows this architecture',
     } as Record<'nvidia-ngc' | 'source-build-cuda-12.8', string>,
+    unknownTf: (asked: string, near: string) => `Unknown TensorFlow version "${asked}". Nearest known: ${near}.`,
+    unknownTfFix: (example: string) => `Pass one of the known versions, e.g. --tf ${example}`,
   },
   zh: {
     cudnnPublic: (version, cuda) => `cuDNN ${version}（对应 CUDA ${cuda}）：有公开下载，无需登录`,
@@ -47,5 +49,7 @@ export const catalogText = localized({
       'nvidia-ngc': '可行的办法：NVIDIA NGC 的 TensorFlow 容器（nvcr.io/nvidia/tensorflow），已为这款显卡编译',
       'source-build-cuda-12.8': '或用 CUDA 12.8 及以上版本从源码编译 TensorFlow，它认识这个架构',
     },
+    unknownTf: (asked, near) => `未知的 TensorFlow 版本 "${asked}"。最接近的已知版本：${near}。`,
+    unknownTfFix: (example) => `请给出一个已知版本，例如 --tf ${example}`,
   },
 });

@@ -70,6 +70,8 @@ const en = {
   installCudaFor: (cuda: string | null, tf: string) => `Install CUDA ${cuda}: cudawiz install --tf ${tf}`,
   notFoundAnywhere: (file: string) => `${file} is not found anywhere`,
   lookedIn: (dirs: string) => `looked in: ${dirs || '(empty search path)'}`,
+  /** A cuDNN of another major on the machine: it is there, and why TF cannot use it. */
+  otherCudnn: (version: string, dir: string, file: string, tf: string) => `cuDNN ${version} is in ${dir}, but TensorFlow ${tf} loads ${file}: a cuDNN of another major does not serve it (it can stay)`,
   resolvesWrong: (file: string, dir: string, wrong: string, shadowing: boolean) => `${file} resolves to ${dir}, but ${wrong}${shadowing ? ' (shadowing the right copy)' : ''}`,
   installRight: (tf: string) => `Install the right one: cudawiz install --tf ${tf}`,
   resolves: (file: string, dir: string) => `${file} → ${dir}`,
@@ -293,6 +295,7 @@ const zh: DoctorStrings = {
   installCudaFor: (cuda, tf) => `安装 CUDA ${cuda}：cudawiz install --tf ${tf}`,
   notFoundAnywhere: (file) => `哪里都找不到 ${file}`,
   lookedIn: (dirs) => `查找过：${dirs || '（搜索路径为空）'}`,
+  otherCudnn: (version, dir, file, tf) => `${dir} 里有 cuDNN ${version}，但 TensorFlow ${tf} 加载的是 ${file}：另一个大版本的 cuDNN 替代不了它（它可以留着）`,
   resolvesWrong: (file, dir, wrong, shadowing) => `${file} 解析到 ${dir}，但${wrong}${shadowing ? '（挡住了正确的那份）' : ''}`,
   installRight: (tf) => `安装正确的版本：cudawiz install --tf ${tf}`,
   resolves: (file, dir) => `${file} → ${dir}`,

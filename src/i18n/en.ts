@@ -20,7 +20,9 @@ export const en = {
   cannotRun: 'cannot run here',
   slowFirstStart: '(slow first start: JIT)',
   chooseRoute: (tf: string) => `How should TensorFlow ${tf} get CUDA and cuDNN?`,
-  routePip: 'pip wheels in a virtual environment (recommended: changes nothing else)',
+  routePip: 'pip wheels in a virtual environment (changes nothing outside it)',
+  /** The first route the wizard offers is the one it recommends. */
+  routeRecommended: (label: string) => `${label} — recommended`,
   routeToolkit: 'a system CUDA toolkit, with cuDNN copied in',
   planTitle: (tf: string) => `The plan for TensorFlow ${tf}`,
   planAlreadyDone: 'already done',

@@ -78,11 +78,17 @@ const en = {
     ioError: (p: string, code: string) => `The disk could not read or write ${p} (${code}).`,
     ioErrorFix: 'Check the disk (dmesg shows I/O errors), or pick another folder.',
   },
+  catalogSource: 'the catalog',
+  mismatch: (file: string, algorithm: string, expected: string, source: string, got: string) => `${file} failed verification and was deleted: expected ${algorithm} ${expected} (from ${source}), got ${got}.`,
+  mismatchFix: 'Run the command again to download it afresh. If it fails again, the mirror or the network is altering the file: try without --mirror or from another network.',
 };
 
 export const fetchText = localized<typeof en>({
   en,
   zh: {
+    catalogSource: '版本目录',
+    mismatch: (file, algorithm, expected, source, got) => `${file} 校验失败，已删除：应为 ${algorithm} ${expected}（来自${source}），实际是 ${got}。`,
+    mismatchFix: '重新运行命令即可重新下载。如果再次失败，说明镜像或网络在篡改这个文件：请去掉 --mirror 或换个网络再试。',
     installerChanged: (file, expected, got) => `${file} 已不是校验过的那个文件：应为 sha256 ${expected}，即将运行的副本是 ${got}。已拒绝，没有运行任何程序。`,
     installerChangedFix: (file) => `它在校验之后被改动过。删除它（rm ${file}）后重新运行，会重新下载；若再次出现，请检查还有谁能写入该文件夹。`,
     privateCopyTampered: (dir) => `安装程序在 ${dir} 中的私有副本在运行前被改动。已拒绝，没有运行任何程序。`,

@@ -1,5 +1,6 @@
 // The setup plan as data: the guide's steps in order, each able to say whether it is already done.
 // check → download CUDA → install CUDA → obtain cuDNN → import cuDNN → loader path → verify.
+import { cudnnText } from '../i18n/cudnn.js';
 import { access, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { cudnnPlanReason, publicCopyUnavailable } from '../catalog/cudnn-choice.js';
@@ -233,16 +234,16 @@ export const importCudnnStep: Step<PlanContext> = {
   },
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
-    if (!file) throw new CudawizError('No cuDNN archive to import.', { fix: 'Pass --cudnn-archive FILE.' });
+    if (!file) throw new CudawizError(cudnnText.noArchiveToImport, { fix: cudnnText.noArchiveToImportFix });
     // An archive under the catalog's file name (or any name discovery takes as it: "name (1).tgz",
     // another case) must be NVIDIA's bytes: a truncated or tampered download is refused before it is opened.
     const expected = ctx.req.cudnnArchive;
     if (expected?.sha256 && isDownloadOf(path.basename(file), expected.file)) {
       const actual = await sha256File(file);
       if (actual !== expected.sha256) {
-        throw new CudawizError(`${file} is not NVIDIA's ${expected.file}: its sha256 is ${actual}, the catalog's is ${expected.sha256}.`, {
+        throw new CudawizError(cudnnText.notNvidiasBytes(file, expected.file, actual, expected.sha256), {
           code: 'cudnn-checksum-mismatch',
-          fix: `Download it again from ${expected.page} (an interrupted browser download is the usual cause).`,
+          fix: cudnnText.notNvidiasBytesFix(expected.page),
         });
       }
     }

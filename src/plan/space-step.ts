@@ -3,12 +3,11 @@
 // unpacks itself to about three times that before it copies the toolkit in.
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import got from 'got';
 import { scratchSpaceNeeded } from '../cuda/scratch.js';
 import { findArchiveInDownloads } from '../cudnn/index.js';
 import { CudawizError } from '../errors.js';
 import { applyMirror } from '../fetch/index.js';
-import { isAllowedTransport } from '../fetch/mirror.js';
+import { openResponse } from '../fetch/http.js';
 import { formatBytes } from '../format.js';
 import { planText } from '../i18n/plan.js';
 import type { PlanContext } from './context.js';
@@ -37,11 +36,12 @@ export interface PlanSpace {
 /** The server's Content-Length for a URL, through the mirror; undefined on any failure (offline, no length). */
 async function contentLength(url: string, mirror: string | undefined, signal: AbortSignal | undefined): Promise<number | undefined> {
   try {
-    const target = new URL(applyMirror(url, mirror));
-    if (!isAllowedTransport(target)) return undefined;
-    const r = await got.head(target.href, { timeout: { request: 5000 }, retry: { limit: 0 }, followRedirect: true, signal });
+    // Through the downloader's own redirect rule (HTTPS only, or loopback): a size is asked of no host
+    // a download would not be allowed to come from.
+    const r = await openResponse(applyMirror(url, mirror), { method: 'HEAD', idleTimeoutMs: 5000, signal });
+    r.body.destroy();
     const n = Number(r.headers['content-length']);
-    return Number.isFinite(n) && n > 0 ? n : undefined;
+    return r.status === 200 && Number.isFinite(n) && n > 0 ? n : undefined;
   } catch {
     return undefined;
   }

@@ -45,7 +45,8 @@ const redistSchema = z
     baseUrl: z.string().url(),
     firstRelease: dotted,
     firstReleaseSource: z.string(),
-    components: z.array(z.object({ id: z.string().min(1), why: z.string().min(1) }).strict()).min(1),
+    // `since`: a component only releases from that version on need (nvJitLink, new in CUDA 12).
+    components: z.array(z.object({ id: z.string().min(1), why: z.string().min(1), since: dotted.optional() }).strict()).min(1),
     layout: z.object({ 'linux-x86_64': z.record(z.string(), z.string()), 'windows-x86_64': z.record(z.string(), z.string()) }).strict(),
     layoutSource: z.string(),
     releases: z.array(releaseSchema),
@@ -95,7 +96,8 @@ export function releaseArchives(catalog: RedistCatalog, release: RedistRelease, 
   const platform = redistPlatform(os);
   const archives: (RedistArchive & { component: string; version: string })[] = [];
   const missing: string[] = [];
-  for (const { id } of catalog.components) {
+  for (const { id, since } of catalog.components) {
+    if (since && compareDotted(release.version, since) < 0) continue;
     const c = release.components[id];
     const a = c?.[platform];
     if (!c || !a) missing.push(id);

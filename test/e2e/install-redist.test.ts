@@ -22,8 +22,15 @@ afterEach(async () => {
 
 const CUDNN_URL_PATH = 'compute/redist/cudnn/v8.1.1/cudnn-11.2-linux-x64-v8.1.1.33.tgz';
 
-/** A user's Linux laptop: RTX 2060 on driver 525 (fixture nvidia-smi), bash, Python 3.10 (fixture), no CUDA, nothing in the system changed. */
-async function userLaptop() {
+const CUDNN12 = 'cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz';
+const CUDNN12_URL_PATH = `compute/cudnn/redist/cudnn/linux-x86_64/${CUDNN12}`;
+
+/**
+ * A user's Linux laptop: RTX 2060 on driver 525 (fixture nvidia-smi), bash, Python 3.10 (fixture), no
+ * CUDA, nothing in the system changed. `cuda12`: the mirror serves CUDA 12.9.1's archives and cuDNN
+ * 8.9.7 for CUDA 12 (TF 2.15–2.17) instead of 11.8's and cuDNN 8.1.
+ */
+async function userLaptop(options: { cuda12?: boolean } = {}) {
   const base = await tempDir('cw-redist-e2e-');
   await chmod(base, 0o755);
   const home = path.join(base, 'home');
@@ -36,11 +43,14 @@ async function userLaptop() {
   await writeFile(path.join(driverLib, 'libcuda.so.1'), 'fixture driver library');
   await writeFile(path.join(home, '.bashrc'), '# the user\'s own bashrc\n');
   mirror = await startMirror({ root: await tempDir('cw-mirror-') });
-  const cudnn = await buildCudnnArchive(await tempDir('cw-cudnn-'), { era: 'linux-cuda-folder', version: '8.1.1.33', cuda: '11.2' });
-  const served = await mirror.addFile(CUDNN_URL_PATH, await readFile(cudnn.file));
-  const fixture = await serveRedistFixtures(mirror, await tempDir('cw-redist-fixture-'), {
-    overlayExtra: { cudnn: [{ version: '8.1.1.33', cuda: '11.2', archives: { linux: { gated: false, url: `https://developer.download.nvidia.com/${CUDNN_URL_PATH}`, sha256: served.sha256 } } }] },
-  });
+  const cudnn = options.cuda12
+    ? await buildCudnnArchive(await tempDir('cw-cudnn-'), { era: 'linux-archive', version: '8.9.7.29', cuda: '12', fileName: CUDNN12 })
+    : await buildCudnnArchive(await tempDir('cw-cudnn-'), { era: 'linux-cuda-folder', version: '8.1.1.33', cuda: '11.2' });
+  const served = await mirror.addFile(options.cuda12 ? CUDNN12_URL_PATH : CUDNN_URL_PATH, await readFile(cudnn.file));
+  const cudnnEntry = options.cuda12
+    ? { version: '8.9.7.29', cuda: '12', archives: { linux: { gated: false, url: `https://developer.download.nvidia.com/${CUDNN12_URL_PATH}`, sha256: served.sha256, size: served.size } } }
+    : { version: '8.1.1.33', cuda: '11.2', archives: { linux: { gated: false, url: `https://developer.download.nvidia.com/${CUDNN_URL_PATH}`, sha256: served.sha256 } } };
+  const fixture = await serveRedistFixtures(mirror, await tempDir('cw-redist-fixture-'), { release: options.cuda12 ? '12.9.1' : '11.8.0', overlayExtra: { cudnn: [cudnnEntry] } });
   const overlay = path.join(home, 'overlay.json');
   await copyFile(fixture.overlay, overlay);
   if (runningAsRoot) await execa('chown', ['-R', `${NOBODY}:${NOBODY}`, home]);
@@ -53,7 +63,7 @@ async function userLaptop() {
     const r = await execa(file, args, { env: { ...env, ...options.env }, extendEnv: false, cwd: home, reject: false });
     return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
   };
-  const toolkit = path.join(home, '.local/share/cudawiz/cuda/cuda-11.8');
+  const toolkit = path.join(home, `.local/share/cudawiz/cuda/cuda-${options.cuda12 ? '12.9' : '11.8'}`);
   // What a user who added the printed lines has (--configure-env no).
   const ownLoaderPath = { LD_LIBRARY_PATH: `${path.join(toolkit, 'lib64')}:${driverLib}` };
   return { home, fixture, run, globals, toolkit, ownLoaderPath };
@@ -101,6 +111,28 @@ describe('cudawiz install --route redist, as a normal user', () => {
     expect(JSON.parse(rollback.stdout).redistToolkits).toEqual([expect.objectContaining({ dir: m.toolkit, release: '11.8.0' })]);
     await expect(lstat(m.toolkit)).rejects.toThrow();
     expect(await readFile(path.join(m.home, '.bashrc'), 'utf8')).toBe("# the user's own bashrc\n");
+    await expect(lstat(script)).rejects.toThrow();
+  });
+
+  it('sets up TF 2.16 from CUDA 12.9.1\'s archives (nvJitLink too) and cuDNN 8.9 for CUDA 12, and rollback leaves nothing', async () => {
+    const m = await userLaptop({ cuda12: true });
+    const r = await m.run(['install', '--tf', '2.16', '--route', 'redist', '--yes', '--json', ...m.globals]);
+    const ev = events(r.stdout);
+    expect(ev.at(-1), r.stdout + r.stderr).toMatchObject({ type: 'result', ok: true, exitCode: 0 });
+    const preflight = ev.find((e) => e.type === 'step-done' && e.id === 'preflight')!;
+    expect(preflight.evidence?.[0]).toContain("TensorFlow 2.16 was built with CUDA 12.3; CUDA 12.9's libraries carry the same names (libcudart.so.12, libcublas.so.12, …) and run with your driver 525");
+    expect(await readdir(path.join(m.toolkit, 'lib64'))).toEqual(expect.arrayContaining(['libcudart.so.12', 'libcusparse.so.12', 'libnvJitLink.so.12', 'libcudnn.so.8']));
+    expect(Object.keys(m.fixture.archives)).toContain('libnvjitlink');
+    for (const a of Object.values(m.fixture.archives)) expect(mirror!.fileRequests(path.posix.basename(a.urlPath)).length).toBe(1);
+    const script = path.join(m.home, '.config/cudawiz/env-cuda-12.9.sh');
+    const doctor = await m.run(['doctor', '--tf', '2.16', '--json', ...m.globals], { source: script });
+    const report = JSON.parse(doctor.stdout) as { findings: { id: string; status: string; title: string }[] };
+    expect(report.findings.filter((f) => f.status === 'fail'), doctor.stdout).toEqual([]);
+    expect(report.findings.find((f) => f.id === 'library:cusparse')?.title).toContain(path.join(m.toolkit, 'lib64'));
+    const rollback = await m.run(['rollback', '--json', ...m.globals]);
+    expect(rollback.code, rollback.stdout + rollback.stderr).toBe(0);
+    expect(JSON.parse(rollback.stdout).redistToolkits).toEqual([expect.objectContaining({ dir: m.toolkit, release: '12.9.1' })]);
+    await expect(lstat(m.toolkit)).rejects.toThrow();
     await expect(lstat(script)).rejects.toThrow();
   });
 

@@ -31,6 +31,10 @@ describe('the wizard in a real terminal', () => {
     expect(screen).toMatch(/❯ TensorFlow 2\.3\.0 +CUDA 10\.1 · cuDNN 7\.6/);
     await term.keys('Enter');
     screen = await term.waitFor('Go ahead?', 30_000);
+    // Nine steps at 80×24: the longest lines are cut to one row, so the titles stay on the screen.
+    expect(screen).toContain('cudawiz — TensorFlow on your NVIDIA GPU');
+    expect(screen).toContain('The plan for TensorFlow 2.3.0');
+    expect(screen).toMatch(/• 9\. Verify/);
     expect(screen).toContain('cuda_10.1.243_418.87.00_linux.run');
     expect(screen.replace(/\n/g, '')).toContain(`into ${machine.toolkit}`);
     await term.keys('Enter');

@@ -11,6 +11,9 @@ const CMD_LIST = /\b(?:requirements|doctor|explain|install|repair|download|rollb
 /** Runs of ≥ 3 English words in one line. */
 export function englishRuns(line: string): string[] {
   const runs: string[] = [];
+  // A program's own log quoted as it wrote it (the CUDA installer's "[ERROR]: …" tail), like TF's
+  // error lines: kept verbatim so it can be searched, and explained around it.
+  if (/^\s*\[(?:ERROR|INFO|WARNING|WARN)\]:/.test(line)) return runs;
   // Chinese text and full-width punctuation split the line into its ASCII stretches.
   for (const stretch of line.split(/[^\x00-\x7F]+/)) {
     // The share block's "[ok] finding-id:" prefixes are ids, not words.

@@ -34,6 +34,8 @@ export interface Fault {
   afterBytes?: number;
   retryAfter?: number;
   bytesPerSecond?: number;
+  /** hostile-redirect: where to (default http://downloads.example.invalid + the path). */
+  location?: string;
 }
 
 export interface LoggedRequest {
@@ -157,7 +159,7 @@ export class NvidiaMirror {
     log.fault = fault?.mode;
     if (fault?.mode === '500') return reply(500, {}, 'internal error\n');
     if (fault?.mode === '503') return reply(503, { 'retry-after': String(fault.retryAfter ?? 1) }, 'busy\n');
-    if (fault?.mode === 'hostile-redirect') return reply(302, { location: `http://downloads.example.invalid${urlPath}` });
+    if (fault?.mode === 'hostile-redirect') return reply(302, { location: fault.location ?? `http://downloads.example.invalid${urlPath}` });
 
     const etag = `"${s.size.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}"`;
     const headers: Record<string, string | number> = {

@@ -2,7 +2,7 @@
 // (compute/cuda/redist/<component>/<platform>/<component>-<platform>-<ver>-archive.tar.xz|zip), with
 // a fixture redistrib_11.8.0.json beside them and a --catalog overlay carrying their real sha256.
 // Real tar.xz (Python's tarfile) and zip; libraries under their real names and links, of bytes that
-// compress like real libraries (see libraryBytes), so unpacking costs what it does with NVIDIA's.
+// compress about as GPU libraries do (see libraryBytes), so unpacking costs what it costs for real.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,41 +11,46 @@ import { peBytes, writeArchive, type FixtureEntry } from './cudnn-archive.js';
 import type { NvidiaMirror } from './mirror.js';
 
 export type FixturePlatform = 'linux-x86_64' | 'windows-x86_64';
-const RELEASE = redistData.releases.find((r) => r.version === '11.8.0')!;
-type ComponentId = keyof typeof RELEASE.components;
+type FixtureRelease = '11.8.0' | '12.9.1';
+interface ReleaseComponent { name: string; version: string; 'linux-x86_64'?: { relative_path: string }; 'windows-x86_64'?: { relative_path: string } }
+const releaseData = (version: FixtureRelease) => redistData.releases.find((r) => r.version === version)! as unknown as { components: Record<string, ReleaseComponent> };
+type ComponentId = string;
+/** The sonames each major's libraries carry (assets/libraries.json). */
+const SONAMES = {
+  '11.8.0': { cudart: '11.0', cublas: '11', cufft: '10', curand: '10', cusolver: '11', cusparse: '11', dll: { cufft: '10', cusolver: '11', cusparse: '11' } },
+  '12.9.1': { cudart: '12', cublas: '12', cufft: '11', curand: '10', cusolver: '11', cusparse: '12', dll: { cufft: '11', cusolver: '11', cusparse: '12' } },
+} as const;
 
-const NVCC_SCRIPT = `#!/bin/sh
+const nvccScript = (release: FixtureRelease) => release === '11.8.0' ? `#!/bin/sh
 case "$1" in
   --version|-V) printf 'nvcc: NVIDIA (R) Cuda compiler driver\\nCopyright (c) 2005-2022 NVIDIA Corporation\\nBuilt on Wed_Sep_21_10:33:58_PDT_2022\\nCuda compilation tools, release 11.8, V11.8.89\\nBuild cuda_11.8.r11.8/compiler.31833905_0\\n' ;;
+  *) echo "nvcc fixture: only --version" >&2; exit 1 ;;
+esac
+` : `#!/bin/sh
+case "$1" in
+  --version|-V) printf 'nvcc: NVIDIA (R) Cuda compiler driver\\nCopyright (c) 2005-2025 NVIDIA Corporation\\nBuilt on Tue_May_27_02:21:03_PDT_2025\\nCuda compilation tools, release 12.9, V12.9.86\\nBuild cuda_12.9.r12.9/compiler.36037853_0\\n' ;;
   *) echo "nvcc fixture: only --version" >&2; exit 1 ;;
 esac
 `;
 
 /**
- * Unpacked library bytes per archive byte. An estimate, not NVIDIA's figure (the manifests give only
- * archive sizes): x86-64 shared objects xz-compress to a quarter to a third (measured here with xz -6:
- * libstdc++.so.6.0.30 0.26, libcrypto.so.3 0.32), so each archive byte stands for three unpacked ones.
+ * Library bytes that xz compresses about 2.7:1 (preset 1; 3:1 at xz's default), as NVIDIA's do (an estimate, not a sourced figure: the
+ * manifests give only archive sizes; e.g. 11.8's libcublas archive is 500.7 MB for well over a GB of
+ * shared and static libraries). Random symbols from an alphabet of six carry log2(6) ≈ 2.6 bits per
+ * byte, so `archiveBytes` of compressed data unpack to three times as many — written and decoded as
+ * for real, where random bytes would be stored uncompressed and unpack as fast as a copy.
  */
-export const UNPACKED_PER_ARCHIVE_BYTE = 3;
-
-/**
- * `size` bytes that xz-compress to about 1/UNPACKED_PER_ARCHIVE_BYTE: each 3 KiB run is 1 KiB of
- * random bytes said three times (the decoder does real literal and match work, as with code), where
- * bare random bytes would not compress and unpack at the speed of a copy.
- */
-export function libraryBytes(size: number): Buffer {
-  const out = Buffer.alloc(size);
-  const run = 1024;
-  for (let at = 0; at < size; at += run * UNPACKED_PER_ARCHIVE_BYTE) {
-    const fresh = randomBytes(run);
-    for (let k = 0; k < UNPACKED_PER_ARCHIVE_BYTE && at + k * run < size; k++) fresh.copy(out, at + k * run, 0, Math.min(run, size - at - k * run));
-  }
+function libraryBytes(archiveBytes: number): Buffer {
+  const out = randomBytes(Math.max(64, Math.round(archiveBytes * 3)));
+  for (let i = 0; i < out.length; i++) out[i] = 0x41 + (out[i] % 6);
   return out;
 }
 
 /** What each component's archive holds, as NVIDIA lays it out (library bytes scaled by `bytes`). */
-function members(id: ComponentId, platform: FixturePlatform, bytes: (weight: number) => Buffer, nvccExe?: Buffer): FixtureEntry[] {
-  const v = RELEASE.components[id].version;
+function members(release: FixtureRelease, id: ComponentId, platform: FixturePlatform, bytes: (weight: number) => Buffer, nvccExe?: Buffer): FixtureEntry[] {
+  const v = releaseData(release).components[id].version;
+  const n = SONAMES[release];
+  const mm = release.split('.').slice(0, 2).join('.');
   const linux = platform === 'linux-x86_64';
   const so = (base: string, soname: string, weight: number): FixtureEntry[] => [
     { name: `lib/${base}.so.${v}`, data: bytes(weight) },
@@ -57,33 +62,35 @@ function members(id: ComponentId, platform: FixturePlatform, bytes: (weight: num
     case 'cuda_cudart':
       return [
         { name: 'include/cuda_runtime_api.h', data: '#define CUDART_VERSION 11080\n' },
-        ...(linux ? [...so('libcudart', '11.0', 1), { name: 'lib/libcudart_static.a', data: bytes(1) }] : [dll('cudart64_110.dll', 1), { name: 'lib/x64/cudart.lib', data: bytes(1) }]),
+        ...(linux ? [...so('libcudart', n.cudart, 1), { name: 'lib/libcudart_static.a', data: bytes(1) }] : [dll(`cudart64_${n.cudart.replace('.', '')}.dll`, 1), { name: 'lib/x64/cudart.lib', data: bytes(1) }]),
       ];
     case 'libcublas':
       return [
         { name: 'include/cublas_v2.h', data: '/* cuBLAS */\n' },
-        ...(linux ? [...so('libcublas', '11', 120), ...so('libcublasLt', '11', 250)] : [dll('cublas64_11.dll', 30), dll('cublasLt64_11.dll', 360), { name: 'lib/x64/cublas.lib', data: bytes(1) }]),
+        ...(linux ? [...so('libcublas', n.cublas, 120), ...so('libcublasLt', n.cublas, 250)] : [dll(`cublas64_${n.cublas}.dll`, 30), dll(`cublasLt64_${n.cublas}.dll`, 360), { name: 'lib/x64/cublas.lib', data: bytes(1) }]),
       ];
     case 'libcufft':
-      return [{ name: 'include/cufft.h', data: '/* cuFFT */\n' }, ...(linux ? so('libcufft', '10', 270) : [dll('cufft64_10.dll', 165)])];
+      return [{ name: 'include/cufft.h', data: '/* cuFFT */\n' }, ...(linux ? so('libcufft', n.cufft, 270) : [dll(`cufft64_${n.dll.cufft}.dll`, 165)])];
     case 'libcurand':
-      return [{ name: 'include/curand.h', data: '/* cuRAND */\n' }, ...(linux ? so('libcurand', '10', 82) : [dll('curand64_10.dll', 56)])];
+      return [{ name: 'include/curand.h', data: '/* cuRAND */\n' }, ...(linux ? so('libcurand', n.curand, 82) : [dll('curand64_10.dll', 56)])];
     case 'libcusolver':
-      return [{ name: 'include/cusolverDn.h', data: '/* cuSOLVER */\n' }, ...(linux ? so('libcusolver', '11', 83) : [dll('cusolver64_11.dll', 117)])];
+      return [{ name: 'include/cusolverDn.h', data: '/* cuSOLVER */\n' }, ...(linux ? so('libcusolver', n.cusolver, 83) : [dll(`cusolver64_${n.dll.cusolver}.dll`, 117)])];
     case 'libcusparse':
-      return [{ name: 'include/cusparse.h', data: '/* cuSPARSE */\n' }, ...(linux ? so('libcusparse', '11', 222) : [dll('cusparse64_11.dll', 196)])];
+      return [{ name: 'include/cusparse.h', data: '/* cuSPARSE */\n' }, ...(linux ? so('libcusparse', n.cusparse, 222) : [dll(`cusparse64_${n.dll.cusparse}.dll`, 196)])];
     case 'cuda_cupti':
       return linux
-        ? [{ name: 'include/cupti.h', data: '/* CUPTI */\n' }, { name: `lib/libcupti.so.${v}`, data: bytes(17) }, { name: 'lib/libcupti.so.11.8', type: 'symlink', target: `libcupti.so.${v}` }]
+        ? [{ name: 'include/cupti.h', data: '/* CUPTI */\n' }, { name: `lib/libcupti.so.${v}`, data: bytes(17) }, { name: `lib/libcupti.so.${mm}`, type: 'symlink', target: `libcupti.so.${v}` }, { name: 'lib/libcupti.so', type: 'symlink', target: `libcupti.so.${mm}` }]
         : [{ name: 'extras/CUPTI/include/cupti.h', data: '/* CUPTI */\n' }, { name: 'extras/CUPTI/lib64/cupti64_2022.3.0.dll', data: Buffer.concat([peBytes('x64'), bytes(12)]) }];
     case 'cuda_nvcc':
       return [
-        { name: linux ? 'bin/nvcc' : 'bin/nvcc.exe', data: linux ? NVCC_SCRIPT : (nvccExe ?? Buffer.concat([peBytes('x64'), bytes(10)])) },
-        { name: linux ? 'bin/ptxas' : 'bin/ptxas.exe', data: linux ? '#!/bin/sh\necho "ptxas: NVIDIA (R) Ptx optimizing assembler, release 11.8"\n' : peBytes('x64') },
+        { name: linux ? 'bin/nvcc' : 'bin/nvcc.exe', data: linux ? nvccScript(release) : (nvccExe ?? Buffer.concat([peBytes('x64'), bytes(10)])) },
+        { name: linux ? 'bin/ptxas' : 'bin/ptxas.exe', data: linux ? `#!/bin/sh\necho "ptxas: NVIDIA (R) Ptx optimizing assembler, release ${mm}"\n` : peBytes('x64') },
         { name: 'nvvm/libdevice/libdevice.10.bc', data: bytes(1) },
         { name: linux ? 'nvvm/bin/cicc' : 'nvvm/bin/cicc.exe', data: bytes(30) },
         { name: 'include/crt/host_config.h', data: '/* crt */\n' },
       ];
+    case 'libnvjitlink':
+      return [{ name: 'include/nvJitLink.h', data: '/* nvJitLink */\n' }, ...so('libnvJitLink', '12', 54)];
     default:
       return [];
   }
@@ -102,19 +109,22 @@ export interface RedistFixture {
  * bytes (weights follow the real archives' sizes in MB), so a test stays small and a bench can scale.
  * The archives and the overlay are written into `dir`.
  */
-export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, options: { platform?: FixturePlatform; kib?: number; overlayExtra?: Record<string, unknown>; /** Windows: a program that answers `nvcc.exe --version` (the Wine lane's fixture). */ nvccExe?: Buffer } = {}): Promise<RedistFixture> {
+export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, options: { /** Which release's archives (default 11.8.0). */ release?: FixtureRelease; platform?: FixturePlatform; kib?: number; overlayExtra?: Record<string, unknown>; /** Windows: a program that answers `nvcc.exe --version` (the Wine lane's fixture). */ nvccExe?: Buffer } = {}): Promise<RedistFixture> {
   const platform = options.platform ?? 'linux-x86_64';
+  const release = options.release ?? '11.8.0';
+  const data = releaseData(release);
   const unit = (options.kib ?? 4) * 1024;
   const archives: RedistFixture['archives'] = {};
-  const manifest: Record<string, unknown> = { release_date: '2022-10-03', release_label: '11.8.0', release_product: 'cuda' };
+  const manifest: Record<string, unknown> = { release_date: release === '11.8.0' ? '2022-10-03' : '2025-06-05', release_label: release, release_product: 'cuda' };
   const overlayComponents: Record<string, unknown> = {};
-  for (const id of Object.keys(RELEASE.components) as ComponentId[]) {
-    const c = RELEASE.components[id];
-    const rel = c[platform].relative_path;
+  for (const id of Object.keys(data.components)) {
+    const c = data.components[id];
+    const rel = c[platform]?.relative_path;
+    if (!rel) continue;
     const name = path.posix.basename(rel);
     const top = name.replace(/\.(tar\.xz|zip)$/, '');
-    const entries = members(id, platform, (w) => libraryBytes(Math.max(64, Math.round(w * unit * UNPACKED_PER_ARCHIVE_BYTE))), options.nvccExe);
-    const file = await writeArchive(path.join(dir, name), platform === 'linux-x86_64' ? 'tar.xz' : 'zip', [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }]);
+    const entries = members(release, id, platform, (w) => libraryBytes(w * unit), options.nvccExe);
+    const file = await writeArchive(path.join(dir, name), platform === 'linux-x86_64' ? 'tar.xz' : 'zip', [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }], { xzPreset: 1 });
     const bytes = await readFile(file);
     const served = await mirror.addFile(`compute/cuda/redist/${rel}`, bytes);
     archives[id] = { urlPath: `compute/cuda/redist/${rel}`, sha256: served.sha256, size: served.size, file };
@@ -122,9 +132,9 @@ export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, opt
     manifest[id] = { name: c.name, license: 'CUDA Toolkit', version: c.version, [platform]: entry };
     overlayComponents[id] = { [platform]: entry };
   }
-  await mirror.addFile('compute/cuda/redist/redistrib_11.8.0.json', Buffer.from(JSON.stringify(manifest, null, 2)));
+  await mirror.addFile(`compute/cuda/redist/redistrib_${release}.json`, Buffer.from(JSON.stringify(manifest, null, 2)));
   const overlay = path.join(dir, 'overlay.json');
-  await writeFile(overlay, JSON.stringify({ ...options.overlayExtra, redist: [{ version: '11.8.0', source: 'test fixture redistrib_11.8.0.json', components: overlayComponents }] }));
+  await writeFile(overlay, JSON.stringify({ ...options.overlayExtra, redist: [{ version: release, source: `test fixture redistrib_${release}.json`, components: overlayComponents }] }));
   return { overlay, archives, totalBytes: Object.values(archives).reduce((n, a) => n + a.size, 0) };
 }
 

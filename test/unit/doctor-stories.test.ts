@@ -30,6 +30,8 @@ describe("the seed's Windows laptop", () => {
     // cuFFT 10 is in 11.0's bin too — but it is 11.0's copy, not what TF 2.3 was built against.
     expect(f['library:cufft']).toMatchObject({ status: 'fail', title: `cufft64_10.dll resolves to ${CUDA}\\v11.0\\bin, but it is CUDA 11.0's copy, not CUDA 10.1's` });
     expect(f['library:cudnn']).toMatchObject({ status: 'fail', title: 'cudnn64_7.dll is not found anywhere' });
+    // cuDNN 8 in 11.0 was seen: the report says so, and that it cannot serve TF 2.3 (nor needs removing).
+    expect(f['library:cudnn'].evidence).toContain(`cuDNN 8.0.4 is in ${CUDA}\\v11.0, but TensorFlow 2.3.0 loads cudnn64_7.dll: a cuDNN of another major does not serve it (it can stay)`);
     expect(f['library:cuda']).toMatchObject({ status: 'pass', title: 'nvcuda.dll → C:\\Windows\\System32' });
     expect(f.python).toMatchObject({ status: 'pass', title: 'Python 3.8.5 (64-bit) within 3.5–3.8' });
     expect(f['windows-native'].status).toBe('pass');

@@ -95,6 +95,13 @@ with open(os.environ['FIXTURE_LOG'], 'a') as log:
     log.write('script: ' + script + '\\n')
 if os.environ.get('FIXTURE_POWERSHELL_FAIL'):
     sys.stderr.write('Requested registry access is not allowed.\\n'); sys.exit(1)
+d = re.search(r"\\[Microsoft\\.Win32\\.Registry\\]::(LocalMachine|CurrentUser)\\.OpenSubKey\\('((?:[^']|'')*)', \\$true\\); \\$k\\.DeleteValue\\('Path', \\$false\\)", script)
+if d:
+    hive = 'HKLM' if d.group(1) == 'LocalMachine' else 'HKCU'
+    for ext in ('.value', '.kind'):
+        f = os.path.join(os.environ['FIXTURE_REGISTRY'], hive + ext)
+        if os.path.exists(f): os.remove(f)
+    sys.exit(0)
 m = re.search(r"\\[Microsoft\\.Win32\\.Registry\\]::(LocalMachine|CurrentUser)\\.OpenSubKey\\('((?:[^']|'')*)', \\$true\\); \\$k\\.SetValue\\('Path', '((?:[^']|'')*)', \\[Microsoft\\.Win32\\.RegistryValueKind\\]::(ExpandString|String)\\)", script)
 if not m: sys.stderr.write('fixture: unexpected script\\n'); sys.exit(2)
 hive = 'HKLM' if m.group(1) == 'LocalMachine' else 'HKCU'
@@ -108,6 +115,8 @@ export interface WindowsMachine {
   registry: string;
   setPersisted(hive: 'HKLM' | 'HKCU', value: string, kind?: string): Promise<void>;
   persisted(hive: 'HKLM' | 'HKCU'): Promise<{ value: string; kind: string }>;
+  /** Whether the hive has a Path value at all. */
+  exists(hive: 'HKLM' | 'HKCU'): Promise<boolean>;
   calls(): Promise<string[]>;
 }
 
@@ -135,6 +144,7 @@ export async function windowsMachine(options: { processPath: string; env?: Recor
       await writeFile(path.join(registry, `${hive}.value`), value);
       await writeFile(path.join(registry, `${hive}.kind`), kind);
     },
+    exists: async (hive) => readFile(path.join(registry, `${hive}.value`)).then(() => true, () => false),
     persisted: async (hive) => ({
       value: await readFile(path.join(registry, `${hive}.value`), 'utf8'),
       kind: await readFile(path.join(registry, `${hive}.kind`), 'utf8'),

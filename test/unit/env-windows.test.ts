@@ -150,10 +150,15 @@ describe('Windows: 11.0 bin ahead of 11.2 on the machine PATH', () => {
     await m.setPersisted('HKLM', SYSTEM);
     // no HKCU Path value at all: reg.exe says it cannot find it
     const { plan, places } = await planFor(m, false);
-    expect(plan.changes[0]).toMatchObject({ target: 'User', before: '', after: `${V112}\\bin;${V112}\\extras\\CUPTI\\lib64` });
+    // null, not '': the journal says there was no value, so rollback deletes it rather than writing an empty one.
+    expect(plan.changes[0]).toMatchObject({ target: 'User', before: null, after: `${V112}\\bin;${V112}\\extras\\CUPTI\\lib64` });
     const result = await applyEnvChanges(plan.changes, { host: m.host, journalFile: places.journalFile });
     expect(result.ok).toBe(true);
     expect(await m.persisted('HKCU')).toEqual({ value: `${V112}\\bin;${V112}\\extras\\CUPTI\\lib64`, kind: 'REG_EXPAND_SZ' });
+    const undo = await rollbackEnvChanges(places.journalFile, { host: m.host });
+    expect(undo).toMatchObject({ ok: true, kept: [], failed: [] });
+    expect(await m.exists('HKCU')).toBe(false);
+    expect((await m.calls()).filter((c) => c.includes("DeleteValue('Path', $false)"))).toHaveLength(1);
   });
 
   it('leaves a PATH the user changed after cudawiz alone at rollback, and says how to restore it', async () => {

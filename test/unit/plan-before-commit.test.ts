@@ -1,6 +1,8 @@
 // The plan says what is true before the user commits: which Python can take the TF, what it will
 // download and how much disk it needs (checked against the free space), which files the loader step
 // changes; afterwards a failed verify names the library; an overlay entry that matches nothing warns.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyOverlay, builtinCatalog } from '../../src/catalog/load.js';
@@ -62,14 +64,14 @@ describe('download sizes and disk space, before "Go ahead"', () => {
     const ctx = createPlanContext(withSize(2_572_375_580), host(), { tf: '2.3', cudaRoot: await tempDir(), cacheDir: await tempDir(), downloadsDir: await tempDir(), configureEnv: 'no', command: 'cudawiz' });
     const check = await diskSpaceStep.check(ctx);
     expect(check.done).toBe(false);
-    expect(check.reason).toMatch(/^Downloads 2\.4 GiB; needs about 9\.6 GiB of disk \([\d.]+ [KMGT]iB free\)/);
+    expect(check.reason).toMatch(/^Downloads 2\.4 GiB; needs about 12\.0 GiB of disk \([\d.]+ [KMGT]iB free\)/);
     // The gated cuDNN archive has no size the catalog knows: the total says it is a lower bound.
     expect(check.reason).toMatch(/; some sizes unknown$/);
   });
 
   it('more than the disk has: the plan says it will stop, and the step stops before any download', async () => {
     const ctx = createPlanContext(withSize(2 ** 52), host(), { tf: '2.3', cudaRoot: await tempDir(), cacheDir: await tempDir(), downloadsDir: await tempDir(), configureEnv: 'no', command: 'cudawiz' });
-    expect((await diskSpaceStep.check(ctx)).reason).toMatch(/^will stop: Not enough disk space: the plan needs about 16\.0 PiB|^will stop: Not enough disk space: the plan needs about 16384\.0 TiB/);
+    expect((await diskSpaceStep.check(ctx)).reason).toMatch(/^will stop: Not enough disk space: the plan needs about 20\.0 PiB|^will stop: Not enough disk space: the plan needs about 20480\.0 TiB/);
     await expect(diskSpaceStep.run(ctx, { signal: new AbortController().signal, progress: () => {}, log: () => {} })).rejects.toMatchObject({ code: 'not-enough-space' });
   });
 
@@ -81,6 +83,31 @@ describe('download sizes and disk space, before "Go ahead"', () => {
       expect(plan.steps.find((s: { id: string }) => s.id === 'disk-space').reason).toMatch(/^Downloads [\d.]+ KiB; needs about [\d.]+ KiB of disk \(/);
       expect(m.mirror.requests.filter((q) => q.method === 'GET')).toHaveLength(0);
     } finally {
+      await m.mirror.close();
+    }
+  });
+  it('a HEAD that is redirected to plain http:// is not followed: the size is unknown, said so, and nothing else is asked', async () => {
+    const m = await laptop();
+    // A plain-http server on every interface, reached as 0.0.0.0 — not loopback by our rule, so a
+    // HEAD that followed the redirect would show up here.
+    let reached = 0;
+    const elsewhere = http.createServer((_req, res) => {
+      reached++;
+      res.writeHead(200, { 'content-length': '4096' }).end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '0.0.0.0', resolve));
+    try {
+      const port = (elsewhere.address() as AddressInfo).port;
+      m.mirror.fault({ mode: 'hostile-redirect', path: '.run', times: Infinity, location: `http://0.0.0.0:${port}/cuda.run` });
+      const r = await runCli(['install', '--tf', '2.3', '--dry-run', '--json', '--configure-env', 'no', ...m.globals], { host: { ...realHost(m.env), home: m.home } });
+      const plan = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((e) => e.type === 'plan');
+      expect(plan.steps.find((s: { id: string }) => s.id === 'disk-space').reason).toMatch(/; some sizes unknown$/);
+      const heads = m.mirror.requests.filter((q) => q.method === 'HEAD' && q.path.endsWith('.run'));
+      expect(heads).toHaveLength(1);
+      expect(heads[0].fault).toBe('hostile-redirect');
+      expect(reached).toBe(0);
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve));
       await m.mirror.close();
     }
   });

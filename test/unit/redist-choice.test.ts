@@ -63,10 +63,11 @@ describe('the redist release for a TensorFlow row', () => {
 });
 
 describe('the redist manifests as data', () => {
-  it('ship every component TF loads for both platforms, with NVIDIA\'s sha256 and sizes, and a source', () => {
+  it('ship every component TF loads for each platform the release serves, with NVIDIA\'s sha256 and sizes, and a source', () => {
     for (const release of redist.releases) {
       expect(release.source).toMatch(/nixpkgs|NVIDIA/);
-      for (const os of ['linux', 'windows'] as const) {
+      // CUDA 12 serves Linux only: native-Windows TensorFlow has no GPU build after 2.10 (CUDA 11).
+      for (const os of release.version.startsWith('11.') ? (['linux', 'windows'] as const) : (['linux'] as const)) {
         const { archives, missing } = releaseArchives(redist, release, os);
         expect(missing).toEqual([]);
         for (const a of archives) {
@@ -75,6 +76,24 @@ describe('the redist manifests as data', () => {
         }
       }
     }
+  });
+
+  it('CUDA 12.9.1 for TF 2.15–2.21 on Linux: the 8 components plus nvJitLink (from 12.0 on), NVIDIA\'s sizes; none for Windows', () => {
+    const r129 = redist.releases.find((r) => r.version === '12.9.1')!;
+    const linux = releaseArchives(redist, r129, 'linux');
+    expect(linux.missing).toEqual([]);
+    expect(linux.archives.map((a) => a.component)).toEqual(['cuda_cudart', 'libcublas', 'libcufft', 'libcurand', 'libcusolver', 'libcusparse', 'cuda_cupti', 'cuda_nvcc', 'libnvjitlink']);
+    expect(linux.archives.reduce((n, a) => n + a.size, 0)).toBe(2370880024);
+    expect(r129.provides['linux-x86_64']).toContain('libnvJitLink.so.12');
+    expect(releaseArchives(redist, r129, 'windows').archives).toEqual([]);
+    // 11.8 does not need nvJitLink (new in 12.0), so it is still complete without it.
+    expect(releaseArchives(redist, redist.releases.find((r) => r.version === '11.8.0')!, 'linux').archives.map((a) => a.component)).not.toContain('libnvjitlink');
+  });
+
+  it('TF 2.16 (built with CUDA 12.3) gets CUDA 12.9.1 on Linux, with the reason; native Windows has none', () => {
+    const route = redistRouteFor(redist, catalog, requirementsFor(catalog, '2.16', 'linux'), 'linux', '570.86.10');
+    expect(route).toMatchObject({ ok: true, choice: { majorMinor: '12.9', builtWith: '12.3', archives: 9 } });
+    if (route.ok) expect(route.choice.why).toContain('TensorFlow 2.16 was built with CUDA 12.3; CUDA 12.9');
   });
 
   it("add up to NVIDIA's sizes for TF 2.12 on Linux: 1.15 GiB for the 8 components", () => {
@@ -93,6 +112,6 @@ describe('the redist manifests as data', () => {
 
   it('an overlay adds a release', async () => {
     const file = await overlayFile({ redist: [{ ...redist.releases[0], version: '11.9.0', source: 'a mirror of redistrib_11.9.0.json' }] });
-    expect(loadRedistCatalog(file).releases.map((r) => r.version)).toEqual(['11.8.0', '11.9.0']);
+    expect(loadRedistCatalog(file).releases.map((r) => r.version)).toEqual(['11.8.0', '11.9.0', '12.9.1']);
   });
 });

@@ -122,7 +122,7 @@ describe('the wizard, driven by keys', () => {
     const { stdin, lastFrame, unmount } = await atVersionList();
     await press(stdin, KEY.down, lastFrame, /❯ TensorFlow 2\.10\.0/);
     let frame = await press(stdin, KEY.enter, lastFrame, 'How should TensorFlow 2.10.0 get CUDA and cuDNN?');
-    expect(frame).toMatch(/❯ pip wheels in a virtual environment \(recommended/);
+    expect(frame).toMatch(/❯ pip wheels in a virtual environment \(changes nothing outside it\) — recommended/);
     frame = await press(stdin, KEY.esc, lastFrame, 'Which TensorFlow version?');
     unmount();
   });

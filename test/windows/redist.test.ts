@@ -57,6 +57,7 @@ describe('the redist route under Wine, not elevated', () => {
     const rollback = await m.cli(['rollback', ...globals], { env: NOT_ADMIN });
     expect(rollback.code, shown(rollback)).toBe(0);
     expect(m.exists(V118)).toBe(false);
-    expect((await m.reg(USER_ENV, 'Path'))?.value ?? '').toBe('');
+    // There was no User Path before: rollback deletes the value, it does not leave an empty one.
+    expect(await m.reg(USER_ENV, 'Path')).toBeUndefined();
   });
 });

@@ -1,0 +1,58 @@
+// What cudawiz says about the CUDA installer: what its exit means, what to do, and what a toolkit
+// folder it left holds. Ids stay English (the --json interface); the words go through here.
+import { localized } from './localized.js';
+
+const hex = (c: number) => `0x${c.toString(16).toUpperCase()}`;
+
+export const cudaText = localized({
+  en: {
+    finished: 'The installer finished.',
+    wrongComponents: (c: number) => `The installer rejected a component name (exit ${c} = ${hex(c)}): the component list does not match this installer's version.`,
+    wrongComponentsFix: "The catalog's Windows component list for this CUDA version is wrong; report it, or give a corrected list in a --catalog overlay.",
+    telemetryMissing: 'The installer could not reach NVIDIA telemetry (exit 0x80070424) but installs the toolkit regardless.',
+    rebootRequired: 'The installer finished and asks for a reboot (exit 3010).',
+    rebootRequiredFix: 'Restart Windows when convenient.',
+    failedWithCode: (c: number) => `The installer failed with exit code ${c} (${hex(c)}).`,
+    segfault: (tmpLog: string) => `The installer crashed (segmentation fault). CUDA 10.1+ runfiles do this when ${tmpLog} is left over from an earlier run, typically owned by another user.`,
+    segfaultFix: (tmpLog: string) => `Remove ${tmpLog} (sudo rm ${tmpLog}) and run again.`,
+    compiler: 'The installer refused this machine\'s gcc as unsupported by this CUDA version (TensorFlow does not compile with it, so the check does not matter here).',
+    compilerFix: 'Run again with --override-compiler-check (passes the runfile\'s --override), or install a supported gcc.',
+    noSpace: 'The disk filled up while the installer unpacked or copied files.',
+    noSpaceFix: 'Free space on the target disk (the installer unpacks into the cache: --cache-dir on a disk with several GB free moves it), and run again.',
+    notRunnable: (code: number) => `The installer could not be started (exit ${code}).`,
+    notRunnableFix: 'Check that the file is the complete runfile and that `sh` exists.',
+    stoppedBy: (signal: string | undefined) => `The installer was stopped by ${signal ?? 'a signal'}.`,
+    stopped: 'The installer was stopped.',
+    installationFailed: (code: number, saysFailed: boolean) => `The installer failed with exit code ${code}${saysFailed ? ' ("Installation failed")' : ''}; its log says why (below).`,
+    installationFailedFix: 'Read the installer log shown below (its tail is printed with this error); fix what it names, then run again.',
+    stateAbsent: (dir: string) => `${dir} does not exist: nothing was installed.`,
+    stateComplete: (dir: string) => `${dir} holds nvcc and the CUDA runtime.`,
+    statePartial: (dir: string, holds: string | undefined, missing: string) => `${dir} is partial: it ${holds === undefined ? 'is empty' : `holds ${holds}`} but lacks ${missing}.`,
+    and: ' and ',
+  },
+  zh: {
+    finished: '安装程序已完成。',
+    wrongComponents: (c) => `安装程序拒绝了一个组件名（退出码 ${c} = ${hex(c)}）：组件列表和这个安装程序的版本对不上。`,
+    wrongComponentsFix: '目录（catalog）里这个 CUDA 版本的 Windows 组件列表有误；请报告此问题，或用 --catalog 覆盖文件给出正确的列表。',
+    telemetryMissing: '安装程序连不上 NVIDIA 遥测服务（退出码 0x80070424），但工具包照样装好了。',
+    rebootRequired: '安装程序已完成，要求重启（退出码 3010）。',
+    rebootRequiredFix: '方便时重启 Windows。',
+    failedWithCode: (c) => `安装程序失败，退出码 ${c}（${hex(c)}）。`,
+    segfault: (tmpLog) => `安装程序崩溃了（段错误）。CUDA 10.1 及以上的 runfile 在 ${tmpLog} 是上次运行留下的（通常属于另一个用户）时会这样。`,
+    segfaultFix: (tmpLog) => `删除 ${tmpLog}（sudo rm ${tmpLog}），然后重新运行。`,
+    compiler: '安装程序认为本机的 gcc 不受这个 CUDA 版本支持而拒绝安装（TensorFlow 并不用它编译，所以这项检查在这里无关紧要）。',
+    compilerFix: '加上 --override-compiler-check 重新运行（会给 runfile 传 --override），或安装受支持的 gcc。',
+    noSpace: '安装程序解包或复制文件时磁盘满了。',
+    noSpaceFix: '清理目标磁盘的空间（安装程序在缓存目录里解包：用 --cache-dir 指向一块有几 GB 空闲的磁盘即可），然后重新运行。',
+    notRunnable: (code) => `安装程序无法启动（退出码 ${code}）。`,
+    notRunnableFix: '请确认文件是完整的 runfile，并且系统里有 `sh`。',
+    stoppedBy: (signal) => `安装程序被${signal ?? '一个信号'}终止了。`,
+    stopped: '安装程序被终止了。',
+    installationFailed: (code, saysFailed) => `安装程序失败，退出码 ${code}${saysFailed ? '（"Installation failed"）' : ''}；原因见下方它的日志。`,
+    installationFailedFix: '阅读下方的安装程序日志（错误信息后附有日志末尾），解决其中指出的问题后重新运行。',
+    stateAbsent: (dir) => `${dir} 不存在：什么都没装上。`,
+    stateComplete: (dir) => `${dir} 里有 nvcc 和 CUDA 运行时。`,
+    statePartial: (dir, holds, missing) => `${dir} 不完整：${holds === undefined ? '它是空的' : `里面有 ${holds}`}，但缺少 ${missing}。`,
+    and: ' 和 ',
+  },
+});
