@@ -13,7 +13,7 @@ import { pathFor, pathListSeparator, splitPathList, toolkitDir, toolkitLibraryDi
 import { ProbeCache } from '../probe/cache.js';
 import { releaseArchives, type RedistCatalog } from '../redist/catalog.js';
 import { redistRouteFor, type RedistChoice } from '../redist/choose.js';
-import { checkRedistToolkit, downloadArchives, repairRedist, unpackRedist } from '../redist/toolkit.js';
+import { beginUnpack, checkRedistToolkit, downloadArchives, repairRedist, unpackRedist, type RedistUnpack } from '../redist/toolkit.js';
 import { verifySetup } from '../verify/index.js';
 import { createPlanContext, type PlanContext, type PlanOptions } from './context.js';
 import { NeedsInput, type Step } from './runner.js';
@@ -28,6 +28,8 @@ export interface RedistPlanContext extends PlanContext {
   envInPlace?: boolean;
   /** component id → verified archive in the cache, filled by the download step. */
   archiveFiles?: Map<string, string>;
+  /** The unpack begun by the download step: archives already extracting into staging. */
+  unpack?: RedistUnpack;
 }
 
 /** The plan context for the redist route; a usage error where the route does not exist for this TF here. */
@@ -100,15 +102,26 @@ export const redistDownloadStep: Step<RedistPlanContext> = {
     const { archives } = releaseArchives(ctx.redist, ctx.choice.release, ctx.os);
     // An unpack that stopped half-way needs only the components it had not finished.
     const wanted = check.state === 'unpacking' && check.manifest?.release === ctx.choice.release.version ? archives.filter((a) => check.components.includes(a.component)) : archives;
-    const results = await downloadArchives({
-      catalog: ctx.redist,
-      archives: wanted,
-      cacheDir: ctx.cacheDir,
-      mirror: ctx.mirror,
-      connections: ctx.connections,
-      signal: io.signal,
-      onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total, speed: p.speed, eta: p.speed > 0 ? Math.max(0, (p.total - p.bytes) / p.speed) : undefined }),
-    });
+    // A pipeline: each archive, once downloaded and verified, is extracted into the toolkit's staging
+    // folder while the others still download; the unpack step only moves files into place.
+    const unpack = await beginUnpack({ catalog: ctx.redist, release: ctx.choice.release, os: ctx.os, toolkitDir: ctx.toolkitDir, builtFor: ctx.choice.builtWith, signal: io.signal });
+    let results;
+    try {
+      results = await downloadArchives({
+        catalog: ctx.redist,
+        archives: wanted,
+        cacheDir: ctx.cacheDir,
+        mirror: ctx.mirror,
+        connections: ctx.connections,
+        signal: io.signal,
+        onArchive: (component, r) => unpack.stage(component, r.path),
+        onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total, speed: p.speed, eta: p.speed > 0 ? Math.max(0, (p.total - p.bytes) / p.speed) : undefined }),
+      });
+    } catch (e) {
+      await unpack.abandon();
+      throw e;
+    }
+    ctx.unpack = unpack;
     ctx.archiveFiles = new Map([...results].map(([k, v]) => [k, v.path]));
     const bytes = [...results.values()].reduce((n, r) => n + r.bytes, 0);
     return {
@@ -129,7 +142,10 @@ export const redistUnpackStep: Step<RedistPlanContext> = {
     return { done: false, reason: check.state === 'unpacking' ? redistText.toolkitInterrupted(ctx.toolkitDir) : redistText.unpackPlan(ctx.toolkitDir) };
   },
   async run(ctx, io) {
-    const m = await unpackRedist({
+    const begun = ctx.unpack;
+    ctx.unpack = undefined;
+    const progress = (p: { files: number }) => io.progress({ bytes: p.files, unit: 'files' });
+    const m = begun ? await begun.finish(progress) : await unpackRedist({
       catalog: ctx.redist,
       release: ctx.choice.release,
       os: ctx.os,
@@ -137,7 +153,7 @@ export const redistUnpackStep: Step<RedistPlanContext> = {
       builtFor: ctx.choice.builtWith,
       files: ctx.archiveFiles ?? new Map(),
       signal: io.signal,
-      onProgress: (p) => io.progress({ bytes: p.files, unit: 'files' }),
+      onProgress: progress,
     });
     return { summary: redistText.unpackDone(m.release, m.files.length, ctx.toolkitDir) };
   },

@@ -88,6 +88,8 @@ export interface DownloadAllOptions {
   connections?: number;
   signal?: AbortSignal;
   onProgress?: (p: { bytes: number; total: number; speed: number; files: number; totalFiles: number }) => void;
+  /** Called as each archive is downloaded and verified, while the others still download. */
+  onArchive?: (component: string, result: FetchResult) => void;
 }
 
 /** Fetches every archive, several at once within the connection budget; each verified, each resumable. */
@@ -123,6 +125,7 @@ export async function downloadArchives(options: DownloadAllOptions): Promise<Map
       bytes.set(entry.component, r.bytes);
       speeds.delete(entry.component);
       results.set(entry.component, r);
+      options.onArchive?.(entry.component, r);
       report();
     }
   };
@@ -166,11 +169,26 @@ async function assertOurs(toolkitDir: string): Promise<RedistManifest | undefine
   return undefined;
 }
 
-/** Unpacks the components not yet done (all, for a fresh toolkit) and finishes the manifest. */
-export async function unpackRedist(options: UnpackOptions): Promise<RedistManifest> {
+/** An unpack begun before its archives are all here: each is extracted into staging once handed in. */
+export interface RedistUnpack {
+  /** Hands in one verified archive (from the cache): its extraction into staging starts at once. */
+  stage(component: string, archive: string): void;
+  /** Waits for every staging and moves the files into place, in order; finishes the manifest. */
+  finish(onProgress?: UnpackOptions['onProgress']): Promise<RedistManifest>;
+  /** After a failed download: leaves the folder as it was (no folder, or the previous manifest). */
+  abandon(): Promise<void>;
+}
+
+/**
+ * Begins an unpack: the manifest (state "unpacking") is written first, then archives are extracted into
+ * `.cudawiz/staging` as they are handed in — while the others still download — and only `finish` moves
+ * files into the toolkit. Only verified archives are handed in (fetchVerified checks sha256 and size).
+ */
+export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProgress'>): Promise<RedistUnpack> {
   const { catalog, release, os, toolkitDir } = options;
   const platform = redistPlatform(os);
   const previous = await assertOurs(toolkitDir);
+  const existed = await lstat(toolkitDir).then(() => true, () => false);
   const { archives, missing } = releaseArchives(catalog, release, os);
   if (missing.length) throw new CudawizError(redistText.releaseLacks(release.version, missing), { code: 'redist-incomplete-release', fix: redistText.overlayFix });
   const manifest: RedistManifest = {
@@ -193,12 +211,7 @@ export async function unpackRedist(options: UnpackOptions): Promise<RedistManife
   await writeRedistManifest(manifest);
   const staging = path.join(toolkitDir, '.cudawiz', 'staging');
   const todo = manifest.components.filter((c) => !c.done);
-  let placed = 0;
-  // Archives are extracted into staging several at once (each extraction is an xz child and a hashing
-  // thread, mostly waiting); their files are put in place one component at a time, in order.
-  const stageOne = async (c: RedistComponentRecord) => {
-    const archive = options.files.get(c.id);
-    if (!archive) throw new CudawizError(redistText.notDownloaded(c.id), { fix: redistText.runAgain });
+  const stageOne = async (c: RedistComponentRecord, archive: string) => {
     const format = await detectFormat(archive);
     if (!format) throw new CudawizError(redistText.notAnArchive(archive), { code: 'redist-archive-unreadable', fix: redistText.runAgain });
     const stage = path.join(staging, c.id);
@@ -215,44 +228,78 @@ export async function unpackRedist(options: UnpackOptions): Promise<RedistManife
     }
     return { stage, staged };
   };
+  // Archives are extracted several at once (each an xz child or a zip reader plus a hashing thread,
+  // mostly waiting), in the order they are handed in.
   const slots = Array.from({ length: UNPACK_PARALLEL }, () => Promise.resolve());
-  const stagings = todo.map((c, i) => {
-    const p = slots[i % UNPACK_PARALLEL].then(() => stageOne(c));
-    slots[i % UNPACK_PARALLEL] = p.then(() => undefined, () => undefined);
-    p.catch(() => undefined); // awaited below, in order; a later failure must not go unhandled meanwhile
-    return p;
-  });
-  try {
-  for (const [i, c] of todo.entries()) {
-    options.signal?.throwIfAborted();
-    const { stage, staged } = await stagings[i];
-    // Recorded before any file moves: an interrupted unpack leaves a manifest that names them all.
-    manifest.files = [...manifest.files.filter((f) => f.component !== c.id), ...staged.map((s) => s.file)];
-    await writeRedistManifest(manifest);
-    for (const { file, from } of staged) {
-      options.signal?.throwIfAborted();
-      if (options.throttleMs) await delay(options.throttleMs);
-      const target = hostPath(toolkitDir, file.path);
-      await mkdir(path.dirname(target), { recursive: true });
-      await rm(target, { force: true });
-      await rename(from, target);
-      // Tar modes are not kept by the reader: the programs (nvcc, ptxas, cicc) are made runnable by where they sit.
-      if (os === 'linux' && file.type === 'file' && /^(bin|nvvm\/bin)\//.test(file.path)) await chmod(target, 0o755);
-      options.onProgress?.({ files: ++placed, totalFiles: 0, current: file.path });
+  let next = 0;
+  let abandoned = false;
+  const stagings = new Map<string, Promise<Awaited<ReturnType<typeof stageOne>>>>();
+  const stage = (component: string, archive: string) => {
+    const c = todo.find((t) => t.id === component);
+    // Downloads still running after one failed hand theirs in too late: nothing more is written.
+    if (abandoned || !c || stagings.has(component)) return;
+    const slot = next++ % UNPACK_PARALLEL;
+    const p = slots[slot].then(() => stageOne(c, archive));
+    slots[slot] = p.then(() => undefined, () => undefined);
+    p.catch(() => undefined); // awaited in finish, in order; a failure must not go unhandled meanwhile
+    stagings.set(component, p);
+  };
+  const settle = () => Promise.allSettled([...stagings.values()]);
+  const finish = async (onProgress?: UnpackOptions['onProgress']) => {
+    let placed = 0;
+    try {
+      for (const c of todo) {
+        options.signal?.throwIfAborted();
+        const pending = stagings.get(c.id);
+        if (!pending) throw new CudawizError(redistText.notDownloaded(c.id), { fix: redistText.runAgain });
+        const { stage: dir, staged } = await pending;
+        // Recorded before any file moves: an interrupted unpack leaves a manifest that names them all.
+        manifest.files = [...manifest.files.filter((f) => f.component !== c.id), ...staged.map((s) => s.file)];
+        await writeRedistManifest(manifest);
+        for (const { file, from } of staged) {
+          options.signal?.throwIfAborted();
+          if (options.throttleMs) await delay(options.throttleMs);
+          const target = hostPath(toolkitDir, file.path);
+          await mkdir(path.dirname(target), { recursive: true });
+          await rm(target, { force: true });
+          await rename(from, target);
+          // Tar modes are not kept by the reader: the programs (nvcc, ptxas, cicc) are made runnable by where they sit.
+          if (os === 'linux' && file.type === 'file' && /^(bin|nvvm\/bin)\//.test(file.path)) await chmod(target, 0o755);
+          onProgress?.({ files: ++placed, totalFiles: 0, current: file.path });
+        }
+        await rm(dir, { recursive: true, force: true });
+        c.done = true;
+        await writeRedistManifest(manifest);
+      }
+    } finally {
+      await settle();
     }
-    await rm(stage, { recursive: true, force: true });
-    c.done = true;
+    await rm(staging, { recursive: true, force: true });
+    await writeVersionJson(manifest);
+    manifest.state = 'complete';
+    manifest.finishedAt = new Date().toISOString();
     await writeRedistManifest(manifest);
-  }
-  } finally {
-    await Promise.allSettled(stagings);
-  }
-  await rm(staging, { recursive: true, force: true });
-  await writeVersionJson(manifest);
-  manifest.state = 'complete';
-  manifest.finishedAt = new Date().toISOString();
-  await writeRedistManifest(manifest);
-  return manifest;
+    return manifest;
+  };
+  const abandon = async () => {
+    abandoned = true;
+    await settle();
+    if (!previous) {
+      if (existed) await rm(path.join(toolkitDir, '.cudawiz'), { recursive: true, force: true });
+      else await rm(toolkitDir, { recursive: true, force: true });
+      return;
+    }
+    await rm(staging, { recursive: true, force: true });
+    await writeRedistManifest(previous);
+  };
+  return { stage, finish, abandon };
+}
+
+/** Unpacks the components not yet done (all, for a fresh toolkit) and finishes the manifest. */
+export async function unpackRedist(options: UnpackOptions): Promise<RedistManifest> {
+  const unpack = await beginUnpack(options);
+  for (const [component, archive] of options.files) unpack.stage(component, archive);
+  return unpack.finish(options.onProgress);
 }
 
 /** version.json in NVIDIA's shape, so every tool (and the doctor) reads the toolkit's version as from an installer's. */
