@@ -1,6 +1,7 @@
 // `cudawiz install --tf V [--route toolkit|pip] [--venv DIR] …`: the whole setup headless, through the
 // same plan and runner as the wizard. The toolkit route installs CUDA and cuDNN into the system; the
 // pip route (Linux/WSL2, TF ≥ 2.14) lets tensorflow[and-cuda] bring them into a virtual environment.
+import { commandsText } from '../i18n/commands.js';
 import { hasAndCuda } from '../catalog/queries.js';
 import { requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
@@ -17,12 +18,12 @@ export type InstallRoute = 'toolkit' | 'pip' | 'redist';
 
 export function routeOption(value: unknown): InstallRoute {
   if (value === undefined || value === 'toolkit' || value === 'pip' || value === 'redist') return (value as InstallRoute | undefined) ?? 'toolkit';
-  throw new UsageError(`--route must be toolkit, redist or pip, not "${String(value)}".`, 'toolkit: the CUDA installer and cuDNN in the system; redist: only the CUDA components TF loads, into a per-user folder (no administrator); pip: tensorflow[and-cuda] in a virtual environment (Linux/WSL2, TF 2.14+).');
+  throw new UsageError(commandsText.badRoute(String(value)), commandsText.badRouteFix);
 }
 
 /** The one line that tells a toolkit-route user of TF ≥ 2.14 on Linux about the simpler route. */
 export function pipRouteNote(tf: string): string {
-  return `Simpler for TensorFlow ${tf}: cudawiz install --tf ${tf} --route pip [--venv DIR] — pip brings CUDA and cuDNN as wheels into a virtual environment; only the driver is needed and nothing in the system changes.`;
+  return commandsText.pipRouteNote(tf);
 }
 
 export async function run(ctx: CommandContext): Promise<number> {
@@ -37,12 +38,12 @@ export async function run(ctx: CommandContext): Promise<number> {
     return runPlanCommand(ctx, plan, pipRouteSteps());
   }
   if (route === 'redist') {
-    if (venv) throw new UsageError('--venv belongs to the pip route.', `cudawiz install --tf ${tf} --route pip --venv ${venv}`);
+    if (venv) throw new UsageError(commandsText.venvIsPip, `cudawiz install --tf ${tf} --route pip --venv ${venv}`);
     const base = planContextFromFlags(ctx, tf, `cudawiz install --tf ${tf} --route redist`);
     const plan = createRedistPlanContext(ctx.catalog(), loadRedistCatalog(ctx.globals.catalog), ctx.host, base);
     return runPlanCommand(ctx, plan, redistRouteSteps() as unknown as Step<PlanContext>[]);
   }
-  if (venv) throw new UsageError('--venv belongs to the pip route.', `cudawiz install --tf ${tf} --route pip --venv ${venv}`);
+  if (venv) throw new UsageError(commandsText.venvIsPip, `cudawiz install --tf ${tf} --route pip --venv ${venv}`);
   const plan = planContextFromFlags(ctx, tf, `cudawiz install --tf ${tf}`);
   if (hasAndCuda(ctx.catalog(), plan.req.row, ctx.host.os)) {
     // stdout carries only JSON lines with --json; the hint then goes to stderr.

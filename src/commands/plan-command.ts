@@ -1,5 +1,6 @@
 // What `install` and `repair` share: the plan context from flags, a confirmation, the runner with
 // a plain or JSON-lines reporter, and a log file whose path is printed on failure.
+import { commandsText } from '../i18n/commands.js';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -15,7 +16,7 @@ import { withLock } from '../lock/index.js';
 export function planContextFromFlags(ctx: CommandContext, tf: string, command: string): PlanContext {
   const v = ctx.values;
   const connections = v.connections === undefined ? undefined : Number(v.connections);
-  if (connections !== undefined && (!Number.isInteger(connections) || connections < 1 || connections > 16)) throw new UsageError('--connections must be a whole number from 1 to 16.');
+  if (connections !== undefined && (!Number.isInteger(connections) || connections < 1 || connections > 16)) throw new UsageError(commandsText.badConnections);
   return createPlanContext(ctx.catalog(), ctx.host, {
     tf,
     cudaRoot: ctx.globals.cudaRoot,
@@ -39,7 +40,7 @@ function logFileFor(ctx: CommandContext, plan: PlanContext): string {
 async function confirm(ctx: CommandContext, question: string): Promise<boolean> {
   const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
   try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+    return /^y(es)?$/i.test((await rl.question(`${question} ${commandsText.yesNo} `)).trim());
   } finally {
     rl.close();
   }
@@ -65,13 +66,13 @@ export async function runPlanCommand(ctx: CommandContext, plan: PlanContext, ste
     if (todo.length > 0) {
       if (!ctx.io.stdin.isTTY || ctx.out.json) {
         for (const e of preview) if (e.type === 'plan') report(e);
-        const message = `This changes the machine (${todo.map((s) => s.title.toLowerCase()).join(', ')}); pass --yes to go ahead, or --dry-run to only look.`;
+        const message = commandsText.changesMachine(todo.map((s) => s.title.toLowerCase()).join(', '));
         if (ctx.out.json) report({ type: 'result', ok: false, exitCode: EXIT.needsUser, message });
         else ctx.out.error(`cudawiz: ${message}`);
         return EXIT.needsUser;
       }
       for (const e of preview) if (e.type === 'plan') report(e);
-      if (!(await confirm(ctx, 'Go ahead?'))) return EXIT.needsUser;
+      if (!(await confirm(ctx, commandsText.goAhead))) return EXIT.needsUser;
     }
   }
 

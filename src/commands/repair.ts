@@ -1,5 +1,6 @@
 // `cudawiz repair [--tf V]`: the doctor's scan, then a plan that settles interrupted copies and
 // redoes only what is missing or broken; healthy parts are skipped by their own checks.
+import { commandsText } from '../i18n/commands.js';
 import { beyondCatalogError } from '../catalog/newer-tf.js';
 import type { CommandContext } from '../cli/context.js';
 import { chooseTarget } from '../doctor/target.js';
@@ -27,8 +28,8 @@ export async function run(ctx: CommandContext): Promise<number> {
   });
   const target = chooseTarget(catalog, facts, typeof ctx.values.tf === 'string' ? ctx.values.tf : undefined, ctx.host.os);
   if (!target.tf) {
-    throw new CudawizError('No TensorFlow version to repair for: none is pip-installed here and --tf was not given.', {
-      fix: 'Say which one: cudawiz repair --tf 2.10',
+    throw new CudawizError(commandsText.noTfToRepair, {
+      fix: commandsText.noTfToRepairFix,
       exitCode: EXIT.usage,
     });
   }

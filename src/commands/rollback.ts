@@ -1,5 +1,6 @@
 // `cudawiz rollback [--cuda-dir DIR] [--json]`: undo cudawiz's cuDNN copy from each manifest,
 // restoring what it overwrote; without --cuda-dir, every toolkit under --cuda-root that has one.
+import { commandsText } from '../i18n/commands.js';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandContext } from '../cli/context.js';
@@ -75,22 +76,21 @@ function render(reports: RollbackReport[], refused: Refusal[], root: string | un
   }
   for (const r of reports) {
     if (r.from === 'none') {
-      out.line(`${out.symbol('skip')} ${r.toolkitDir}: nothing to roll back.`);
+      out.line(`${out.symbol('skip')} ${commandsText.nothingHere(r.toolkitDir)}`);
       continue;
     }
-    const what = r.from === 'copying' ? 'interrupted cuDNN copy' : 'cuDNN copy';
-    out.line(`${out.symbol(r.kept.length ? 'warn' : 'pass')} ${r.toolkitDir}: ${what} rolled back (removed ${r.removed.length} file${r.removed.length === 1 ? '' : 's'}, restored ${r.restored.length} original${r.restored.length === 1 ? '' : 's'}).`);
-    for (const p of r.restored) out.line(`    restored ${p}`);
+    out.line(`${out.symbol(r.kept.length ? 'warn' : 'pass')} ${commandsText.rolledBack(r.toolkitDir, r.from === 'copying', r.removed.length, r.restored.length)}`);
+    for (const p of r.restored) out.line(`    ${commandsText.restoredLine(p)}`);
     for (const p of r.preexisting) out.line(`    ${safetyText.preexistingLine(p)}`);
-    for (const k of r.kept) out.line(`  ${out.symbol('warn')} kept ${k.path}: ${k.reason}`);
+    for (const k of r.kept) out.line(`  ${out.symbol('warn')} ${commandsText.keptLine(k.path, k.reason)}`);
     if (r.backup) out.line(`    ${safetyText.originalsInBackup(r.backup)}`);
   }
 }
 
 function renderEnv(env: EnvRollbackResult, out: Output): void {
   if (env.undone.length + env.kept.length + env.failed.length === 0) return;
-  for (const c of env.undone) out.line(`${out.symbol('pass')} ${c.target}: cudawiz's change undone.`);
-  for (const k of env.kept) out.line(`${out.symbol('warn')} ${k.change.target}: left as it is — ${k.reason}${k.fix ? ` (${k.fix})` : ''}`);
+  for (const c of env.undone) out.line(`${out.symbol('pass')} ${commandsText.envUndone(c.target)}`);
+  for (const k of env.kept) out.line(`${out.symbol('warn')} ${commandsText.envKept(k.change.target, k.reason, k.fix)}`);
   for (const f of env.failed) out.line(`${out.symbol('fail')} ${f.change.target}: ${f.message}`);
 }
 
@@ -100,7 +100,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   let root: string | undefined;
   if (cudaDir !== undefined) {
     if (!(await stat(cudaDir).then((s) => s.isDirectory(), () => false)))
-      throw new UsageError(`--cuda-dir ${cudaDir} is not a folder.`, 'Pass the toolkit folder, e.g. --cuda-dir /usr/local/cuda-10.1');
+      throw new UsageError(commandsText.notAFolder(cudaDir), commandsText.notAFolderFix);
     dirs = [path.resolve(cudaDir)];
   } else {
     root = ctx.globals.cudaRoot ?? defaultCudaRoot(ctx.host.os, ctx.host.env);
@@ -132,7 +132,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM')
-        throw new CudawizError(`No permission to change ${dir}.`, { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: elevationHint(ctx.host.os, `cudawiz rollback --cuda-dir "${dir}"`) });
+        throw new CudawizError(commandsText.noPermission(dir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: elevationHint(ctx.host.os, `cudawiz rollback --cuda-dir "${dir}"`) });
       if (cudaDir === undefined && error instanceof CudawizError && (error.code === 'manifest-invalid' || error.code === 'manifest-unsafe')) {
         refused.push({ toolkitDir: dir, message: error.message, fix: error.fix });
         continue;

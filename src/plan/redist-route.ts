@@ -7,6 +7,7 @@ import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself } from '../env/index.js';
 import { formatBytes } from '../fetch/index.js';
 import type { Host } from '../host.js';
+import { stepsText } from '../i18n/steps.js';
 import { redistText } from '../i18n/redist.js';
 import type { Catalog } from '../catalog/schema.js';
 import { pathFor, pathListSeparator, splitPathList, toolkitDir, toolkitLibraryDir, toolkitSubdirs, userToolkitRoot } from '../platform.js';
@@ -170,11 +171,11 @@ export const redistEnvStep: Step<RedistPlanContext> = {
   async check(ctx) {
     const { plan } = await userEnvPlan(ctx);
     if (plan.changes.length === 0) ctx.envInPlace = true;
-    return plan.changes.length === 0 ? { done: true, reason: 'the loader already finds them' } : { done: false, reason: `${plan.changes.length} change(s) planned` };
+    return plan.changes.length === 0 ? { done: true, reason: stepsText.loaderFinds } : { done: false, reason: stepsText.changesPlanned(plan.changes.length) };
   },
   async run(ctx, io) {
     const { plan, places } = await userEnvPlan(ctx);
-    if (plan.changes.length === 0) return { summary: 'nothing to change' };
+    if (plan.changes.length === 0) return { summary: stepsText.nothingToChange };
     if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: redistText.envQuestion(plan.changes.map((c) => c.target).join(', '), ctx.cuda), flag: '--configure-env yes' });
     if (ctx.configureEnv === 'no') {
       const lines = envLinesToRunYourself(plan);
@@ -182,7 +183,7 @@ export const redistEnvStep: Step<RedistPlanContext> = {
       return { summary: redistText.envLeft, evidence: lines };
     }
     const r = await applyEnvChanges(plan.changes, { host: ctx.host, journalFile: places.journalFile });
-    if (!r.ok) throw new CudawizError(`Could not change ${r.failed?.change.target ?? 'the environment'}: ${r.failed?.message ?? ''}`, { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
+    if (!r.ok) throw new CudawizError(stepsText.couldNotChange(r.failed?.change.target, r.failed?.message ?? ''), { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
     ctx.envInPlace = true;
     return { summary: redistText.envApplied(r.applied.length), evidence: [...plan.notes, ...plan.changes.map((c) => c.target)] };
   },
@@ -220,9 +221,9 @@ export const redistVerifyStep: Step<RedistPlanContext> = {
     const shell = ctx.envInPlace ? { ...ctx.host, env: newShellEnv(ctx) } : undefined;
     const layers = [filesLayer, ...(await verifySetup(shell ? { ...ctx, host: shell, probes: new ProbeCache(shell) } : ctx))];
     const failed = layers.filter((l) => l.status === 'fail');
-    const evidence = layers.map((l) => `${l.status === 'pass' ? 'ok  ' : l.status === 'fail' ? 'FAIL' : 'skip'} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
-    if (failed.length > 0) throw new CudawizError(failed.map((l) => l.title).join('; '), { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
-    return { summary: `${layers.filter((l) => l.status === 'pass').length} layer(s) passed`, evidence };
+    const evidence = layers.map((l) => `${stepsText.layerMark(l.status)} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
+    if (failed.length > 0) throw new CudawizError(failed.map((l) => l.title).join('; '), { fix: failed[0].fix ?? stepsText.doctorShowsDetails, details: { layers } });
+    return { summary: stepsText.layersPassedCount(layers.filter((l) => l.status === 'pass').length), evidence };
   },
 };
 

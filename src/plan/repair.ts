@@ -5,24 +5,27 @@ import type { MachineFacts } from '../probe/types.js';
 import type { PlanContext } from './context.js';
 import type { Step } from './runner.js';
 import { setupSteps } from './setup.js';
+import { stepsText } from '../i18n/steps.js';
 
 export function settleInterruptedCopy(toolkitDir: string): Step<PlanContext> {
   return {
     id: `settle-copy:${toolkitDir}`,
-    title: `Settle the interrupted cuDNN copy in ${toolkitDir}`,
+    get title() {
+      return stepsText.settleTitle(toolkitDir);
+    },
     async check() {
       const s = await importState(toolkitDir);
-      return s.state === 'interrupted' ? { done: false, reason: `${s.placed.length} of ${s.placed.length + s.pending.length} files were placed` } : { done: true, reason: 'no interrupted copy' };
+      return s.state === 'interrupted' ? { done: false, reason: stepsText.settlePlaced(s.placed.length, s.placed.length + s.pending.length) } : { done: true, reason: stepsText.settleNone };
     },
     async run(_ctx, io) {
       const s = await importState(toolkitDir);
-      if (s.state !== 'interrupted') return { summary: 'nothing to do' };
+      if (s.state !== 'interrupted') return { summary: stepsText.nothingToDo };
       if (s.canFinish) {
         const m = await finishImport(toolkitDir, { signal: io.signal, onProgress: (p) => io.progress({ bytes: p.bytes, total: p.totalBytes }) });
-        return { summary: `finished: ${m.files.length} files of cuDNN ${m.archive.version} in place` };
+        return { summary: stepsText.settleFinished(m.files.length, m.archive.version) };
       }
       const r = await rollbackImport(toolkitDir);
-      return { summary: `rolled back: ${r.removed.length} removed, ${r.restored.length} originals restored`, evidence: r.kept.map((k) => `kept ${k.path}: ${k.reason}`) };
+      return { summary: stepsText.settleRolledBack(r.removed.length, r.restored.length), evidence: r.kept.map((k) => stepsText.settleKept(k.path, k.reason)) };
     },
   };
 }

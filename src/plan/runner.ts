@@ -63,7 +63,7 @@ export async function runPlan<C>(steps: Step<C>[], ctx: C, options: RunOptions):
     try {
       checks.push(await step.check(ctx));
     } catch (error) {
-      checks.push({ done: false, reason: `could not check: ${(error as Error).message}` });
+      checks.push({ done: false, reason: stepsText.couldNotCheck((error as Error).message) });
     }
   }
   onEvent({ type: 'plan', steps: steps.map((s, i) => ({ id: s.id, title: s.title, ...checks[i] })) });
@@ -98,7 +98,7 @@ export async function runPlan<C>(steps: Step<C>[], ctx: C, options: RunOptions):
         if (isAbort(error, signal)) {
           // A service that says what state it left things in (a partial toolkit) is worth showing.
           const said = error instanceof CudawizError && error.exitCode === EXIT.interrupted ? error : undefined;
-          onEvent({ type: 'step-failed', id: step.id, message: said?.message ?? 'interrupted; run the same command again to continue where it stopped', fix: said?.fix });
+          onEvent({ type: 'step-failed', id: step.id, message: said?.message ?? stepsText.interruptedContinue, fix: said?.fix });
           return finish({ ok: false, exitCode: EXIT.interrupted, message: 'interrupted' });
         }
         const mapped = describeFsError(error);

@@ -54,7 +54,7 @@ export const preflightStep: Step<PlanContext> = {
   },
   async run(ctx) {
     if (!ctx.req.gpuSupported) {
-      throw new CudawizError(`TensorFlow ${ctx.tf} has no GPU support on native Windows.`, {
+      throw new CudawizError(stepsText.noGpuOnWindowsError(ctx.tf), {
         fix: ctx.req.alternatives.map((a) => `${a.title}: ${a.detail}`).join('  |  '),
       });
     }
@@ -126,10 +126,10 @@ export const installCudaStep: Step<PlanContext> = {
   check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: stepsText.nvccIn(ctx.toolkitDir) } : { done: false, reason: stepsText.toolkitInto(ctx.toolkitDir) }),
   async run(ctx, io) {
     const release = findCudaRelease(ctx.catalog, ctx.cuda, ctx.os);
-    if (!release || !ctx.installerFile) throw new CudawizError(`No installer for CUDA ${ctx.cuda} was downloaded.`, { fix: 'Run the same command again.' });
+    if (!release || !ctx.installerFile) throw new CudawizError(stepsText.noInstallerDownloaded(ctx.cuda), { fix: stepsText.runAgain });
     const { size } = await stat(ctx.installerFile);
     const scratch = await scratchDirWithRoom(ctx.os, [path.join(ctx.cacheDir, 'scratch'), ctx.root], scratchSpaceNeeded(size));
-    if (!scratch) throw new CudawizError(`Not enough free disk space to unpack the CUDA installer (about ${formatBytes(scratchSpaceNeeded(size))} needed).`, { fix: 'Free some space, or pass --cache-dir on a bigger disk.' });
+    if (!scratch) throw new CudawizError(stepsText.noScratchSpace(formatBytes(scratchSpaceNeeded(size))), { fix: stepsText.noScratchSpaceFix });
     const r = await installToolkit({
       os: ctx.os,
       catalog: ctx.catalog,
@@ -182,9 +182,9 @@ export const obtainCudnnStep: Step<PlanContext> = {
   },
   async run(ctx, io) {
     const archive = ctx.req.cudnnArchive;
-    if (!archive) throw new CudawizError(`The catalog has no cuDNN ${ctx.req.cudnn} build for CUDA ${ctx.cuda} on ${ctx.os}.`, { fix: 'Add one with --catalog (README, "Catalog and overlays").' });
+    if (!archive) throw new CudawizError(stepsText.noCudnnBuild(String(ctx.req.cudnn), ctx.cuda, ctx.os), { fix: stepsText.noCudnnBuildFix });
     if (ctx.cudnnArchive) {
-      if (!(await exists(ctx.cudnnArchive))) throw new CudawizError(`The cuDNN archive ${ctx.cudnnArchive} does not exist.`, { fix: `Check the path; the file to get is ${archive.file}.`, exitCode: EXIT.usage });
+      if (!(await exists(ctx.cudnnArchive))) throw new CudawizError(stepsText.archiveMissing(ctx.cudnnArchive), { fix: stepsText.archiveMissingFix(archive.file), exitCode: EXIT.usage });
       return { summary: ctx.cudnnArchive };
     }
     // The tested build a compatible public pick stands in for counts too, when the user already has it.
@@ -215,7 +215,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
       file: archive.file,
       page: archive.page,
       downloadsDir: ctx.downloadsDir,
-      why: `TensorFlow ${ctx.req.row} loads ${ctx.req.libraries.find((l) => l.name === 'cudnn')?.file ?? `cuDNN ${ctx.req.cudnn}`}: cuDNN ${archive.version} built for CUDA ${archive.cuda}${publicFailed ? `; ${publicFailed}` : ''}`,
+      why: stepsText.cudnnWhy(ctx.req.row, ctx.req.libraries.find((l) => l.name === 'cudnn')?.file ?? `cuDNN ${ctx.req.cudnn}`, archive.version, archive.cuda, publicFailed ?? ''),
     });
   },
   accept(ctx, answer) {
@@ -296,7 +296,7 @@ export const configureEnvStep: Step<PlanContext> = {
       return { summary: stepsText.leftAsIs, evidence: lines };
     }
     const r = await applyEnvChanges(plan.changes, { host: ctx.host, journalFile: places.journalFile });
-    if (!r.ok) throw new CudawizError(`Could not change ${r.failed?.change.target ?? 'the environment'}: ${r.failed?.message ?? ''}`, { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
+    if (!r.ok) throw new CudawizError(stepsText.couldNotChange(r.failed?.change.target, r.failed?.message ?? ''), { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
     return { summary: stepsText.changesRecorded(r.applied.length), evidence: [...plan.notes, ...r.ldconfigLines] };
   },
   accept(ctx, answer) {
@@ -345,9 +345,9 @@ export const verifyStep: Step<PlanContext> = {
   async run(ctx) {
     const layers = await verifySetup(ctx);
     const failed = layers.filter((l) => l.status === 'fail');
-    const evidence = layers.map((l) => `${l.status === 'pass' ? 'ok  ' : l.status === 'fail' ? 'FAIL' : 'skip'} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
+    const evidence = layers.map((l) => `${stepsText.layerMark(l.status)} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
     if (failed.length > 0) {
-      throw new CudawizError(failed.map(whatFailed).join('; '), { fix: failed[0].fix ?? 'cudawiz doctor shows the details.', details: { layers } });
+      throw new CudawizError(failed.map(whatFailed).join('; '), { fix: failed[0].fix ?? stepsText.doctorShowsDetails, details: { layers } });
     }
     return { summary: stepsText.layersPassed(layers.filter((l) => l.status === 'pass').length), evidence };
   },
