@@ -42,9 +42,9 @@ async function ldconfigLines(host: Host, libraries: string[]): Promise<string[]>
 async function setPersistedPath(host: Host, scope: WindowsEnvScope, value: string | null, kind: EnvChange['valueKind']): Promise<string | undefined> {
   const cmd = powershellCommand(value === null ? deletePersistedPathScript(scope) : setPersistedPathScript(scope, value, kind ?? 'REG_EXPAND_SZ'));
   const r = await host.run(cmd.file, cmd.args, { env: host.env });
-  if (r.exitCode !== 0) return r.failure ?? (r.stderr.trim() || `PowerShell exited ${r.exitCode}`);
+  if (r.exitCode !== 0) return r.failure ?? (r.stderr.trim() || envText.powershellExited(r.exitCode));
   const check = await readPersistedPath(host, scope);
-  if (persistedValue(check.path) !== value) return `the ${scope} PATH reads back differently after the write`;
+  if (persistedValue(check.path) !== value) return envText.readsBackDifferently(scope);
   return undefined;
 }
 
@@ -64,7 +64,7 @@ async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: En
   };
   if (change.kind === 'ld-so-conf' || change.kind === 'env-script' || change.kind === 'rc-line') {
     const current = await readText(change.target);
-    if (change.kind === 'rc-line' ? hasLine(current, change.line ?? '') : current === change.after) return { outcome: 'skipped', reason: 'already there' };
+    if (change.kind === 'rc-line' ? hasLine(current, change.line ?? '') : current === change.after) return { outcome: 'skipped', reason: envText.alreadyThere };
     const after = change.kind === 'rc-line' ? withLineAppended(current, change.line ?? '') : change.after;
     const entry = await record({ at: new Date().toISOString(), state: 'pending', change: { ...change, before: current, after } });
     try {
@@ -87,8 +87,8 @@ async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: En
   }
   const scope = change.target as WindowsEnvScope;
   const now = await readPersistedPath(host, scope);
-  if (now.error || !now.path) return { outcome: 'failed', message: now.error ?? `the ${scope} PATH could not be read` };
-  if (now.path.value === change.after) return { outcome: 'skipped', reason: 'already there' };
+  if (now.error || !now.path) return { outcome: 'failed', message: now.error ?? envText.pathUnreadable(scope) };
+  if (now.path.value === change.after) return { outcome: 'skipped', reason: envText.alreadyThere };
   if (now.path.value !== (change.before ?? '')) {
     return { outcome: 'failed', message: envText.pathChangedSincePlan(scope), fix: envText.pathChangedSincePlanFix };
   }
@@ -108,7 +108,7 @@ export async function applyEnvChanges(changes: readonly EnvChange[], options: En
     journal = await readEnvJournal(options.journalFile);
   } catch (error) {
     const change = changes[0];
-    if (change) result.failed = { change, message: (error as Error).message, fix: `Move ${options.journalFile} aside and run again.` };
+    if (change) result.failed = { change, message: (error as Error).message, fix: envText.moveJournalAside(options.journalFile) };
     return { ...result, ok: changes.length === 0 };
   }
   for (const change of changes) {

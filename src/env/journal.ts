@@ -4,6 +4,7 @@
 // in an ld.so.conf.d, an env script of its own name beside the journal, a line in a shell's rc
 // file, a PATH scope, and plain `ldconfig`. A journal rewritten by someone else cannot make a
 // rollback write, delete or run anything else.
+import { envText } from '../i18n/env.js';
 import { lstat, mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
@@ -51,27 +52,27 @@ async function unsafeChange(change: EnvChange, journalFile: string): Promise<str
   const t = change.target;
   switch (change.kind) {
     case 'windows-path':
-      return t === 'Machine' || t === 'User' ? undefined : 'not a PATH scope';
+      return t === 'Machine' || t === 'User' ? undefined : envText.notScope;
     case 'ldconfig': {
       const c = change.command;
-      if (t !== 'ld.so.cache') return 'not the loader cache';
-      if (c && (base(c.file) !== 'ldconfig' || (c.file !== 'ldconfig' && !cleanAbsolute(c.file)) || c.args.length > 0)) return `runs ${[c.file, ...c.args].join(' ')}`;
+      if (t !== 'ld.so.cache') return envText.notLoaderCache;
+      if (c && (base(c.file) !== 'ldconfig' || (c.file !== 'ldconfig' && !cleanAbsolute(c.file)) || c.args.length > 0)) return envText.runsCommand([c.file, ...c.args].join(' '));
       return undefined;
     }
     case 'ld-so-conf':
-      if (!cleanAbsolute(t) || !LD_CONF_NAME.test(base(t)) || parentName(t) !== 'ld.so.conf.d') return 'not a cudawiz file in ld.so.conf.d';
-      return (await isLink(t)) ? 'it is a link' : undefined;
+      if (!cleanAbsolute(t) || !LD_CONF_NAME.test(base(t)) || parentName(t) !== 'ld.so.conf.d') return envText.notOurConf;
+      return (await isLink(t)) ? envText.isALink : undefined;
     case 'env-script': {
-      if (!cleanAbsolute(t) || !ENV_SCRIPT_NAME.test(base(t))) return "not cudawiz's env script";
+      if (!cleanAbsolute(t) || !ENV_SCRIPT_NAME.test(base(t))) return envText.notOurScript;
       const dir = path.dirname(t);
       const own = path.dirname(journalFile);
       const [a, b] = await Promise.all([realpath(dir).catch(() => dir), realpath(own).catch(() => own)]);
-      if (a !== b) return "not beside cudawiz's journal";
-      return (await isLink(t)) ? 'it is a link' : undefined;
+      if (a !== b) return envText.notBesideJournal;
+      return (await isLink(t)) ? envText.isALink : undefined;
     }
     case 'rc-line':
-      if (!cleanAbsolute(t) || !RC_FILES.has(base(t))) return "not a shell's rc file";
-      return change.line === undefined ? 'no line recorded' : undefined;
+      if (!cleanAbsolute(t) || !RC_FILES.has(base(t))) return envText.notRcFile;
+      return change.line === undefined ? envText.noLineRecorded : undefined;
   }
 }
 
@@ -92,7 +93,7 @@ export async function readEnvJournal(file: string): Promise<EnvJournal> {
   try {
     json = JSON.parse(raw);
   } catch {
-    throw new CudawizError(safetyText.journalUnreadable(file, 'not complete JSON'), { code: 'journal-invalid', fix: safetyText.journalUnreadableFix(file) });
+    throw new CudawizError(safetyText.journalUnreadable(file, envText.notCompleteJson), { code: 'journal-invalid', fix: safetyText.journalUnreadableFix(file) });
   }
   const parsed = journalSchema.safeParse(json);
   if (!parsed.success) {

@@ -43,8 +43,13 @@ function forWhat(input: EnvPlanInput): string {
   return envText.forCuda(input.cuda, input.tf);
 }
 
+/** The comment heading a file cudawiz writes: English in every language, so a run in another language finds the file unchanged. */
+function fileHead(input: EnvPlanInput): string {
+  return `# Written by cudawiz: ${input.tf ? `CUDA ${input.cuda} for TensorFlow ${input.tf}` : `CUDA ${input.cuda}`}. \`cudawiz rollback\` removes it.\n`;
+}
+
 function conflictNote(input: EnvPlanInput, c: Conflict, where: string): string {
-  return `CUDA ${c.other.version} (${c.other.dir}) also provides ${c.files.join(', ')}; ${where} puts CUDA ${input.cuda} first, because ${input.tf ? `TensorFlow ${input.tf}` : 'the chosen TensorFlow'} needs CUDA ${input.cuda}'s copies.`;
+  return envText.conflictNote(c.other.version, c.other.dir, c.files.join(', '), where, input.cuda, envText.theTf(input.tf));
 }
 
 function planSystemConf(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan): void {
@@ -60,17 +65,17 @@ function planSystemConf(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan
     });
     return;
   }
-  for (const c of found) plan.notes.push(conflictNote(input, c, rivals.length ? `naming the file ${ours} (sorted ahead of ${rivals.map((r) => r.name).join(', ')})` : 'the ld.so.conf.d file'));
+  for (const c of found) plan.notes.push(conflictNote(input, c, rivals.length ? envText.namingFile(ours, rivals.map((r) => r.name).join(', ')) : envText.theConfFile));
   const otherCudawizName = [ldSoConfFileName(input.cuda), ldSoConfFileName(input.cuda, true)].find((n) => n !== ours)!;
   const existing = state.ldSoConf.find((f) => f.name === ours);
   const listedElsewhere = state.ldSoConf.some((f) => f.name !== otherCudawizName && dirs.every((d) => confDirs(f.content).includes(d)) && rivals.every((r) => f.name < r.name));
-  const content = `# Written by cudawiz: ${forWhat(input)}. \`cudawiz rollback\` removes it.\n${dirs.join('\n')}\n`;
+  const content = `${fileHead(input)}${dirs.join('\n')}\n`;
   if (listedElsewhere && !existing) {
-    plan.notes.push(`${input.places.ldSoConfDir} already lists ${dirs.join(' and ')}; nothing to write.`);
+    plan.notes.push(envText.alreadyLists(input.places.ldSoConfDir, dirs));
     return;
   }
   if (existing?.content === content) {
-    plan.notes.push(`${p.join(input.places.ldSoConfDir, ours)} is already in place.`);
+    plan.notes.push(envText.alreadyInPlace(p.join(input.places.ldSoConfDir, ours)));
     return;
   }
   plan.changes.push({
@@ -92,14 +97,14 @@ function planSystemConf(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan
   const ldPath = splitPathList('linux', state.ldLibraryPath);
   for (const c of found) {
     const shadow = ldPath.find((d) => libraryDirs(c.other.dir).includes(d.replace(/\/+$/, '')));
-    if (shadow) plan.notes.push(`LD_LIBRARY_PATH lists ${shadow} (CUDA ${c.other.version}); it is searched before ld.so.conf.d, so remove it from your shell's startup file.`);
+    if (shadow) plan.notes.push(envText.ldPathShadow(shadow, c.other.version));
   }
 }
 
 function envScriptContent(input: EnvPlanInput, syntax: 'posix' | 'fish'): string {
   const [lib, cupti] = libraryDirs(input.toolkitDir);
   const bin = p.join(input.toolkitDir, toolkitSubdirs('linux').bin);
-  const head = `# Written by cudawiz: ${forWhat(input)}. \`cudawiz rollback\` removes it.\n`;
+  const head = fileHead(input);
   if (syntax === 'fish') {
     const q = (s: string) => singleQuoted(s, 'fish');
     return `${head}set -gx PATH ${q(bin)} $PATH\nset -gx LD_LIBRARY_PATH ${q(lib)} ${q(cupti)} $LD_LIBRARY_PATH\n`;
@@ -128,20 +133,20 @@ function planUserScript(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan
   if (before !== content) {
     plan.changes.push({ kind: 'env-script', target: script, before, after: content, why: envText.whyScript(forWhat(input)) });
   }
-  for (const c of conflicts(input)) plan.notes.push(conflictNote(input, c, 'the env script'));
+  for (const c of conflicts(input)) plan.notes.push(conflictNote(input, c, envText.theEnvScript));
   if (!rc) {
-    plan.notes.push(`cudawiz writes startup lines for bash, zsh and fish only; your shell (${state.shell ?? 'unknown'}) is not one of them.`);
+    plan.notes.push(envText.shellUnsupported(state.shell));
     plan.manual.push(...content.split('\n').filter((l) => l && !l.startsWith('#')));
     return;
   }
   const line = rcSourceLine(script, rc.syntax);
   const rcBefore = state.files[rc.file] ?? null;
   if (hasLine(rcBefore, line)) {
-    plan.notes.push(`${rc.file} already sources ${script}.`);
+    plan.notes.push(envText.alreadySources(rc.file, script));
     return;
   }
   if (input.rcLine === false) {
-    plan.manual.push(`# add to ${rc.file}:`, line);
+    plan.manual.push(envText.addTo(rc.file), line);
     return;
   }
   plan.changes.push({ kind: 'rc-line', target: rc.file, before: rcBefore, after: withLineAppended(rcBefore, line), line, why: envText.whyRc(rc.shell) });
@@ -156,11 +161,11 @@ function planManual(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan): v
   const dirs = libraryDirs(input.toolkitDir);
   // Already listed by an ld.so.conf.d file (an admin did it): nothing for root to do, and that is true.
   if (state.ldSoConf.some((f) => dirs.every((d) => confDirs(f.content).includes(d)))) {
-    plan.notes.push(`${input.places.ldSoConfDir} already lists ${dirs.join(' and ')}; nothing to write.`);
+    plan.notes.push(envText.alreadyLists(input.places.ldSoConfDir, dirs));
     return;
   }
   const conf = p.join(input.places.ldSoConfDir, ldSoConfFileName(input.cuda));
-  plan.notes.push(`${input.toolkitDir} is a system folder and cudawiz is not running as root; run these lines (or run cudawiz with sudo):`);
+  plan.notes.push(envText.systemFolderNotRoot(input.toolkitDir));
   plan.manual.push(sudoWriteConfLine(conf, dirs), 'sudo ldconfig');
 }
 

@@ -113,7 +113,7 @@ export function envConsent(options: { flag?: string; yes?: boolean; tty: boolean
   const flag = options.flag?.trim().toLowerCase();
   if (flag === 'yes' || flag === 'no') return flag;
   if (flag !== undefined) {
-    throw new UsageError(`--configure-env takes yes or no, not "${options.flag}".`, 'Pass --configure-env yes (make the libraries findable) or --configure-env no (only print the lines).');
+    throw new UsageError(envText.badConsent(options.flag), envText.badConsentFix);
   }
   if (options.yes) return 'yes';
   return options.tty ? 'ask' : 'no';

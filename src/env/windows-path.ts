@@ -1,5 +1,6 @@
 // The persisted Windows PATH: read raw through `reg query` (REG_EXPAND_SZ stays unexpanded) and
 // written back with the same registry kind through PowerShell.
+import { envText } from '../i18n/env.js';
 import type { Host } from '../host.js';
 import { envGet, powershellCommand, regQueryPathCommand, setPersistedPathScript, type Env, type WindowsEnvScope } from '../platform.js';
 import type { EnvChange, PersistedPath } from './types.js';
@@ -22,11 +23,11 @@ export async function readPersistedPath(host: Host, scope: WindowsEnvScope): Pro
   const r = await host.run(cmd.file, cmd.args, { env: host.env });
   if (r.exitCode === 0) {
     const parsed = parseRegQueryPath(r.stdout);
-    return parsed ? { path: parsed } : { error: `${cmd.file} ${cmd.args.join(' ')} printed no Path value` };
+    return parsed ? { path: parsed } : { error: envText.noPathValue(`${cmd.file} ${cmd.args.join(' ')}`) };
   }
   // reg.exe exits 1 with "unable to find the specified registry key or value" when Path is not set.
   if (r.exitCode === 1 && /unable to find/i.test(r.stderr + r.stdout)) return { path: { value: '', kind: 'REG_EXPAND_SZ', absent: true } };
-  return { error: `${cmd.file} ${cmd.args.join(' ')} failed: ${r.failure ?? (r.stderr.trim() || `exit ${r.exitCode}`)}` };
+  return { error: envText.cmdFailed(`${cmd.file} ${cmd.args.join(' ')}`, r.failure ?? (r.stderr.trim() || `exit ${r.exitCode}`)) };
 }
 
 /** The journal's view of a saved Path: its value, or null where the scope has none (rollback then deletes it). */

@@ -53,7 +53,7 @@ export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
 
   const cudaPath = envGet('windows', input.env, 'CUDA_PATH');
   if (cudaPath && norm(cudaPath) !== norm(input.toolkitDir)) {
-    plan.notes.push(`CUDA_PATH points at ${cudaPath}. TensorFlow does not read CUDA_PATH (it finds its DLLs through PATH), so it can stay as it is.`);
+    plan.notes.push(envText.cudaPathIgnored(cudaPath));
   }
   if (state.unreadable.length > 0) {
     plan.refusals.push({ reason: stepsText.savedPathUnreadable(state.unreadable.join('; ')), fix: stepsText.savedPathFix });
@@ -77,7 +77,7 @@ export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
   }
   const missing = [bin, cupti].filter((d) => !persistedDirs.includes(norm(d)));
   if (shadowing.length === 0 && missing.length === 0) {
-    plan.notes.push(`Every DLL TensorFlow needs resolves first from ${bin}.`);
+    plan.notes.push(envText.allResolve(bin));
     return;
   }
 
@@ -85,11 +85,11 @@ export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
   const rivalsInMachine = list.some((e) => e.scope === 'Machine' && !mine.includes(e.dir) && input.requiredFiles.some((f) => providers(f).has(e.dir)));
   const scope: WindowsEnvScope = input.elevated || rivalsInMachine ? 'Machine' : 'User';
   for (const s of shadowing) {
-    plan.notes.push(`${s.file} now loads from ${s.by.raw} (${s.by.scope} PATH) first; moving ${bin} ahead of it, because ${input.tf ? `TensorFlow ${input.tf}` : 'the chosen TensorFlow'} needs CUDA ${input.cuda}'s copy.`);
+    plan.notes.push(envText.movingAhead(s.file, s.by.raw, s.by.scope, bin, envText.theTf(input.tf), input.cuda));
   }
   if (scope === 'Machine' && !input.elevated) {
     plan.refusals.push({
-      reason: `Another CUDA's folder in the machine-wide PATH comes first (${shadowing.map((s) => s.by.raw).join(', ') || 'it holds DLLs of the same names'}); only an administrator can reorder it.`,
+      reason: envText.machinePathFirst(shadowing.map((s) => s.by.raw).join(', ')),
       fix: elevationHint('windows', `cudawiz install --tf ${input.tf ?? '<version>'} --configure-env yes`),
     });
     return;
