@@ -66,7 +66,7 @@ export async function runPlanCommand(ctx: CommandContext, plan: PlanContext, ste
     if (todo.length > 0) {
       if (!ctx.io.stdin.isTTY || ctx.out.json) {
         for (const e of preview) if (e.type === 'plan') report(e);
-        const message = commandsText.changesMachine(todo.map((s) => s.title.toLowerCase()).join(', '));
+        const message = commandsText.changesMachine(todo.map((s) => s.title));
         if (ctx.out.json) report({ type: 'result', ok: false, exitCode: EXIT.needsUser, message });
         else ctx.out.error(`cudawiz: ${message}`);
         return EXIT.needsUser;

@@ -277,7 +277,7 @@ export const configureEnvStep: Step<PlanContext> = {
     if (plan.refusals.length > 0) return { done: false, reason: fetchText.envWillStop(plan.refusals[0].reason) };
     // Lines only root can run are not "done": the loader does not find the libraries until they are.
     if (plan.changes.length === 0 && plan.manual.length > 0) return { done: false, reason: fetchText.loaderNeedsRoot(ctx.toolkitDir) };
-    return plan.changes.length === 0 ? { done: true, reason: stepsText.loaderFinds } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange).join(', ')) };
+    return plan.changes.length === 0 ? { done: true, reason: stepsText.loaderFinds } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange)) };
   },
   async run(ctx, io) {
     const { plan, places } = await envPlanFor(ctx);
