@@ -2,6 +2,7 @@
 // The program starts in src/bin.ts; main() is also what tests call in-process. Start-up: only light
 // modules are imported statically here, so --help and usage errors answer before the catalog (zod),
 // the command runner (execa) or the UI (ink) load; bench/startup.mjs measures this.
+import { stepsText } from './i18n/steps.js';
 import pkg from '../package.json' with { type: 'json' };
 import { parseArgv, readArgvLoosely } from './cli/args.js';
 import { COMMAND_MODULES } from './cli/commands.js';
@@ -32,7 +33,7 @@ function reportError(raw: unknown, io: CommandIO, json: boolean): number {
     return error.exitCode;
   }
   const e = error as Error;
-  io.stderr.write(`cudawiz: unexpected error: ${e?.stack ?? String(error)}\n  → Please report this at https://github.com/cudawiz/cudawiz/issues with the command you ran.\n`);
+  io.stderr.write(`cudawiz: ${stepsText.unexpected(e?.stack ?? String(error))}\n  → ${stepsText.reportIt}\n`);
   return EXIT.problems;
 }
 

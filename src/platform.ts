@@ -1,6 +1,7 @@
 // Every fact about an operating system lives here: paths, file names, variable names, elevation.
 // Windows facts are plain data so they can be asserted on Linux (path.win32, never the host's path).
 import path from 'node:path';
+import { stepsText } from './i18n/steps.js';
 
 export type OsName = 'linux' | 'windows';
 export const OS_NAMES: readonly OsName[] = ['linux', 'windows'];
@@ -145,8 +146,8 @@ export const WINDOWS_ZLIB_FROM_CUDNN = '8.3';
 /** How a user gets the rights to write into a system directory, said as a fix line. */
 export function elevationHint(os: OsName, command: string): string {
   return os === 'windows'
-    ? `Open "Terminal (Admin)" (or an elevated PowerShell) and run: ${command}`
-    : `Run it with sudo: sudo ${command}   (or pass --cuda-root DIR under your home)`;
+    ? stepsText.elevateWindows(command)
+    : stepsText.elevateLinux(command);
 }
 
 /** A command as data: what to run, so Windows commands can be asserted on Linux. */

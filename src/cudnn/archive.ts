@@ -1,5 +1,6 @@
 // Reading cuDNN archives: list, read one member, extract. Zips through yauzl; .tgz/.tar.xz through
 // our own streaming tar reader (tar-stream.ts) over zlib or an `xz -dc` child, in one pass.
+import { cudnnText } from '../i18n/cudnn.js';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -75,7 +76,7 @@ async function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Prom
   let n = 0;
   for await (const c of stream as AsyncIterable<Buffer>) {
     n += c.length;
-    if (n > maxBytes) throw new ArchiveReadError(`member larger than ${maxBytes} bytes`, 'unsupported');
+    if (n > maxBytes) throw new ArchiveReadError(cudnnText.memberTooLarge(maxBytes), 'unsupported');
     chunks.push(c);
   }
   return Buffer.concat(chunks);
@@ -249,11 +250,11 @@ async function decompressTar(file: string, format: TarFormat, consume: (tar: Asy
   }
   const { code, error: spawnError } = await exited;
   await size;
-  if ((spawnError as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') throw new ArchiveReadError('the `xz` program was not found on this machine', 'unsupported');
+  if ((spawnError as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') throw new ArchiveReadError(cudnnText.noXz, 'unsupported');
   // xz's own complaint says more than "the archive ends early", so it wins over a format error.
   if (code !== 0 && !options.signal?.aborted && (failure === undefined || failure instanceof TarFormatError)) {
     const said = Buffer.concat(stderr).toString('utf8').trim().split('\n').slice(-2).join(' ');
-    throw new ArchiveReadError(said || `xz exited with ${code}`, 'corrupt');
+    throw new ArchiveReadError(said || cudnnText.xzExited(code), 'corrupt');
   }
   if (failure !== undefined) throw tarReadError(failure, options.signal);
 }
@@ -312,7 +313,7 @@ async function fileSink(target: string, onDone: () => void): Promise<TarBodySink
     const expected = batched;
     inFlight.push(
       fh.writev(batch, position).then(
-        ({ bytesWritten }) => void (bytesWritten < expected && (failed ??= { error: Object.assign(new Error(`short write to ${target} (is the disk full?)`), { code: 'ENOSPC', syscall: 'write', path: target }) })),
+        ({ bytesWritten }) => void (bytesWritten < expected && (failed ??= { error: Object.assign(new Error(cudnnText.shortWrite(target)), { code: 'ENOSPC', syscall: 'write', path: target }) })),
         (error: unknown) => void (failed ??= { error }),
       ),
     );
@@ -368,7 +369,7 @@ export async function tarPass(file: string, format: TarFormat, dest: string | un
       // Our own guard, whatever `check` allowed: nothing lands outside dest or through a link written before.
       const parts = entry.name.split('/');
       if (!staysInside(entry.name) || parts.some((_, i) => i > 0 && links.has(parts.slice(0, i).join('/'))))
-        throw new ArchiveReadError(`"${entry.name}" would be written outside the folder`, 'unsafe-path');
+        throw new ArchiveReadError(cudnnText.writtenOutside(entry.name), 'unsafe-path');
     }
     const target = dest === undefined ? '' : path.join(dest, ...entry.name.split('/'));
     if (write) await ensureDir(path.dirname(target));
@@ -385,7 +386,7 @@ export async function tarPass(file: string, format: TarFormat, dest: string | un
       hashing.push(
         hasher!.hash(target).then(
           (sha) => void result.hashes.set(entry.name, sha),
-          (error: unknown) => void (hashFailure ??= new ArchiveReadError(`${entry.name} could not be read back after it was written (${(error as Error).message})`, 'corrupt')),
+          (error: unknown) => void (hashFailure ??= new ArchiveReadError(cudnnText.notReadBack(entry.name, (error as Error).message), 'corrupt')),
         ),
       );
     const file = write ? await fileSink(target, onWritten) : undefined;
@@ -430,7 +431,7 @@ export async function listEntries(file: string, format: ArchiveFormat): Promise<
 
 /** One listed member's bytes (`size` from the listing), without extracting anything else. */
 export async function readMember(file: string, format: ArchiveFormat, member: string, size: number, maxBytes = 4 * 1024 * 1024): Promise<Buffer | undefined> {
-  if (size > maxBytes) throw new ArchiveReadError(`${member} is larger than ${maxBytes} bytes`, 'unsupported');
+  if (size > maxBytes) throw new ArchiveReadError(cudnnText.isLargerThan(member, maxBytes), 'unsupported');
   if (format === 'zip') return readZipMember(file, member, maxBytes);
   return readTarMember(file, format, member);
 }

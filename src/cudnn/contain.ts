@@ -3,6 +3,7 @@
 // existing parent) must be inside the toolkit, and a backup inside `.cudawiz/backup`. A manifest
 // rewritten by someone else, or a folder link such as `include/thrust → /elsewhere`, cannot carry a
 // change outside.
+import { cudnnText } from '../i18n/cudnn.js';
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { CudawizError } from '../errors.js';
@@ -43,7 +44,7 @@ export async function containment(toolkitDir: string, file = manifestPaths(toolk
   /** A bookkeeping folder (.cudawiz, its backup or staging) must be a real folder of the toolkit, not a link elsewhere. */
   const ownFolder = async (dir: string, rel: string) => {
     const s = await lstat(dir).catch(() => undefined);
-    if (s?.isSymbolicLink()) throw refuse(rel, `${dir} (a link)`);
+    if (s?.isSymbolicLink()) throw refuse(rel, cudnnText.aLink(dir));
     const real = await nearestReal(dir);
     if (!within(root, real)) throw refuse(rel, toolkitDir);
     return real;
@@ -52,7 +53,7 @@ export async function containment(toolkitDir: string, file = manifestPaths(toolk
     if (!isRelativeInside(rel)) throw refuse(rel, where);
     const target = hostPath(base, rel);
     const parentReal = await nearestReal(path.dirname(target));
-    if (!within(baseReal, parentReal)) throw refuse(rel, `${where} (it resolves to ${parentReal})`);
+    if (!within(baseReal, parentReal)) throw refuse(rel, cudnnText.resolvesTo(where, parentReal));
     return target;
   };
   return {

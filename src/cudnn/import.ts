@@ -520,7 +520,7 @@ export async function rollbackImport(toolkitDir: string): Promise<RollbackReport
         const saved = await backupOf(f);
         if (saved) await rm(saved, { force: true }); // never replaced: nothing to undo
       } else {
-        report.kept.push({ path: f.path, reason: 'changed since cudawiz wrote it' });
+        report.kept.push({ path: f.path, reason: T.changedSince });
         kept.push(f.path);
       }
       continue;

@@ -3,5 +3,5 @@ export { inspectCudnnArchive, DEFAULT_LIMITS, type ArchiveReport, type ArchivePr
 export { importCudnn, importState, finishImport, rollbackImport, toolkitPartDir, refusalError, type ImportOptions, type ImportProgress, type ImportState, type RollbackReport } from './import.js';
 export { readManifest, manifestPaths, type Manifest, type ManifestFile } from './manifest.js';
 export { findArchiveInDownloads, isDownloadOf, waitForArchiveInDownloads } from './downloads.js';
-export { checkZlibwapi, peMachine, ZLIBWAPI_FIX, type ZlibwapiCheck } from './zlibwapi.js';
+export { checkZlibwapi, peMachine, zlibwapiFix, type ZlibwapiCheck } from './zlibwapi.js';
 export { factsFromName, parseCudnnVersionHeader, type LayoutEra } from './layout.js';

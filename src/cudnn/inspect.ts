@@ -84,17 +84,17 @@ const refuseUnsafe = (message: string): ArchiveProblem => ({ code: 'unsafe-path'
 /** Why this one entry may not be written under the target, given the links listed before or beside it. */
 function entryDangers(e: ArchiveEntry, links: ReadonlySet<string>): ArchiveProblem[] {
   const problems: ArchiveProblem[] = [];
-  if (/^([a-zA-Z]:|[\\/])/.test(e.name) || e.name.includes('\\')) problems.push(refuseUnsafe(`"${e.name}" is an absolute path.`));
-  else if (e.name.split('/').includes('..')) problems.push(refuseUnsafe(`"${e.name}" climbs out of the folder with "..".`));
+  if (/^([a-zA-Z]:|[\\/])/.test(e.name) || e.name.includes('\\')) problems.push(refuseUnsafe(T.absolutePath(e.name)));
+  else if (e.name.split('/').includes('..')) problems.push(refuseUnsafe(T.climbsOut(e.name)));
   const parts = e.name.split('/');
   for (let i = 1; i < parts.length; i++) {
-    if (links.has(parts.slice(0, i).join('/'))) problems.push(refuseUnsafe(`"${e.name}" is written through the link "${parts.slice(0, i).join('/')}".`));
+    if (links.has(parts.slice(0, i).join('/'))) problems.push(refuseUnsafe(T.throughLink(e.name, parts.slice(0, i).join('/'))));
   }
   if (e.type === 'symlink') {
     const target = e.linkTarget ?? '';
     // cuDNN's own links (libcudnn.so → libcudnn.so.7) name a file in the same folder; anything else could point out.
     if (target === '' || path.posix.isAbsolute(target) || /^[a-zA-Z]:/.test(target) || path.posix.normalize(target).includes('/') || target === '..' || target === '.')
-      problems.push(refuseUnsafe(`The link "${e.name}" points outside its folder (to "${target}").`));
+      problems.push(refuseUnsafe(T.linkOutside(e.name, target)));
   }
   return problems;
 }

@@ -1,3 +1,4 @@
+import { cudnnText } from '../i18n/cudnn.js';
 // A streaming tar reader: ustar, GNU (long names 'L'/'K') and pax ('x'/'g': path, linkpath, size)
 // headers parsed from 512-byte blocks as the decompressed bytes arrive, so one pass can list,
 // check and write. It decides nothing about safety: the visitor sees each header before its body
@@ -47,12 +48,12 @@ function headerNumber(b: Buffer, start: number, length: number): number {
   if (b[start] & 0x80) {
     let n = b[start] & 0x7f;
     for (let i = start + 1; i < start + length; i++) n = n * 256 + b[i];
-    if (!Number.isSafeInteger(n)) throw new TarFormatError('a header holds a number too large to read');
+    if (!Number.isSafeInteger(n)) throw new TarFormatError(cudnnText.tarNumberTooLarge);
     return n;
   }
   const text = b.toString('latin1', start, start + length).replace(/[\0 ]+$/, '').replace(/^ +/, '');
   if (text === '') return 0;
-  if (!/^[0-7]+$/.test(text)) throw new TarFormatError(`a header holds an unreadable number ("${text}")`);
+  if (!/^[0-7]+$/.test(text)) throw new TarFormatError(cudnnText.tarBadNumber(text));
   return parseInt(text, 8);
 }
 
@@ -80,7 +81,7 @@ function parsePax(data: Buffer): Map<string, string> {
   while (at < data.length) {
     const space = data.indexOf(0x20, at);
     const len = space === -1 ? NaN : Number(data.toString('latin1', at, space));
-    if (!Number.isInteger(len) || len <= space - at || at + len > data.length) throw new TarFormatError('an unreadable pax header record');
+    if (!Number.isInteger(len) || len <= space - at || at + len > data.length) throw new TarFormatError(cudnnText.tarBadPaxRecord);
     const record = data.toString('utf8', space + 1, at + len - 1);
     const eq = record.indexOf('=');
     if (eq > 0) out.set(record.slice(0, eq), record.slice(eq + 1));
@@ -141,7 +142,7 @@ export async function readTarStream(source: AsyncIterable<Buffer>, visit: TarVis
       mode = 'end';
       return;
     }
-    if (!checksumMatches(h)) throw new TarFormatError(`a header checksum does not match (after "${current || 'the start'}")`);
+    if (!checksumMatches(h)) throw new TarFormatError(cudnnText.tarChecksum(current));
     const flag = String.fromCharCode(h[156]);
     const magic = h.toString('latin1', 257, 263);
     let size = headerNumber(h, 124, 12);
@@ -154,7 +155,7 @@ export async function readTarStream(source: AsyncIterable<Buffer>, visit: TarVis
       const link = longLink ?? pax.get('linkpath') ?? globalPax.get('linkpath') ?? cString(h, 157, 100);
       const paxSize = pax.get('size') ?? globalPax.get('size');
       if (paxSize !== undefined) {
-        if (!/^\d+$/.test(paxSize) || !Number.isSafeInteger(Number(paxSize))) throw new TarFormatError(`an unreadable pax size ("${paxSize}")`);
+        if (!/^\d+$/.test(paxSize) || !Number.isSafeInteger(Number(paxSize))) throw new TarFormatError(cudnnText.tarBadPaxSize(paxSize));
         size = Number(paxSize);
       }
       longName = longLink = undefined;
@@ -214,11 +215,11 @@ export async function readTarStream(source: AsyncIterable<Buffer>, visit: TarVis
           if (padding === 0) mode = 'header';
         } else {
           trailing += chunk.length - at;
-          if (trailing > maxTrailing) throw new TarFormatError(`more than ${maxTrailing} bytes follow the end of the archive`);
+          if (trailing > maxTrailing) throw new TarFormatError(cudnnText.tarTrailing(maxTrailing));
           at = chunk.length;
         }
       }
     }
-    if (mode === 'body' || mode === 'pad' || filled > 0) throw new TarFormatError(`the archive ends in the middle of "${current || 'its first entry'}"`);
+    if (mode === 'body' || mode === 'pad' || filled > 0) throw new TarFormatError(cudnnText.tarEndsMidway(current));
   }
 }

@@ -1,4 +1,5 @@
 // cuDNN 8.3+ on Windows loads zlibwapi.dll, which it does not ship: find a 64-bit one, or say how to get it.
+import { cudnnText } from '../i18n/cudnn.js';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { WINDOWS_ZLIB_DLL } from '../platform.js';
@@ -31,8 +32,10 @@ export interface ZlibwapiCheck {
   fix?: string;
 }
 
-export const ZLIBWAPI_FIX =
-  'Download the 64-bit zlib DLL (http://www.winimage.com/zLibDll/zlib123dllx64.zip), and copy dll_x64\\zlibwapi.dll into the toolkit\'s bin folder (next to cudnn64_8.dll).';
+/** Read at call time: the table answers in the run's language. */
+export function zlibwapiFix(): string {
+  return cudnnText.zlibwapiFix;
+}
 
 /** Looks in each folder (the toolkit's bin first, then PATH) for a 64-bit zlibwapi.dll. */
 export async function checkZlibwapi(dirs: readonly string[]): Promise<ZlibwapiCheck> {
@@ -44,6 +47,6 @@ export async function checkZlibwapi(dirs: readonly string[]): Promise<ZlibwapiCh
     if (machine === 'x64') return { ok: true, found: file, unusable };
     unusable.push({ file, machine });
   }
-  const why = unusable.length > 0 ? `Only non-64-bit copies were found (${unusable.map((u) => `${u.file}: ${u.machine}`).join(', ')}). ` : '';
-  return { ok: false, unusable, fix: why + ZLIBWAPI_FIX };
+  const why = unusable.length > 0 ? cudnnText.zlibwapiOnly32(unusable.map((u) => `${u.file}: ${u.machine}`).join(', ')) : '';
+  return { ok: false, unusable, fix: why + zlibwapiFix() };
 }

@@ -13,9 +13,9 @@ export async function verifyNvcc(host: Host, os: OsName, toolkitDir: string, exp
   const r = await host.run(nvcc, ['--version'], { timeoutMs: 20_000 });
   const release = parseNvccRelease(r.stdout);
   const base = { id: 'nvcc' as const, title: stepsText.layerNvcc(expected) };
-  if (r.exitCode === null) return { ...base, status: 'fail', evidence: [`${nvcc}: ${r.failure ?? 'could not run'}`], fix: `Reinstall CUDA ${expected} (cudawiz repair).` };
+  if (r.exitCode === null) return { ...base, status: 'fail', evidence: [`${nvcc}: ${r.failure ?? stepsText.couldNotRun}`], fix: stepsText.reinstallCuda(expected) };
   if (release !== expected) {
-    return { ...base, status: 'fail', evidence: [`${nvcc} --version: ${release ? `release ${release}` : r.stdout.split('\n')[0] || 'no output'}`], fix: `The toolkit at ${toolkitDir} is not CUDA ${expected}; reinstall it (cudawiz repair).` };
+    return { ...base, status: 'fail', evidence: [`${nvcc} --version: ${release ? `release ${release}` : r.stdout.split('\n')[0] || stepsText.noOutput}`], fix: stepsText.notThisCuda(toolkitDir, expected) };
   }
   return { ...base, status: 'pass', evidence: [`${nvcc} --version → release ${release}`] };
 }

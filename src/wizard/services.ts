@@ -108,7 +108,7 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
     ],
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
-      if (!version) return { ok: false, exitCode: 2, message: 'No TensorFlow version chosen.' };
+      if (!version) return { ok: false, exitCode: 2, message: stepsText.noTfChosen };
       const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz', probes };
       const cuda = requirementsFor(catalog, version, host.os).cuda;
       const redistToolkit = mode === 'repair' && cuda ? facts?.toolkits.find((t) => t.redist && toolkitServes(t, cuda)) : undefined;
