@@ -83,3 +83,47 @@ describe('the commands in Chinese', () => {
     });
   }
 });
+
+describe('what a damaged or unsafe cuDNN archive is, in Chinese', () => {
+  it('a .tgz whose tar header checksum is wrong: the reason is Chinese too', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const { writeFile } = await import('node:fs/promises');
+    const { tempDir } = await import('../helpers/tmp.js');
+    const file = path.join(await tempDir('cw-zh-tar-'), 'cudnn-7.6.5-damaged.tgz');
+    const block = Buffer.alloc(1024);
+    block.write('cuda/include/cudnn.h', 0);
+    block.write('not-octal', 148); // the checksum field
+    await writeFile(file, gzipSync(block));
+    const l = await laptop();
+    try {
+      const host = { ...realHost(l.env), home: l.home };
+      const argv = ['install', '--tf', '2.3', '--yes', '--configure-env', 'no', '--cudnn-archive', file, ...l.globals];
+      const zh = await runCli([...argv, '--lang', 'zh', '--no-color'], { host });
+      const en = await runCli([...argv, '--lang', 'en', '--no-color'], { host });
+      expect(en.stdout + en.stderr).toMatch(/header checksum does not match|unreadable number/);
+      expect(zh.code).toBe(en.code);
+      expect(zh.stdout + zh.stderr).toMatch(/校验和不符|无法读取的数字/);
+      expect(englishIn(zh.stdout + zh.stderr)).toEqual([]);
+    } finally {
+      await l.mirror.close();
+    }
+  });
+
+  it('a 32-bit zlibwapi.dll: the fix says so in Chinese and keeps the URL and file names', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const { checkZlibwapi } = await import('../../src/cudnn/index.js');
+    const { peBytes } = await import('../helpers/cudnn-archive.js');
+    const { tempDir } = await import('../helpers/tmp.js');
+    const dir = await tempDir('cw-zh-zlib-');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'zlibwapi.dll'), peBytes('x86'));
+    const en = await checkZlibwapi([dir]);
+    setLang('zh');
+    const zh = await checkZlibwapi([dir]);
+    expect(en.fix).toContain('Only non-64-bit copies were found');
+    expect(zh.fix).toContain('http://www.winimage.com/zLibDll/zlib123dllx64.zip');
+    expect(zh.fix).toContain('dll_x64\\zlibwapi.dll');
+    expect(zh.fix).toContain('64 位');
+    expect(englishIn(zh.fix ?? '')).toEqual([]);
+  });
+});
