@@ -1,5 +1,7 @@
 // The record of what cudawiz wrote into a toolkit: `<toolkit>/.cudawiz/manifest.json`, written
 // before the first copy and after the last, so an interrupted copy can be finished or undone.
+import { envText } from '../i18n/env.js';
+import { cudnnText } from '../i18n/cudnn.js';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, mkdir, readFile, readlink, rename, writeFile } from 'node:fs/promises';
@@ -78,7 +80,7 @@ export const manifestSchema = z.object({
   startedAt: z.string(),
   finishedAt: z.string().optional(),
   createdDirs: z.array(relPath),
-  files: z.array(fileState.extend({ path: relPath, source: relPath, original: fileState.refine(stateOk, 'an original needs its size and sha256, or its link target').optional() }).refine(stateOk, 'a file needs its size and sha256, a link its target')),
+  files: z.array(fileState.extend({ path: relPath, source: relPath, original: fileState.refine(stateOk, { error: () => cudnnText.manifestOriginalState }).optional() }).refine(stateOk, { error: () => cudnnText.manifestFileState })),
   kept: z.array(relPath).optional(),
 });
 
@@ -111,7 +113,7 @@ export async function readManifest(toolkitDir: string): Promise<Manifest | undef
   try {
     json = JSON.parse(text);
   } catch {
-    throw new CudawizError(safetyText.manifestUnreadable(file, 'not complete JSON'), { code: 'manifest-invalid', fix: safetyText.manifestUnreadableFix(file) });
+    throw new CudawizError(safetyText.manifestUnreadable(file, envText.notCompleteJson), { code: 'manifest-invalid', fix: safetyText.manifestUnreadableFix(file) });
   }
   const parsed = manifestSchema.safeParse(json);
   if (!parsed.success) {

@@ -86,6 +86,8 @@ export const cudnnText = localized({
     tarEndsMidway: (entry: string | undefined) => `the archive ends in the middle of "${entry || 'its first entry'}"`,
     zlibwapiFix: "Download the 64-bit zlib DLL (http://www.winimage.com/zLibDll/zlib123dllx64.zip), and copy dll_x64\\zlibwapi.dll into the toolkit's bin folder (next to cudnn64_8.dll).",
     zlibwapiOnly32: (list: string) => `Only non-64-bit copies were found (${list}). `,
+    manifestOriginalState: 'an original needs its size and sha256, or its link target',
+    manifestFileState: 'a file needs its size and sha256, a link its target',
   },
   zh: {
     archiveKind: (windows) => (windows ? 'Windows 版 .zip' : 'Linux 版 .tgz / .tar.xz'),
@@ -168,5 +170,7 @@ export const cudnnText = localized({
     tarEndsMidway: (entry) => `压缩包在${entry ? ` "${entry}" ` : '第一个条目'}中间就结束了`,
     zlibwapiFix: '请下载 64 位的 zlib 动态链接库（http://www.winimage.com/zLibDll/zlib123dllx64.zip），把 dll_x64\\zlibwapi.dll 复制到工具包的 bin 文件夹里（cudnn64_8.dll 旁边）。',
     zlibwapiOnly32: (list) => `只找到了非 64 位的副本（${list}）。`,
+    manifestOriginalState: '原文件的记录需要大小和 sha256，或链接的目标',
+    manifestFileState: '文件的记录需要大小和 sha256，链接的记录需要目标',
   },
 });

@@ -127,3 +127,20 @@ describe('what a damaged or unsafe cuDNN archive is, in Chinese', () => {
     expect(englishIn(zh.fix ?? '')).toEqual([]);
   });
 });
+
+describe("cudawiz's own bookkeeping, unreadable, in Chinese", () => {
+  it('a manifest entry without its sha256: the reason is read in the run language', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const { readManifest } = await import('../../src/cudnn/manifest.js');
+    const { tempDir } = await import('../helpers/tmp.js');
+    const dir = await tempDir('cw-zh-manifest-');
+    await mkdir(path.join(dir, '.cudawiz'), { recursive: true });
+    const manifest = { tool: 'cudawiz', schema: 1, what: 'cudnn', state: 'complete', os: 'linux', toolkitDir: dir, archive: { file: 'a.tgz', format: 'tar.gz', layout: 'cuda-folder', version: '7.6.5' }, startedAt: 'x', createdDirs: [], files: [{ type: 'file', path: 'lib64/libcudnn.so.7', source: 'cuda/lib64/libcudnn.so.7', size: 1 }] };
+    await writeFile(path.join(dir, '.cudawiz', 'manifest.json'), JSON.stringify(manifest));
+    const en = await readManifest(dir).catch((e: Error) => e.message);
+    setLang('zh');
+    const zh = await readManifest(dir).catch((e: Error) => e.message);
+    expect(String(en)).toContain('a file needs its size and sha256');
+    expect(String(zh)).toContain('文件的记录需要大小和 sha256');
+  });
+});
