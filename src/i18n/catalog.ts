@@ -128,7 +128,8 @@ export const catalogText = localized({
     invalidFix: '请修正上面指出的字段（或去掉覆盖文件），然后重新运行。',
     overlayUnreadable: (file, why) => `无法读取目录覆盖文件 ${file}：${why}`,
     overlayUnreadableFix: '请检查 --catalog（或环境变量 CUDAWIZ_CATALOG）给出的路径。',
-    overlayNotJson: (file, why) => `目录覆盖文件 ${file} 不是有效的 JSON：${why}`,
+    // The parser's own words stay as it wrote them, quoted.
+    overlayNotJson: (file, why) => `目录覆盖文件 ${file} 不是有效的 JSON，解析器报告："${why}"`,
     overlayNotJsonFix: '请修正 JSON 语法；格式说明见 README.md 的 “Catalog and overlays” 一节。',
     expectedMajorMinor: '应为 主版本.次版本 的形式，例如 “10.1”',
     expectedDotted: (example) => `应为以点分隔的版本号，例如 “${example}”`,
