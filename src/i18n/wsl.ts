@@ -61,7 +61,7 @@ export const wslText = localized({
     stepInstall: '以管理员身份打开 PowerShell，运行：wsl --install -d Ubuntu   （按提示重启 Windows，然后从开始菜单打开 “Ubuntu”，创建你的 Linux 用户。）',
     stepUpdate: '如果已经装过 WSL：运行 wsl --update，并确认 `wsl -l -v` 显示 VERSION 2（否则运行：wsl --set-version Ubuntu 2）。',
     stepDriver: (driver, cuda, libDir) =>
-      `在 Windows 上安装 NVIDIA 显卡驱动${driver}（CUDA ${cuda} 需要它），下载地址：${DRIVER_PAGE}。千万不要在 WSL 里安装 Linux 的 NVIDIA 显卡驱动：WSL 通过 ${libDir} 把 Windows 显卡驱动提供给 Linux。`,
+      `在 Windows 上安装 NVIDIA 显卡驱动${driver}（CUDA ${cuda} 需要它）。千万不要在 WSL 里安装 Linux 的 NVIDIA 显卡驱动：WSL 通过 ${libDir} 把 Windows 显卡驱动提供给 Linux。下载地址：${DRIVER_PAGE}`,
     stepSmi: '在 Ubuntu 里检查显卡，运行：nvidia-smi   （那里的 “Driver Version” 就是 Windows 显卡驱动的版本号。）',
     stepPython: (tf, min, max) => `在 Ubuntu 里运行：sudo apt update && sudo apt install -y python3-venv python3-pip   （TensorFlow ${tf} 需要 Python ${min}–${max}。）`,
     stepVenv: (dir) => `在 Ubuntu 里创建并激活虚拟环境：python3 -m venv ${dir} && source ${dir}/bin/activate`,
