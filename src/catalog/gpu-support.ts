@@ -1,6 +1,7 @@
 // Will this GPU run that TensorFlow? From the catalog alone: the machine code (SASS) and PTX each TF
 // line's wheels carry, the oldest GPU each CUDA line supports, and the newest it compiles for.
 import { catalogText } from '../i18n/catalog.js';
+import { gpuText } from '../i18n/gpu.js';
 import type { OsName } from '../platform.js';
 import { compareDotted, majorMinor, parseDotted } from '../version.js';
 import { cudaFamily, findTfRow } from './queries.js';
@@ -115,21 +116,21 @@ export function gpuSupport(
   target: { tf: string; cuda?: string; os?: OsName },
 ): GpuSupport {
   const cc = gpu.computeCapability;
-  if (!/^\d+\.\d+$/.test(cc)) return { verdict: 'unknown', reason: `"${cc}" is not a compute capability (expected e.g. 8.6).`, verified: false };
+  if (!/^\d+\.\d+$/.test(cc)) return { verdict: 'unknown', reason: gpuText.notACc(cc), verified: false };
   const tf = majorMinor(target.tf);
   const cuda = target.cuda ?? tfCuda(catalog, target.tf, target.os);
   const native = newestNativeTf(catalog, cc, target.os);
   const suggest = (verdict: GpuVerdict) =>
     verdict === 'native' || !native || native.tf === tf
       ? {}
-      : { suggestion: `TensorFlow ${native.tf} has machine code for compute capability ${cc}${native.verified ? '' : ' (its architecture list is inferred)'}.` };
+      : { suggestion: gpuText.nativeSuggestion(native.tf, cc, native.verified ? '' : gpuText.inferredSuffix) };
 
   const min = cuda ? cudaFamily(catalog, cuda)?.computeCapabilityMin : undefined;
   if (min && compareDotted(cc, min) < 0) {
-    return { verdict: 'unsupported', reason: `CUDA ${cuda} needs compute capability ${min} or newer; this GPU is ${cc}.`, verified: true, ...suggest('unsupported') };
+    return { verdict: 'unsupported', reason: gpuText.cudaTooNew(cuda!, min, cc), verified: true, ...suggest('unsupported') };
   }
   const build = tensorflowBuildFor(catalog, tf);
-  if (!build) return { verdict: 'unknown', reason: `The catalog does not know which GPU architectures TensorFlow ${tf}'s wheels were built for.`, verified: false, ...suggest('unknown') };
+  if (!build) return { verdict: 'unknown', reason: gpuText.noBuildKnown(tf), verified: false, ...suggest('unknown') };
   const inferred = build.verified ? '' : stepsText.gpuInferred(tf);
 
   const sass = sassFor(build, cc);
@@ -148,12 +149,10 @@ export function gpuSupport(
   const ptx = ptxFor(build, cc);
   if (ptx) {
     const max = cuda ? cudaMaxComputeCapability(catalog, cuda) : undefined;
-    const older = max && compareDotted(cc, max) > 0 ? ` CUDA ${cuda} predates this GPU (it compiles for up to ${max}), so its own libraries also rely on JIT and some operations may fail.` : '';
+    const older = max && compareDotted(cc, max) > 0 ? gpuText.cudaPredatesGpu(cuda!, max) : '';
     return {
       verdict: 'ptx-jit',
-      reason:
-        `TensorFlow ${tf} has no machine code for compute capability ${cc}; the driver compiles its compute ${ptx} PTX at first start, which can take 30 minutes or more ` +
-        `(set CUDA_CACHE_MAXSIZE=2147483648 so the driver's cache keeps the result for later starts)${inferred}.${older}`,
+      reason: gpuText.ptxJit(tf, cc, ptx, inferred, older),
       verified: build.verified,
       ...suggest('ptx-jit'),
     };
@@ -161,7 +160,7 @@ export function gpuSupport(
   const oldest = [...build.sass].sort(compareDotted)[0];
   const why =
     compareDotted(cc, oldest) < 0
-      ? `its oldest machine code is for ${oldest} and its PTX (${build.ptx.join(', ') || 'none'}) is for newer GPUs`
-      : `it has no machine code for the ${ccMajor(cc)}.x architectures and no PTX at or below ${cc}`;
-  return { verdict: 'unsupported', reason: `TensorFlow ${tf} will not run on compute capability ${cc}: ${why}${inferred}.`, verified: build.verified, ...suggest('unsupported') };
+      ? gpuText.tooOld(oldest, build.ptx.join(', ') || gpuText.ptxNone)
+      : gpuText.noArch(ccMajor(cc), cc);
+  return { verdict: 'unsupported', reason: gpuText.willNotRun(tf, cc, why, inferred), verified: build.verified, ...suggest('unsupported') };
 }

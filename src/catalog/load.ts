@@ -2,12 +2,15 @@
 // validates both. Errors name the file and the path of the bad field.
 import { readFileSync } from 'node:fs';
 import type * as z from 'zod';
+import zhCN from 'zod/v4/locales/zh-CN.js';
 import tensorflowData from '../../assets/tensorflow.json' with { type: 'json' };
 import cudaData from '../../assets/cuda.json' with { type: 'json' };
 import cudnnData from '../../assets/cudnn.json' with { type: 'json' };
 import librariesData from '../../assets/libraries.json' with { type: 'json' };
 import gpusData from '../../assets/gpus.json' with { type: 'json' };
 import { CudawizError, EXIT } from '../errors.js';
+import { catalogText } from '../i18n/catalog.js';
+import { currentLang } from '../i18n/localized.js';
 import { planText } from '../i18n/plan.js';
 import { parseDotted, versionHasPrefix } from '../version.js';
 import {
@@ -37,12 +40,17 @@ export function formatIssues(where: string, error: z.ZodError, prefix = ''): str
     .join('\n');
 }
 
+/** zod's own words for a bad field (a wrong type, a missing key) in the run's language; the schema's own messages come from catalogText. */
+export function zodParseOptions(): { error?: z.core.$ZodErrorMap } {
+  return currentLang() === 'zh' ? { error: zhCN().localeError } : {};
+}
+
 function parse<T>(where: string, schema: z.ZodType<T>, data: unknown, prefix = ''): T {
-  const r = schema.safeParse(data);
+  const r = schema.safeParse(data, zodParseOptions());
   if (!r.success) {
-    throw new CudawizError(`The catalog is invalid:\n${formatIssues(where, r.error, prefix)}`, {
+    throw new CudawizError(catalogText.invalid(formatIssues(where, r.error, prefix)), {
       code: 'catalog-invalid',
-      fix: 'Fix the field named above (or remove the overlay) and run again.',
+      fix: catalogText.invalidFix,
       exitCode: EXIT.usage,
     });
   }
@@ -129,9 +137,9 @@ export function readOverlay(file: string): CatalogOverlay {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new CudawizError(`Cannot read the catalog overlay ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+    throw new CudawizError(catalogText.overlayUnreadable(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message), {
       code: 'overlay-unreadable',
-      fix: 'Check the path given to --catalog (or CUDAWIZ_CATALOG).',
+      fix: catalogText.overlayUnreadableFix,
       exitCode: EXIT.usage,
     });
   }
@@ -139,9 +147,9 @@ export function readOverlay(file: string): CatalogOverlay {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new CudawizError(`The catalog overlay ${file} is not valid JSON: ${(error as Error).message}`, {
+    throw new CudawizError(catalogText.overlayNotJson(file, (error as Error).message), {
       code: 'overlay-invalid',
-      fix: 'Fix the JSON syntax; the format is described in README.md under "Catalog and overlays".',
+      fix: catalogText.overlayNotJsonFix,
       exitCode: EXIT.usage,
     });
   }

@@ -367,7 +367,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
         row: linux.row.version,
         os,
         gpuSupported: false,
-        alternatives: catalog.tensorflow.windowsAlternatives,
+        alternatives: catalog.tensorflow.windowsAlternatives.map((a) => ({ id: a.id, ...catalogText.windowsAlternative(a.id, a.title, a.detail) })),
         pip: `tensorflow==${tf}`,
         andCuda: false,
         python: { ...pythonRange(linux.row), listed: linux.row.python },
@@ -381,11 +381,11 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
         cudaInstaller: null,
         cudnnArchive: null,
         notes: [
-          `TensorFlow ${catalog.tensorflow.windowsNativeGpuLast} was the last release with GPU support on native Windows.`,
-          `Under WSL2, TensorFlow ${majorMinor(linux.row.version)} needs CUDA ${linux.row.cuda} and cuDNN ${linux.row.cudnn} (see: cudawiz requirements --tf ${tf} --os linux).`,
+          catalogText.windowsLastGpu(catalog.tensorflow.windowsNativeGpuLast),
+          catalogText.underWsl2(majorMinor(linux.row.version), linux.row.cuda, linux.row.cudnn, tf),
           ...(catalog.tensorflow.removedRows ?? [])
             .filter((r) => r.os === os && majorMinor(r.version) === majorMinor(linux.row.version))
-            .map((r) => `TensorFlow's Windows table once listed ${r.version} (CUDA ${r.cuda}, cuDNN ${r.cudnn}) and then removed it: ${r.note}`),
+            .map((r) => catalogText.removedRow(r.version, r.cuda, r.cudnn, r.note)),
         ],
       };
     }
@@ -393,7 +393,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
     throw beyond ? beyondCatalogError(beyond, os) : unknownTfVersion(catalog, tf);
   }
   const { row, viaMinorLine } = match;
-  if (viaMinorLine) notes.push(`TensorFlow's table has no row for ${tf}; it takes the ${row.version} row of its minor line.`);
+  if (viaMinorLine) notes.push(catalogText.viaMinorLine(tf, row.version));
   const release = findCudaRelease(catalog, row.cuda, os);
   const driver = release ? driverMinFor(catalog, release, os) : {};
   const cudnnPick = pickCudnnBuild(catalog, row.cudnn, row.cuda, os);
@@ -401,14 +401,14 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
   const archive = cudnnRelease?.archives[os];
   if (!release) {
     const oldest = [...catalog.cuda.releases].sort((a, b) => compareDotted(a.version, b.version))[0]?.version;
-    const older = oldest && compareDotted(row.cuda, majorMinor(oldest)) < 0 ? ` (older than any release it ships, which start at ${oldest})` : '';
-    notes.push(`The catalog has no ${os} installer for CUDA ${row.cuda}${older}; add one with --catalog (see README, "Catalog and overlays").`);
+    const older = oldest && compareDotted(row.cuda, majorMinor(oldest)) < 0 ? catalogText.olderThanAny(oldest) : '';
+    notes.push(catalogText.noInstaller(os, row.cuda, older));
   }
-  if (!archive) notes.push(`The catalog has no ${os} cuDNN ${row.cudnn} build for CUDA ${row.cuda}; add one with --catalog.`);
-  else if (!archive.sha256 && archive.manifestUrl) notes.push(`cuDNN ${cudnnRelease!.version} carries no sha256 of its own here; its manifest ${archive.manifestUrl} lists it.`);
+  if (!archive) notes.push(catalogText.noCudnnBuild(os, row.cudnn, row.cuda));
+  else if (!archive.sha256 && archive.manifestUrl) notes.push(catalogText.manifestSha(cudnnRelease!.version, archive.manifestUrl));
   const andCuda = hasAndCuda(catalog, row.version, os);
   if (andCuda) {
-    notes.push(`On Linux, pip install "${andCudaRequirement(catalog, tf)}" brings CUDA and cuDNN as Python wheels; only the driver is then needed (Python ${andCudaPythons(catalog, tf).join(', ')}).`);
+    notes.push(catalogText.andCudaNote(String(andCudaRequirement(catalog, tf)), andCudaPythons(catalog, tf).join(', ')));
   }
   return {
     tensorflow: tf,

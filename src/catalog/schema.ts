@@ -1,11 +1,12 @@
 // The catalog's shape. Every asset file is parsed through these schemas at load, so a typo in the
 // data is an error with the path of the bad field, never a wrong answer later.
 import * as z from 'zod';
+import { catalogText } from '../i18n/catalog.js';
 
-const majorMinor = z.string().regex(/^\d+\.\d+$/, 'expected major.minor, e.g. "10.1"');
-const dotted = z.string().regex(/^\d+(\.\d+)*$/, 'expected a dotted version, e.g. "10.1.243"');
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits');
-const md5 = z.string().regex(/^[0-9a-f]{32}$/, 'expected 32 lowercase hex digits');
+const majorMinor = z.string().regex(/^\d+\.\d+$/, { error: () => catalogText.expectedMajorMinor });
+const dotted = z.string().regex(/^\d+(\.\d+)*$/, { error: () => catalogText.expectedDotted('10.1.243') });
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, { error: () => catalogText.expectedSha256 });
+const md5 = z.string().regex(/^[0-9a-f]{32}$/, { error: () => catalogText.expectedMd5 });
 const url = z.string().url();
 const source = z.string().min(3);
 
@@ -214,7 +215,7 @@ export const librariesSchema = z.object({
 export type LibrariesCatalog = z.infer<typeof librariesSchema>;
 
 // ---------------------------------------------------------------- GPUs
-const computeCapability = z.string().regex(/^\d+\.\d+$/, 'expected a compute capability, e.g. "8.6"');
+const computeCapability = z.string().regex(/^\d+\.\d+$/, { error: () => catalogText.expectedCc });
 export const gpuSchema = z.object({
   sources: z.record(z.string(), source),
   /** Product names → compute capability, for drivers without compute_cap. Names match whole (see gpu-support.ts normalizeGpuName). */

@@ -1,5 +1,6 @@
 // The version picker's list: one entry per TensorFlow minor line known for an OS, newest first, each
 // saying what it needs and whether this machine (its OS, its GPU) can run it.
+import { catalogText } from '../i18n/catalog.js';
 import type { OsName } from '../platform.js';
 import { compareDotted, majorMinor } from '../version.js';
 import { gpuSupport, type GpuVerdict } from './gpu-support.js';
@@ -42,7 +43,7 @@ export function tfChoicesFor(catalog: Catalog, os: OsName, gpu?: { computeCapabi
     const { min, max } = pythonRange(row);
     const choice: TfChoice = { version: row.version, cuda: row.cuda, cudnn: row.cudnn, python: min === max ? min : `${min}–${max}` };
     if (!own.has(line)) {
-      choice.blocked = `no native Windows GPU support after ${catalog.tensorflow.windowsNativeGpuLast}: use WSL2 (cudawiz requirements --tf ${line} --os linux) or TF ${catalog.tensorflow.windowsNativeGpuLast}`;
+      choice.blocked = catalogText.noNativeWindowsAfter(catalog.tensorflow.windowsNativeGpuLast, line);
       return choice;
     }
     if (!gpu) return choice;

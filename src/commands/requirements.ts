@@ -9,6 +9,7 @@ import type { CommandContext } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
 import { EXIT, UsageError } from '../errors.js';
 import { catalogText } from '../i18n/catalog.js';
+import { gpuText } from '../i18n/gpu.js';
 import { compareDotted, majorMinor } from '../version.js';
 
 export interface GpuAnswer extends GpuSupport {
@@ -21,52 +22,62 @@ function computeCapabilityLine(r: Requirements): string {
   const tf = r.tensorflowComputeCapabilityMin;
   const cuda = r.computeCapabilityMin;
   if (tf && cuda && compareDotted(tf, cuda) > 0) return catalogText.ccMinTensorflow(tf, majorMinor(r.row), r.cuda ?? '', cuda);
-  return cuda ? `${cuda} or newer (CUDA ${r.cuda})` : 'unknown';
+  return cuda ? catalogText.reqCcCuda(cuda, r.cuda ?? '') : catalogText.reqUnknown;
 }
 
+/** Columns a label takes on a terminal: CJK characters and full-width punctuation take two. */
+function columns(s: string): number {
+  let n = 0;
+  for (const ch of s) n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
+  return n;
+}
+const padColumns = (s: string, width: number) => s + ' '.repeat(Math.max(0, width - columns(s)));
+/** "CUDA installer:" / "cuDNN archive:" and the lines under them: values start at column 19. */
+const LABEL_WIDTH = 17;
+const UNDER_LABEL = ' '.repeat(LABEL_WIDTH + 2);
+
 export function renderRequirements(r: Requirements, out: Output): void {
-  const os = r.os === 'windows' ? 'Windows (native)' : 'Linux';
-  out.line(out.bold(`TensorFlow ${r.tensorflow} on ${os}`) + (r.row !== r.tensorflow ? out.dim(`  (row ${r.row} of TensorFlow's tested configurations)`) : ''));
+  const os = catalogText.reqOs(r.os === 'windows');
+  out.line(out.bold(catalogText.reqTitle(r.tensorflow, os)) + (r.row !== r.tensorflow ? out.dim(catalogText.reqRow(r.row)) : ''));
   if (!r.gpuSupported) {
-    out.line(`${out.symbol('fail')} No GPU support on native Windows for this version.`);
-    for (const a of r.alternatives) out.line(`  ${out.symbol('info')} ${a.title}: ${a.detail}`);
+    out.line(`${out.symbol('fail')} ${catalogText.reqNoGpu}`);
+    for (const a of r.alternatives) out.line(`  ${out.symbol('info')} ${catalogText.reqAlternative(a.title, a.detail)}`);
     for (const n of r.notes) out.line(`  ${n}`);
     return;
   }
   const rows: [string, string][] = [
-    ['pip package', r.pip],
-    ['Python', `${r.python.min} – ${r.python.max}${r.python.listed.some((p) => p.startsWith('2.')) ? ' (and 2.7)' : ''}`],
+    [catalogText.reqPip, r.pip],
+    ['Python', `${r.python.min} – ${r.python.max}${r.python.listed.some((p) => p.startsWith('2.')) ? catalogText.reqAnd27 : ''}`],
     ['CUDA', r.cuda ?? '—'],
     ['cuDNN', r.cudnn ?? '—'],
-    ['NVIDIA driver', r.driverMin ? `${r.driverMin} or newer${r.driverFull && r.driverFull !== r.driverMin ? ` (${r.driverFull} for the installer's full feature set)` : ''}` : 'unknown'],
-    ['GPU compute capability', computeCapabilityLine(r)],
+    [catalogText.reqDriver, r.driverMin ? `${catalogText.reqOrNewer(r.driverMin)}${r.driverFull && r.driverFull !== r.driverMin ? catalogText.reqFullFeatures(r.driverFull) : ''}` : catalogText.reqUnknown],
+    [catalogText.reqCc, computeCapabilityLine(r)],
   ];
-  const width = Math.max(...rows.map(([k]) => k.length));
-  for (const [k, v] of rows) out.line(`  ${k.padEnd(width)}  ${v}`);
+  const width = Math.max(...rows.map(([k]) => columns(k)));
+  for (const [k, v] of rows) out.line(`  ${padColumns(k, width)}  ${v}`);
   out.line();
-  out.line('  Libraries TensorFlow will load:');
+  out.line(`  ${catalogText.reqLibraries}`);
   out.line(`    ${r.libraries.map((l) => l.file).join('  ')}`);
   out.line();
   if (r.cudaInstaller) {
-    out.line(`  CUDA installer:  ${r.cudaInstaller.file}`);
-    out.line(`                   ${r.cudaInstaller.url}`);
+    out.line(`  ${padColumns(catalogText.reqInstaller, LABEL_WIDTH)}${r.cudaInstaller.file}`);
+    out.line(`${UNDER_LABEL}${r.cudaInstaller.url}`);
   }
   if (r.cudnnArchive) {
     const a = r.cudnnArchive;
-    out.line(`  cuDNN archive:   ${a.file}  (cuDNN ${a.version} for CUDA ${a.cuda})`);
-    if (a.access === 'public') out.line(`                   ${a.publicUrl ?? a.url}`);
-    for (const l of cudnnChoiceLines(a, r.row)) out.line(`                   ${l}`);
+    out.line(`  ${padColumns(catalogText.reqArchive, LABEL_WIDTH)}${a.file}  ${catalogText.reqArchiveFor(a.version, a.cuda)}`);
+    if (a.access === 'public') out.line(`${UNDER_LABEL}${a.publicUrl ?? a.url}`);
+    for (const l of cudnnChoiceLines(a, r.row)) out.line(`${UNDER_LABEL}${l}`);
   }
   for (const n of r.notes) out.line(`  ${out.symbol('info')} ${n}`);
 }
 
-const VERDICT_LINE = { native: 'runs natively', 'ptx-jit': 'runs after a slow first-start JIT', unsupported: 'will not run', unknown: 'unknown' } as const;
 const VERDICT_STATUS = { native: 'pass', 'ptx-jit': 'warn', unsupported: 'fail', unknown: 'info' } as const;
 
 export function renderGpu(g: GpuAnswer, out: Output): void {
-  const who = g.name ? `${g.name} (compute capability ${g.computeCapability})` : `compute capability ${g.computeCapability}`;
+  const who = g.name ? gpuText.namedGpu(g.name, g.computeCapability) : gpuText.bareCc(g.computeCapability);
   out.line();
-  out.line(`  ${out.symbol(VERDICT_STATUS[g.verdict])} ${who}: ${out.paint(VERDICT_STATUS[g.verdict], VERDICT_LINE[g.verdict])}`);
+  out.line(`  ${out.symbol(VERDICT_STATUS[g.verdict])} ${gpuText.verdictLine(who, out.paint(VERDICT_STATUS[g.verdict], gpuText.verdict[g.verdict]))}`);
   out.line(`    ${g.reason}`);
   if (g.suggestion) out.line(`    ${g.suggestion}`);
 }
@@ -77,10 +88,7 @@ export function resolveGpu(catalog: Catalog, value: string): { name?: string; co
   if (/^\d+\.\d+$/.test(v)) return { computeCapability: v };
   const hit = computeCapabilityFromName(catalog, v);
   if (hit) return { name: v, computeCapability: hit.computeCapability };
-  throw new UsageError(
-    `Unknown GPU "${value}": the catalog cannot tell its compute capability from that name.`,
-    'Pass the compute capability instead, e.g. --gpu 8.6: nvidia-smi --query-gpu=name,compute_cap --format=csv prints it (driver R510 or newer), and https://developer.nvidia.com/cuda-gpus lists every GPU\'s.',
-  );
+  throw new UsageError(gpuText.unknownGpu(value), gpuText.unknownGpuFix);
 }
 
 export async function run(ctx: CommandContext): Promise<number> {
@@ -89,7 +97,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const catalog = ctx.catalog();
   for (const w of catalog.warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   const gpuArg = ctx.values.gpu;
-  if (gpuArg !== undefined && (typeof gpuArg !== 'string' || gpuArg.trim() === '')) throw new UsageError('--gpu needs a GPU name or a compute capability.', 'e.g. --gpu "RTX 4090" or --gpu 8.9');
+  if (gpuArg !== undefined && (typeof gpuArg !== 'string' || gpuArg.trim() === '')) throw new UsageError(gpuText.gpuNeedsValue, gpuText.gpuNeedsValueFix);
   const gpu = typeof gpuArg === 'string' ? resolveGpu(catalog, gpuArg) : undefined;
   const r = requirementsFor(catalog, tf, os);
   // Past native Windows' last GPU line the answer is WSL2's, so judge the GPU against the Linux build.

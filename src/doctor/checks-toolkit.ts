@@ -2,6 +2,7 @@
 import type { Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { doctorText as T } from '../i18n/doctor.js';
+import { gpuText } from '../i18n/gpu.js';
 import { safetyText } from '../i18n/safety.js';
 import { resolveLibrary } from '../probe/resolution.js';
 import type { CudnnCopy, MachineFacts, Toolkit, ToolkitComponent } from '../probe/types.js';
@@ -20,7 +21,7 @@ export function unreadableFindings(facts: MachineFacts): Finding[] {
   return facts.toolkits
     .filter((t) => !t.readable)
     .map((t) => finding(`toolkit-unreadable:${t.path}`, 'warn', T.unreadableToolkit(t.path, t.error),
-      [T.foundVia(t.foundVia.join(', '))], T.unreadableFix(facts.os === 'windows' ? `dir "${t.path}"` : `ls -ld ${t.path}`)));
+      [T.foundVia(t.foundVia.map(gpuText.toolkitVia).join(', '))], T.unreadableFix(facts.os === 'windows' ? `dir "${t.path}"` : `ls -ld ${t.path}`)));
 }
 
 export function copyInterruptedFindings(facts: MachineFacts): Finding[] {
@@ -42,7 +43,7 @@ export function toolkitInventory(facts: MachineFacts): Finding[] {
   }
   return readable.map((t) => {
     const missing = t.missing;
-    const evidence = [T.foundVia(t.foundVia.join(', ')), T.has(label(present(t))), ...nvcc];
+    const evidence = [T.foundVia(t.foundVia.map(gpuText.toolkitVia).join(', ')), T.has(label(present(t))), ...nvcc];
     if (missing.length === 0) return finding(`toolkit:${t.path}`, 'pass', describeToolkit(t), evidence);
     return finding(`toolkit:${t.path}`, 'warn', T.partial(describeToolkit(t), label(missing)), evidence, T.partialFix);
   });

@@ -3,6 +3,7 @@
 import { andCudaRequirement, driverMinFor, findCudaRelease, findTfRow, pythonRange, unknownTfVersion } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { WSL_LIBRARY_DIR, WSL_MIN_WINDOWS_BUILD } from '../platform.js';
+import { wslText } from '../i18n/wsl.js';
 import { majorMinor } from '../version.js';
 
 export const WSL_VENV_DIR = '~/tf';
@@ -16,28 +17,23 @@ export function wslRouteSteps(catalog: Catalog, tf: string): string[] {
   const driverMin = release ? driverMinFor(catalog, release, 'windows').min : undefined;
   const py = pythonRange(row);
   const andCuda = andCudaRequirement(catalog, tf);
-  const driver = driverMin ? ` ${driverMin} or newer` : '';
+  const driver = driverMin ? wslText.driverOrNewer(driverMin) : '';
+  const tfLine = majorMinor(row.version);
 
   const steps = [
-    `Check Windows: run \`winver\`; WSL2 with CUDA needs Windows 10 21H2 (build ${WSL_MIN_WINDOWS_BUILD}) or newer, or Windows 11.`,
-    'In PowerShell as Administrator: wsl --install -d Ubuntu   (then restart Windows when asked, and open "Ubuntu" from the Start menu to create your Linux user).',
-    'If WSL was already installed: wsl --update, and check `wsl -l -v` shows VERSION 2 (else: wsl --set-version Ubuntu 2).',
-    `Install the NVIDIA driver on Windows${driver} (CUDA ${row.cuda} needs it) from https://www.nvidia.com/Download/index.aspx. Never install a Linux NVIDIA driver inside WSL: WSL lends the Windows driver to Linux through ${WSL_LIBRARY_DIR}.`,
-    'Inside Ubuntu, check the GPU: nvidia-smi   ("Driver Version" there is the Windows driver\'s number).',
-    `Inside Ubuntu: sudo apt update && sudo apt install -y python3-venv python3-pip   (TensorFlow ${majorMinor(row.version)} needs Python ${py.min}–${py.max}).`,
-    `Inside Ubuntu: python3 -m venv ${WSL_VENV_DIR} && source ${WSL_VENV_DIR}/bin/activate`,
+    wslText.stepWinver(WSL_MIN_WINDOWS_BUILD),
+    wslText.stepInstall,
+    wslText.stepUpdate,
+    wslText.stepDriver(driver, row.cuda, WSL_LIBRARY_DIR),
+    wslText.stepSmi,
+    wslText.stepPython(tfLine, py.min, py.max),
+    wslText.stepVenv(WSL_VENV_DIR),
   ];
   if (andCuda) {
-    steps.push(`Inside Ubuntu: pip install "${andCuda}"   (CUDA and cuDNN come as Python wheels; nothing else to install).`);
+    steps.push(wslText.stepAndCuda(andCuda));
   } else {
-    steps.push(
-      `Inside Ubuntu: install cudawiz and run: cudawiz install --tf ${version}   (TensorFlow ${majorMinor(row.version)} predates tensorflow[and-cuda]: it installs the CUDA ${row.cuda} toolkit without a driver and cuDNN ${row.cudnn}).`,
-      `Inside Ubuntu: pip install "tensorflow==${version}"`,
-    );
+    steps.push(wslText.stepCudawiz(version, tfLine, row.cuda, row.cudnn), wslText.stepPip(version));
   }
-  steps.push(
-    'Check: python -c "import tensorflow as tf; print(tf.config.list_physical_devices(\'GPU\'))"   (a list with one GPU or more means it works).',
-    `If it lists none: run \`cudawiz doctor --tf ${version}\` inside Ubuntu.`,
-  );
+  steps.push(wslText.stepCheck, wslText.stepDoctor(version));
   return steps;
 }

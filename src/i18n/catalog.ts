@@ -1,6 +1,22 @@
 // Strings of the catalog's answers (requirements, the plan's cuDNN reason, GPU verdicts), en + zh.
 import { localized } from './localized.js';
 
+/** The catalog's windowsAlternatives (assets/tensorflow.json) in Chinese, by id; an overlay's new id keeps its own text. */
+const WINDOWS_ALTERNATIVES_ZH: Record<string, { title: string; detail: string }> = {
+  wsl2: {
+    title: '改用 WSL2',
+    detail: '在 WSL2 里安装 Ubuntu（需要 Windows 10 21H2 / 内部版本 19044 或更新），在里面运行 cudawiz；那里的 TensorFlow 使用 Windows 的显卡驱动。',
+  },
+  'tf-2.10': {
+    title: '在原生 Windows 上使用 TensorFlow 2.10',
+    detail: 'pip install "tensorflow<2.11"，搭配 CUDA 11.2 和 cuDNN 8.1（cudawiz install --tf 2.10）。',
+  },
+  directml: {
+    title: '使用 tensorflow-cpu 加 DirectML 插件',
+    detail: 'pip install tensorflow-cpu tensorflow-directml-plugin（https://github.com/microsoft/tensorflow-directml-plugin）。',
+  },
+};
+
 export const catalogText = localized({
   en: {
     cudnnPublic: (version: string, cuda: string) => `cuDNN ${version} for CUDA ${cuda}: a public copy, no login needed`,
@@ -27,6 +43,52 @@ export const catalogText = localized({
     } as Record<'nvidia-ngc' | 'source-build-cuda-12.8', string>,
     unknownTf: (asked: string, near: string) => `Unknown TensorFlow version "${asked}". Nearest known: ${near}.`,
     unknownTfFix: (example: string) => `Pass one of the known versions, e.g. --tf ${example}`,
+    // ---------------------------------------------------------------- requirementsFor's notes (src/catalog/queries.ts)
+    windowsLastGpu: (last: string) => `TensorFlow ${last} was the last release with GPU support on native Windows.`,
+    underWsl2: (tf: string, cuda: string, cudnn: string, asked: string) => `Under WSL2, TensorFlow ${tf} needs CUDA ${cuda} and cuDNN ${cudnn} (see: cudawiz requirements --tf ${asked} --os linux).`,
+    removedRow: (version: string, cuda: string, cudnn: string, note: string) => `TensorFlow's Windows table once listed ${version} (CUDA ${cuda}, cuDNN ${cudnn}) and then removed it: ${note}`,
+    viaMinorLine: (tf: string, row: string) => `TensorFlow's table has no row for ${tf}; it takes the ${row} row of its minor line.`,
+    olderThanAny: (oldest: string) => ` (older than any release it ships, which start at ${oldest})`,
+    noInstaller: (os: string, cuda: string, older: string) => `The catalog has no ${os} installer for CUDA ${cuda}${older}; add one with --catalog (see README, "Catalog and overlays").`,
+    noCudnnBuild: (os: string, cudnn: string, cuda: string) => `The catalog has no ${os} cuDNN ${cudnn} build for CUDA ${cuda}; add one with --catalog.`,
+    manifestSha: (version: string, manifest: string) => `cuDNN ${version} carries no sha256 of its own here; its manifest ${manifest} lists it.`,
+    andCudaNote: (requirement: string, pythons: string) => `On Linux, pip install "${requirement}" brings CUDA and cuDNN as Python wheels; only the driver is then needed (Python ${pythons}).`,
+    /** The catalog's ways around native Windows' missing GPU build, by id; English is the catalog's own text. */
+    windowsAlternative: (_id: string, title: string, detail: string): { title: string; detail: string } => ({ title, detail }),
+    // ---------------------------------------------------------------- the version picker (src/catalog/tf-choices.ts)
+    noNativeWindowsAfter: (last: string, line: string) => `no native Windows GPU support after ${last}: use WSL2 (cudawiz requirements --tf ${line} --os linux) or TF ${last}`,
+    // ---------------------------------------------------------------- loading the catalog (src/catalog/load.ts, src/redist/catalog.ts)
+    invalid: (issues: string) => `The catalog is invalid:\n${issues}`,
+    invalidFix: 'Fix the field named above (or remove the overlay) and run again.',
+    overlayUnreadable: (file: string, why: string) => `Cannot read the catalog overlay ${file}: ${why}`,
+    overlayUnreadableFix: 'Check the path given to --catalog (or CUDAWIZ_CATALOG).',
+    overlayNotJson: (file: string, why: string) => `The catalog overlay ${file} is not valid JSON: ${why}`,
+    overlayNotJsonFix: 'Fix the JSON syntax; the format is described in README.md under "Catalog and overlays".',
+    // The schema's own words for a bad field (src/catalog/schema.ts, src/redist/catalog.ts).
+    expectedMajorMinor: 'expected major.minor, e.g. "10.1"',
+    expectedDotted: (example: string) => `expected a dotted version, e.g. "${example}"`,
+    expectedSha256: 'expected 64 lowercase hex digits',
+    expectedMd5: 'expected 32 lowercase hex digits',
+    expectedCc: 'expected a compute capability, e.g. "8.6"',
+    expectedRelativePath: 'expected a relative path ending .tar.xz or .zip, without ".."',
+    // ---------------------------------------------------------------- `cudawiz requirements` (src/commands/requirements.ts)
+    reqOs: (windows: boolean): string => (windows ? 'Windows (native)' : 'Linux'),
+    reqTitle: (tf: string, os: string) => `TensorFlow ${tf} on ${os}`,
+    reqRow: (row: string) => `  (row ${row} of TensorFlow's tested configurations)`,
+    reqNoGpu: 'No GPU support on native Windows for this version.',
+    reqAlternative: (title: string, detail: string) => `${title}: ${detail}`,
+    reqPip: 'pip package',
+    reqDriver: 'NVIDIA driver',
+    reqCc: 'GPU compute capability',
+    reqAnd27: ' (and 2.7)',
+    reqOrNewer: (v: string) => `${v} or newer`,
+    reqFullFeatures: (full: string) => ` (${full} for the installer's full feature set)`,
+    reqCcCuda: (cc: string, cuda: string) => `${cc} or newer (CUDA ${cuda})`,
+    reqUnknown: 'unknown',
+    reqLibraries: 'Libraries TensorFlow will load:',
+    reqInstaller: 'CUDA installer:',
+    reqArchive: 'cuDNN archive:',
+    reqArchiveFor: (version: string, cuda: string) => `(cuDNN ${version} for CUDA ${cuda})`,
   },
   zh: {
     cudnnPublic: (version, cuda) => `cuDNN ${version}（对应 CUDA ${cuda}）：有公开下载，无需登录`,
@@ -51,5 +113,46 @@ export const catalogText = localized({
     },
     unknownTf: (asked, near) => `未知的 TensorFlow 版本 "${asked}"。最接近的已知版本：${near}。`,
     unknownTfFix: (example) => `请给出一个已知版本，例如 --tf ${example}`,
+    windowsLastGpu: (last) => `TensorFlow ${last} 是最后一个在原生 Windows 上支持 GPU 的版本。`,
+    underWsl2: (tf, cuda, cudnn, asked) => `在 WSL2 里，TensorFlow ${tf} 需要 CUDA ${cuda} 和 cuDNN ${cudnn}（详见：cudawiz requirements --tf ${asked} --os linux）。`,
+    removedRow: (version, cuda, cudnn, note) => `TensorFlow 的 Windows 表格曾经列出 ${version}（CUDA ${cuda}，cuDNN ${cudnn}），后来又删掉了：${note}`,
+    viaMinorLine: (tf, row) => `TensorFlow 的表格里没有 ${tf} 这一行；按它所在次版本系列的 ${row} 那一行处理。`,
+    olderThanAny: (oldest) => `（比目录中的所有版本都旧，目录最早的是 ${oldest}）`,
+    noInstaller: (os, cuda, older) => `目录中没有 CUDA ${cuda} 的 ${os} 安装程序${older}；可以用 --catalog 添加（见 README 的 “Catalog and overlays” 一节）。`,
+    noCudnnBuild: (os, cudnn, cuda) => `目录中没有对应 CUDA ${cuda} 的 ${os} 版 cuDNN ${cudnn}；可以用 --catalog 添加。`,
+    manifestSha: (version, manifest) => `这里的 cuDNN ${version} 本身没有 sha256；它的清单文件 ${manifest} 里有。`,
+    andCudaNote: (requirement, pythons) => `在 Linux 上，pip install "${requirement}" 会以 Python wheel 的形式装好 CUDA 和 cuDNN；之后只需要显卡驱动（Python ${pythons}）。`,
+    windowsAlternative: (id, title, detail) => WINDOWS_ALTERNATIVES_ZH[id] ?? { title, detail },
+    noNativeWindowsAfter: (last, line) => `${last} 之后的版本在原生 Windows 上不支持 GPU：请改用 WSL2（cudawiz requirements --tf ${line} --os linux），或用 TF ${last}`,
+    invalid: (issues) => `目录数据无效：\n${issues}`,
+    invalidFix: '请修正上面指出的字段（或去掉覆盖文件），然后重新运行。',
+    overlayUnreadable: (file, why) => `无法读取目录覆盖文件 ${file}：${why}`,
+    overlayUnreadableFix: '请检查 --catalog（或环境变量 CUDAWIZ_CATALOG）给出的路径。',
+    // The parser's own words stay as it wrote them, quoted.
+    overlayNotJson: (file, why) => `目录覆盖文件 ${file} 不是有效的 JSON，解析器报告："${why}"`,
+    overlayNotJsonFix: '请修正 JSON 语法；格式说明见 README.md 的 “Catalog and overlays” 一节。',
+    expectedMajorMinor: '应为 主版本.次版本 的形式，例如 “10.1”',
+    expectedDotted: (example) => `应为以点分隔的版本号，例如 “${example}”`,
+    expectedSha256: '应为 64 位小写十六进制数字',
+    expectedMd5: '应为 32 位小写十六进制数字',
+    expectedCc: '应为计算能力，例如 “8.6”',
+    expectedRelativePath: '应为以 .tar.xz 或 .zip 结尾的相对路径，且不含 “..”',
+    reqOs: (windows) => (windows ? '原生 Windows' : 'Linux'),
+    reqTitle: (tf, os) => `TensorFlow ${tf}（${os}）`,
+    reqRow: (row) => `  （取 TensorFlow 测试配置表中的 ${row} 一行）`,
+    reqNoGpu: '这个版本在原生 Windows 上不支持 GPU。',
+    reqAlternative: (title, detail) => `${title}：${detail}`,
+    reqPip: 'pip 包',
+    reqDriver: 'NVIDIA 显卡驱动',
+    reqCc: '显卡计算能力',
+    reqAnd27: '（以及 2.7）',
+    reqOrNewer: (v) => `${v} 或更新版本`,
+    reqFullFeatures: (full) => `（安装程序的全部功能需要 ${full}）`,
+    reqCcCuda: (cc, cuda) => `${cc} 或更高（CUDA ${cuda}）`,
+    reqUnknown: '未知',
+    reqLibraries: 'TensorFlow 会加载的动态链接库：',
+    reqInstaller: 'CUDA 安装程序：',
+    reqArchive: 'cuDNN 压缩包：',
+    reqArchiveFor: (version, cuda) => `（cuDNN ${version}，对应 CUDA ${cuda}）`,
   },
 });

@@ -7,6 +7,7 @@ import { firstLine, locateProgram, runProgram } from './commands.js';
 import type { MachineFs } from './machine-fs.js';
 import type { DriverFacts, GpuFacts, GpuInfo } from './types.js';
 import { computeCapabilityFromName } from '../catalog/gpu-support.js';
+import { gpuText } from '../i18n/gpu.js';
 
 const FULL_QUERY = ['index', 'name', 'driver_version', 'compute_cap', 'memory.total'];
 const OLD_DRIVER_QUERY = ['index', 'name', 'driver_version', 'memory.total'];
@@ -79,7 +80,7 @@ export async function probeGpu(host: Host, mfs: MachineFs, catalog?: Catalog): P
   }
   const base = { nvidiaSmi: smi, computeCapFieldMissing: computeCapFieldMissing || undefined };
   if (r.exitCode === null) {
-    return { ...base, state: 'could-not-collect', gpus: [], driver: kernel, evidence: `${smi} could not be run: ${r.failure ?? 'unknown reason'}` };
+    return { ...base, state: 'could-not-collect', gpus: [], driver: kernel, evidence: gpuText.smiCouldNotRun(smi, r.failure) };
   }
   if (/couldn't communicate with the NVIDIA driver|Driver Not Loaded|Failed to initialize NVML/i.test(output)) {
     return { ...base, state: 'no-driver', gpus: [], driver: kernel, evidence: redactUuids(firstLine(output)) };
@@ -89,7 +90,7 @@ export async function probeGpu(host: Host, mfs: MachineFs, catalog?: Catalog): P
   }
   const gpus = r.exitCode === 0 ? parseRows(r.stdout, fields) : undefined;
   if (!gpus) {
-    return { ...base, state: 'could-not-collect', gpus: [], driver: kernel, evidence: redactUuids(firstLine(output)) || `${smi} printed nothing (exit ${r.exitCode})` };
+    return { ...base, state: 'could-not-collect', gpus: [], driver: kernel, evidence: redactUuids(firstLine(output)) || gpuText.smiPrintedNothing(smi, r.exitCode) };
   }
   for (const gpu of gpus) {
     if (gpu.computeCapability) continue;

@@ -16,6 +16,7 @@ import {
   driverLibraryFileName,
   splitPathList,
 } from '../platform.js';
+import { wslText } from '../i18n/wsl.js';
 
 export interface WslProbeOptions {
   /** Where the machine's / is on this host (a fixture machine in a temp dir); default "/". */
@@ -59,7 +60,10 @@ export interface WslFacts {
   problems: WslProblem[];
 }
 
-export const WSL_DRIVER_FIX = 'Update the NVIDIA driver on Windows, not inside WSL (the Windows driver provides libcuda.so.1 to WSL); then run `wsl --shutdown` in PowerShell and reopen the distribution.';
+/** The one fix for the driver inside WSL, in the current language (read when a probe runs, never cached). */
+export function wslDriverFix(): string {
+  return wslText.driverFix;
+}
 
 function under(root: string, machinePath: string): string {
   return root === '/' ? machinePath : path.join(root, machinePath);
@@ -177,7 +181,7 @@ export async function probeWsl(host: Host, options: WslProbeOptions = {}): Promi
   }
   facts.distro = host.env.WSL_DISTRO_NAME || undefined;
   facts.driverIsWindows = true;
-  facts.driverFix = WSL_DRIVER_FIX;
+  facts.driverFix = wslDriverFix();
 
   const fromKernel = facts.kernel ? wslVersionFromKernel(facts.kernel) : {};
   facts.version = fromKernel.version ?? (host.env.WSL_INTEROP ? 2 : undefined);
@@ -191,16 +195,16 @@ export async function probeWsl(host: Host, options: WslProbeOptions = {}): Promi
   if (facts.version === 1) {
     facts.problems.push({
       id: 'wsl1',
-      message: 'This distribution runs under WSL 1, which has no GPU access.',
-      fix: `In PowerShell on Windows: wsl --set-version ${facts.distro ?? '<distribution>'} 2`,
+      message: wslText.wsl1,
+      fix: wslText.wsl1Fix(facts.distro),
       evidence: facts.kernel,
     });
   }
   if (facts.windowsBuild !== undefined && facts.windowsBuild < WSL_MIN_WINDOWS_BUILD) {
     facts.problems.push({
       id: 'windows-too-old',
-      message: `Windows build ${facts.windowsBuild} is older than ${WSL_MIN_WINDOWS_BUILD} (Windows 10 21H2), the first with CUDA in WSL2.`,
-      fix: 'Update Windows (Settings → Windows Update) to Windows 10 21H2 or newer, or Windows 11.',
+      message: wslText.windowsTooOld(facts.windowsBuild, WSL_MIN_WINDOWS_BUILD),
+      fix: wslText.windowsTooOldFix,
       evidence: facts.windowsVersion ?? facts.kernel,
     });
   }
@@ -210,8 +214,8 @@ export async function probeWsl(host: Host, options: WslProbeOptions = {}): Promi
   else {
     facts.problems.push({
       id: 'no-wsl-libcuda',
-      message: `${libcuda} is missing: Windows has no NVIDIA driver that supports WSL, or WSL has not mounted it.`,
-      fix: WSL_DRIVER_FIX,
+      message: wslText.noLibcuda(libcuda),
+      fix: wslDriverFix(),
     });
   }
 
@@ -228,8 +232,8 @@ export async function probeWsl(host: Host, options: WslProbeOptions = {}): Promi
       const said = `${r.stdout}\n${r.stderr}`.trim().split(/\r?\n/)[0] ?? '';
       facts.problems.push({
         id: 'nvidia-smi-failed',
-        message: `${smi} did not report the driver (${r.exitCode === null ? r.failure ?? 'could not run' : `exit ${r.exitCode}`}).`,
-        fix: `Some Windows drivers ship an nvidia-smi that crashes inside WSL (microsoft/WSL#11277); ${WSL_DRIVER_FIX}`,
+        message: wslText.smiFailed(smi, r.exitCode === null ? r.failure ?? wslText.smiCouldNotRun : wslText.smiExit(r.exitCode)),
+        fix: wslText.smiFailedFix(wslDriverFix()),
         evidence: said || undefined,
       });
     }
@@ -239,8 +243,8 @@ export async function probeWsl(host: Host, options: WslProbeOptions = {}): Promi
   if (stray) {
     facts.problems.push({
       id: 'linux-driver-inside-wsl',
-      message: `${stray} comes from a Linux NVIDIA driver installed inside WSL; it can shadow the Windows driver's ${libcuda}.`,
-      fix: 'Remove the Linux NVIDIA driver packages from this distribution (e.g. `sudo apt remove --purge "nvidia-driver-*" "libnvidia-compute-*"`); inside WSL only the Windows driver is used.',
+      message: wslText.linuxDriverInside(stray, libcuda),
+      fix: wslText.linuxDriverInsideFix,
       evidence: stray,
     });
   }
@@ -249,8 +253,8 @@ export async function probeWsl(host: Host, options: WslProbeOptions = {}): Promi
   if (facts.libcuda && !onLdPath && !ldConfMentions(root, WSL_LIBRARY_DIR)) {
     facts.problems.push({
       id: 'wsl-lib-not-on-loader-path',
-      message: `The loader does not search ${WSL_LIBRARY_DIR}: no file in ${LINUX_LD_SO_CONF_DIR} names it and LD_LIBRARY_PATH lacks it, so TensorFlow cannot load libcuda.so.1.`,
-      fix: `echo ${WSL_LIBRARY_DIR} | sudo tee ${WSL_LD_CONF} && sudo ldconfig   (and keep [automount] ldconfig=true in /etc/wsl.conf)`,
+      message: wslText.notOnLoaderPath(WSL_LIBRARY_DIR, LINUX_LD_SO_CONF_DIR),
+      fix: wslText.notOnLoaderPathFix(WSL_LIBRARY_DIR, WSL_LD_CONF),
     });
   }
   return facts;

@@ -4,17 +4,18 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import redistData from '../../assets/redist/cuda.json' with { type: 'json' };
-import { deepMerge, formatIssues } from '../catalog/load.js';
+import { deepMerge, formatIssues, zodParseOptions } from '../catalog/load.js';
 import { CudawizError, EXIT } from '../errors.js';
+import { catalogText } from '../i18n/catalog.js';
 import type { OsName } from '../platform.js';
 import { compareDotted } from '../version.js';
 
-const dotted = z.string().regex(/^\d+(\.\d+)*$/, 'expected a dotted version, e.g. "11.8.0"');
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits');
+const dotted = z.string().regex(/^\d+(\.\d+)*$/, { error: () => catalogText.expectedDotted('11.8.0') });
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, { error: () => catalogText.expectedSha256 });
 // NVIDIA writes size as a string ("913876"); some copies give a number.
 const size = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform((v) => Number(v)).pipe(z.number().int().positive());
 // A manifest path stays below the redist folder: no "..", not absolute, "/"-separated.
-const relativePath = z.string().regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9._+\-/]+\.(tar\.xz|zip)$/, 'expected a relative path ending .tar.xz or .zip, without ".."');
+const relativePath = z.string().regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9._+\-/]+\.(tar\.xz|zip)$/, { error: () => catalogText.expectedRelativePath });
 
 export const REDIST_PLATFORMS = ['linux-x86_64', 'windows-x86_64'] as const;
 export type RedistPlatform = (typeof REDIST_PLATFORMS)[number];
@@ -60,9 +61,9 @@ export type RedistArchive = z.infer<typeof archiveSchema>;
 export const redistPlatform = (os: OsName): RedistPlatform => (os === 'windows' ? 'windows-x86_64' : 'linux-x86_64');
 
 function parse<T>(where: string, schema: z.ZodType<T>, data: unknown, prefix = ''): T {
-  const r = schema.safeParse(data);
+  const r = schema.safeParse(data, zodParseOptions());
   if (!r.success) {
-    throw new CudawizError(`The catalog is invalid:\n${formatIssues(where, r.error, prefix)}`, { code: 'catalog-invalid', fix: 'Fix the field named above (or remove the overlay) and run again.', exitCode: EXIT.usage });
+    throw new CudawizError(catalogText.invalid(formatIssues(where, r.error, prefix)), { code: 'catalog-invalid', fix: catalogText.invalidFix, exitCode: EXIT.usage });
   }
   return r.data;
 }
