@@ -21,6 +21,8 @@ export const pipText = localized({
     useToolkitRoute: (tf: string, linux: boolean) => `Use the toolkit route: cudawiz install --tf ${tf}${linux ? '' : ', or run cudawiz inside WSL2'}`,
     stepPreflight: 'Check the GPU and the driver',
     willStop: (why: string) => `will stop: ${why}`,
+    /** Between the titles of the findings that stop the route. */
+    titlesJoin: '; ',
     onlyDriver: (cuda: string, cudnn: string) => `only the driver is needed: CUDA ${cuda} and cuDNN ${cudnn} come as wheels`,
     machineSummary: (gpu: string, wsl: boolean, driver: string) => `${gpu}, ${wsl ? 'Windows driver' : 'driver'} ${driver}`,
     ok: 'ok',
@@ -106,6 +108,7 @@ export const pipText = localized({
     useToolkitRoute: (tf, linux) => `改用工具包方式：cudawiz install --tf ${tf}${linux ? '' : '；或者在 WSL2 里运行 cudawiz'}`,
     stepPreflight: '检查显卡和显卡驱动',
     willStop: (why) => `将会中止：${why}`,
+    titlesJoin: '；',
     onlyDriver: (cuda, cudnn) => `只需要显卡驱动：CUDA ${cuda} 和 cuDNN ${cudnn} 以 pip 包（wheel）的形式安装`,
     machineSummary: (gpu, wsl, driver) => `${gpu}，${wsl ? 'Windows 显卡驱动' : '显卡驱动'} ${driver}`,
     ok: '正常',

@@ -84,7 +84,7 @@ export const pipPreflightStep: Step<PipPlanContext> = {
   async run(ctx) {
     const { facts, findings, blocking } = await blockingFindings(ctx);
     ctx.facts = facts;
-    if (blocking.length) throw new CudawizError(blocking.map((f) => f.title).join('; '), { fix: blocking[0].fix ?? undefined, code: `preflight-${blocking[0].id}` });
+    if (blocking.length) throw new CudawizError(blocking.map((f) => f.title).join(pipText.titlesJoin), { fix: blocking[0].fix ?? undefined, code: `preflight-${blocking[0].id}` });
     const gpu = facts.gpu.gpus[0];
     const driver = facts.wsl?.windowsDriverVersion ?? facts.gpu.driver.version;
     return { summary: gpu ? pipText.machineSummary(gpu.name, Boolean(facts.wsl?.isWsl), driver ?? '?') : pipText.ok, evidence: findings.map((f) => `${f.status}: ${f.title}`) };
