@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { andCudaRequirement } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { CudawizError, EXIT } from '../errors.js';
+import { pipText } from '../i18n/pip.js';
 import type { Host } from '../host.js';
 import { venvProgram } from '../platform.js';
 import type { Venv } from './venv.js';
@@ -76,7 +77,7 @@ export function parsePipLine(line: string, totalBytes = 0): PipEvent {
 }
 
 function abortError(): Error {
-  const e = new Error('pip install was interrupted; run it again to continue (pip skips what it already installed).');
+  const e = new Error(pipText.interrupted);
   e.name = 'AbortError';
   return e;
 }
@@ -84,10 +85,10 @@ function abortError(): Error {
 export async function pipInstallTensorflow(host: Host, options: PipInstallOptions): Promise<PipInstallResult> {
   const requirement = andCudaRequirement(options.catalog, options.tf);
   if (!requirement) {
-    throw new CudawizError(`TensorFlow ${options.tf} has no tensorflow[and-cuda] (it starts at ${options.catalog.tensorflow.andCudaFirst}, Linux and WSL2 only).`, {
+    throw new CudawizError(pipText.noAndCuda(options.tf, options.catalog.tensorflow.andCudaFirst), {
       code: 'no-and-cuda',
       exitCode: EXIT.usage,
-      fix: `Install the CUDA toolkit and cuDNN instead: cudawiz install --tf ${options.tf}`,
+      fix: pipText.noAndCudaFix(options.tf),
     });
   }
   if (options.signal?.aborted) throw abortError();
@@ -121,23 +122,25 @@ export async function pipInstallTensorflow(host: Host, options: PipInstallOption
   const r = await sub;
   if (r.isCanceled || options.signal?.aborted) throw abortError();
   if (r.failed) {
-    const errorLine = tail.filter((l) => l.startsWith('ERROR:')).join(' ') || tail.slice(-3).join(' ') || (r.shortMessage ?? 'no output');
-    const noMatch = /No matching distribution|Could not find a version/.test(errorLine);
-    throw new CudawizError(`pip could not install ${requirement}: ${errorLine}`, {
+    // pip's own words, quoted as it printed them.
+    const said = tail.filter((l) => l.startsWith('ERROR:')).join(' ') || tail.slice(-3).join(' ') || r.shortMessage;
+    const errorLine = said === undefined ? pipText.noOutput : pipText.quoted(said);
+    const noMatch = /No matching distribution|Could not find a version/.test(said ?? '');
+    throw new CudawizError(pipText.pipFailed(requirement, errorLine), {
       code: 'pip-install-failed',
       fix: noMatch
-        ? `This Python may be outside the range TensorFlow ${options.tf} supports (see: cudawiz requirements --tf ${options.tf}); create the environment with a Python in that range.`
+        ? pipText.pythonOutOfRange(options.tf)
         : r.exitCode === undefined
-          ? `Could not run ${pip}; create the environment again (python3 -m venv DIR).`
-          : `Run \`${pip} install "${requirement}"\` yourself to see the whole output.`,
+          ? pipText.pipNotRunnable(pip)
+          : pipText.runPipYourself(pip, requirement),
     });
   }
   // TF 2.13 and older silently ignore the extra: no CUDA wheels arrive (tensorflow/tensorflow#61993).
   const ignoredExtra = warnings.find((w) => /does not provide the extra 'and-cuda'/.test(w));
   if (ignoredExtra) {
-    throw new CudawizError(`pip installed TensorFlow without its CUDA wheels: ${ignoredExtra}`, {
+    throw new CudawizError(pipText.extraIgnored(pipText.quoted(ignoredExtra)), {
       code: 'and-cuda-ignored',
-      fix: `Pin a release with the extra: pip install "${requirement}"`,
+      fix: pipText.pinRelease(requirement),
     });
   }
   return { requirement, installed, wheelBytes: total, warnings };

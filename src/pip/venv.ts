@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CudawizError, EXIT } from '../errors.js';
+import { pipText } from '../i18n/pip.js';
 import type { Host } from '../host.js';
 import { VENV_MARKER_FILE, pythonCommands, venvActivateScript, venvProgram } from '../platform.js';
 
@@ -41,7 +42,7 @@ export async function createVenv(host: Host, options: CreateVenvOptions): Promis
   let entries: string[] = [];
   const existed = fs.existsSync(dir);
   if (existed && !fs.statSync(dir).isDirectory()) {
-    throw new CudawizError(`${dir} is a file, not a directory for a virtual environment.`, { code: 'venv-not-a-venv', exitCode: EXIT.usage, fix: 'Pass a new directory for the virtual environment.' });
+    throw new CudawizError(pipText.venvIsFile(dir), { code: 'venv-not-a-venv', exitCode: EXIT.usage, fix: pipText.venvIsFileFix });
   }
   try {
     entries = fs.readdirSync(dir);
@@ -49,10 +50,10 @@ export async function createVenv(host: Host, options: CreateVenvOptions): Promis
     // absent: venv creates it
   }
   if (entries.length > 0) {
-    throw new CudawizError(`${dir} exists and is not a Python virtual environment (it has no ${VENV_MARKER_FILE}).`, {
+    throw new CudawizError(pipText.notAVenv(dir, VENV_MARKER_FILE), {
       code: 'venv-not-a-venv',
       exitCode: EXIT.usage,
-      fix: 'Pass an empty or new directory for the virtual environment, or the directory of an existing one.',
+      fix: pipText.notAVenvFix,
     });
   }
   const python = options.python ?? pythonCommands(host.os)[0];
@@ -64,12 +65,15 @@ export async function createVenv(host: Host, options: CreateVenvOptions): Promis
   const said = `${r.stdout}\n${r.stderr}`.trim();
   // Debian/Ubuntu split venv out of Python: "ensurepip is not available … apt install python3.11-venv".
   const apt = /apt install (python3[\d.]*-venv)/.exec(said)?.[1];
-  throw new CudawizError(`Could not create a virtual environment in ${dir} with ${python}: ${r.exitCode === null ? r.failure ?? 'it could not be run' : said.split('\n').slice(-3).join(' ') || `exit ${r.exitCode}`}`, {
+  // Python's own words, quoted as it printed them.
+  const tail = said.split('\n').slice(-3).join(' ');
+  const why = r.exitCode === null ? (r.failure === undefined ? pipText.couldNotBeRun : pipText.quoted(r.failure)) : tail ? pipText.quoted(tail) : pipText.exitCode(r.exitCode);
+  throw new CudawizError(pipText.venvFailed(dir, python, why), {
     code: 'venv-failed',
     fix: apt
-      ? `Install the venv module first: sudo apt install ${apt}`
+      ? pipText.installVenvModule(apt)
       : r.exitCode === null
-        ? `Install Python 3 (or pass the Python to use), then run again.`
-        : `Run \`${python} -m venv ${dir}\` yourself to see the whole error.`,
+        ? pipText.installPython3
+        : pipText.runVenvYourself(python, dir),
   });
 }

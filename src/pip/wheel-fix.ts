@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CudawizError, EXIT } from '../errors.js';
+import { pipText } from '../i18n/pip.js';
 import { librarySearchVar, venvActivateScript } from '../platform.js';
 import { wheelLoaderFact } from './wheel-loader-facts.js';
 import type { PipCudaFacts } from './wheels.js';
@@ -83,16 +84,16 @@ export function planWheelLibraryFix(env: PipCudaFacts, options: { importLog?: st
   }
   const why: string[] = [];
   const fact = wheelLoaderFact(env.tensorflow?.version);
-  if (fact && dirs.length) why.push(`TensorFlow ${env.tensorflow!.version}: ${fact.why} (${fact.source})`);
+  if (fact && dirs.length) why.push(pipText.factLine(env.tensorflow!.version, pipText.factWhy(fact), fact.source));
   const libs = new Map(env.packages.flatMap((p) => p.libraries.map((l) => [l, p] as const)));
   const unloaded = unloadedLibraries(options.importLog ?? '').filter((l) => libs.has(l) && missingDirs.includes(libs.get(l)!.libDir!));
-  if (unloaded.length) why.push(`TensorFlow could not load ${unloaded.join(', ')}, which ${unloaded.length > 1 ? 'are' : 'is'} in the environment's nvidia wheels but not on the loader path.`);
-  if (missingDirs.length && !why.length) why.push('The wheel library folders are not on LD_LIBRARY_PATH; TensorFlow then relies on its RUNPATH alone, and a system CUDA on LD_LIBRARY_PATH would be loaded first.');
+  if (unloaded.length) why.push(pipText.couldNotLoad(unloaded));
+  if (missingDirs.length && !why.length) why.push(pipText.notOnLoaderPath);
   const site = dirs[0] ? path.dirname(path.dirname(path.dirname(dirs[0]))) : undefined;
   const blocker = !env.venv
-    ? `${env.python} is not a virtual environment's Python, so there is no activate script to edit; add the lines to your shell profile yourself.`
+    ? pipText.notVenvPython(env.python)
     : activateScript && !script
-      ? `${activateScript} cannot be read.`
+      ? pipText.cannotRead(activateScript)
       : undefined;
   return {
     venv: env.venv,
@@ -125,14 +126,14 @@ function recordFile(venv: string): string {
 
 export function applyWheelLibraryFix(plan: WheelLibraryFix, options: { consent: boolean }): { applied: boolean; record?: WheelFixRecord; recordFile?: string } {
   if (plan.blocker || !plan.activateScript || !plan.venv) {
-    throw new CudawizError(plan.blocker ?? 'There is no virtual environment to fix.', { code: 'wheel-fix-blocked', fix: `Add these lines to your shell profile: \n${plan.lines.join('\n')}` });
+    throw new CudawizError(plan.blocker ?? pipText.noVenvToFix, { code: 'wheel-fix-blocked', fix: pipText.addToProfile(plan.lines.join('\n')) });
   }
   if (plan.alreadyApplied || plan.dirs.length === 0) return { applied: false };
   if (!options.consent) {
-    throw new CudawizError(`Adding the CUDA wheel folders to LD_LIBRARY_PATH edits ${plan.activateScript}; that needs your consent.`, {
+    throw new CudawizError(pipText.needsConsent(plan.activateScript), {
       code: 'consent-needed',
       exitCode: EXIT.needsUser,
-      fix: 'Run again with --yes, or answer yes in the wizard.',
+      fix: pipText.needsConsentFix,
     });
   }
   const before = fs.readFileSync(plan.activateScript);
@@ -169,9 +170,9 @@ export function undoWheelLibraryFix(venv: string): { undone: boolean; exact: boo
       fs.rmSync(recordFile(venv), { force: true });
       return { undone: false, exact: sha256(current) === record.sha256Before, activateScript: record.activateScript };
     }
-    throw new CudawizError(`The cudawiz block in ${record.activateScript} was edited since it was added; it was left as it is.`, {
+    throw new CudawizError(pipText.blockEdited(record.activateScript), {
       code: 'wheel-fix-edited',
-      fix: `Delete the lines from "${FIX_BEGIN.slice(0, 30)}…" to "${FIX_END}" in ${record.activateScript} yourself.`,
+      fix: pipText.blockEditedFix(FIX_BEGIN.slice(0, 30), FIX_END, record.activateScript),
     });
   }
   const restored = Buffer.concat([current.subarray(0, at), current.subarray(at + block.length)]);

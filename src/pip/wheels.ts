@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Host } from '../host.js';
+import { pipText } from '../i18n/pip.js';
 import { WHEEL_NVIDIA_DIR, splitPathList, venvActivateScript } from '../platform.js';
 import { wheelLoaderFact } from './wheel-loader-facts.js';
 
@@ -108,14 +109,14 @@ export async function probePipCuda(host: Host, python: string): Promise<PipCudaF
   const facts: PipCudaFacts = { ran: false, python, sitePackages: [], packages: [], libDirs: [], loaderPath: { current: splitPathList(host.os, host.env.LD_LIBRARY_PATH) } };
   const r = await host.run(python, ['-c', SITE_SCRIPT], { timeoutMs: 30_000 });
   if (r.exitCode !== 0) {
-    facts.error = r.exitCode === null ? `${python} could not be run: ${r.failure ?? 'unknown reason'}` : `${python} exited ${r.exitCode}: ${r.stderr.trim().split('\n').pop() ?? ''}`;
+    facts.error = r.exitCode === null ? pipText.pythonNotRunnable(python, r.failure) : pipText.pythonExited(python, r.exitCode, r.stderr.trim().split('\n').pop() ?? '');
     return facts;
   }
   let doc: { prefix: string; base: string; site: string[] };
   try {
     doc = JSON.parse(r.stdout.trim().split('\n').pop() ?? '');
   } catch {
-    facts.error = `unexpected output from ${python}: ${r.stdout.slice(0, 200)}`;
+    facts.error = pipText.unexpectedOutput(python, r.stdout.slice(0, 200));
     return facts;
   }
   facts.ran = true;

@@ -24,6 +24,7 @@ import { pythonCommands, venvBinDir, venvProgram } from '../platform.js';
 import { importTensorflow } from '../verify/tensorflow.js';
 import { createPlanContext, type PlanContext, type PlanOptions } from './context.js';
 import { formatBytes } from '../format.js';
+import { pipText } from '../i18n/pip.js';
 import { NeedsInput, type Step, type StepIO } from './runner.js';
 
 /** The pip route's own place: the virtual environment (default ./.venv). */
@@ -35,14 +36,14 @@ export const DEFAULT_VENV_DIR = '.venv';
 
 /** Why the pip route cannot serve this TF on this OS, or undefined when it can. */
 export function pipRouteRefusal(catalog: Catalog, tf: string, os: Host['os']): string | undefined {
-  if (os !== 'linux') return `The pip route (tensorflow[and-cuda]) exists on Linux and WSL2 only; on native Windows TensorFlow ${tf} ${hasAndCuda(catalog, tf, 'linux') ? 'has no GPU build — use it inside WSL2' : 'needs the CUDA toolkit route'}.`;
-  if (!hasAndCuda(catalog, tf, os)) return `TensorFlow ${tf} predates tensorflow[and-cuda] (it starts at ${catalog.tensorflow.andCudaFirst}); its CUDA and cuDNN come as a system toolkit.`;
+  if (os !== 'linux') return pipText.refusalWindows(tf, hasAndCuda(catalog, tf, 'linux'));
+  if (!hasAndCuda(catalog, tf, os)) return pipText.refusalPredates(tf, catalog.tensorflow.andCudaFirst);
   return undefined;
 }
 
 export function createPipPlanContext(catalog: Catalog, host: Host, options: PlanOptions & { venvDir?: string }): PipPlanContext {
   const refusal = pipRouteRefusal(catalog, options.tf, host.os);
-  if (refusal) throw new UsageError(refusal, `Use the toolkit route: cudawiz install --tf ${options.tf}${host.os === 'linux' ? '' : ', or run cudawiz inside WSL2'}`);
+  if (refusal) throw new UsageError(refusal, pipText.useToolkitRoute(options.tf, host.os === 'linux'));
   return { ...createPlanContext(catalog, host, options), venvDir: path.resolve(options.venvDir ?? DEFAULT_VENV_DIR) };
 }
 
@@ -73,25 +74,29 @@ async function blockingFindings(ctx: PipPlanContext) {
 
 export const pipPreflightStep: Step<PipPlanContext> = {
   id: 'preflight',
-  title: 'Check the GPU and the driver',
+  get title() {
+    return pipText.stepPreflight;
+  },
   async check(ctx) {
     const { blocking } = await blockingFindings(ctx);
-    return { done: false, reason: blocking.length ? `will stop: ${blocking[0].title}` : `only the driver is needed: CUDA ${ctx.cuda} and cuDNN ${ctx.req.cudnn} come as wheels` };
+    return { done: false, reason: blocking.length ? pipText.willStop(blocking[0].title) : pipText.onlyDriver(ctx.cuda, String(ctx.req.cudnn)) };
   },
   async run(ctx) {
     const { facts, findings, blocking } = await blockingFindings(ctx);
     ctx.facts = facts;
-    if (blocking.length) throw new CudawizError(blocking.map((f) => f.title).join('; '), { fix: blocking[0].fix ?? undefined, code: `preflight-${blocking[0].id}` });
+    if (blocking.length) throw new CudawizError(blocking.map((f) => f.title).join(pipText.titlesJoin), { fix: blocking[0].fix ?? undefined, code: `preflight-${blocking[0].id}` });
     const gpu = facts.gpu.gpus[0];
     const driver = facts.wsl?.windowsDriverVersion ?? facts.gpu.driver.version;
-    return { summary: gpu ? `${gpu.name}, ${facts.wsl?.isWsl ? 'Windows driver' : 'driver'} ${driver ?? '?'}` : 'ok', evidence: findings.map((f) => `${f.status}: ${f.title}`) };
+    return { summary: gpu ? pipText.machineSummary(gpu.name, Boolean(facts.wsl?.isWsl), driver ?? '?') : pipText.ok, evidence: findings.map((f) => `${f.status}: ${f.title}`) };
   },
 };
 
 export const venvStep: Step<PipPlanContext> = {
   id: 'venv',
-  title: 'Create the virtual environment',
-  check: async (ctx) => (isVenv(ctx.host, ctx.venvDir) ? { done: true, reason: `${ctx.venvDir} is a virtual environment` } : { done: false, reason: `python3 -m venv ${ctx.venvDir}` }),
+  get title() {
+    return pipText.stepVenv;
+  },
+  check: async (ctx) => (isVenv(ctx.host, ctx.venvDir) ? { done: true, reason: pipText.isVenv(ctx.venvDir) } : { done: false, reason: `python3 -m venv ${ctx.venvDir}` }),
   async run(ctx) {
     // A Python that cannot take this TF's [and-cuda] is said before the venv is made, with the Pythons that can.
     if (!isVenv(ctx.host, ctx.venvDir)) {
@@ -102,7 +107,7 @@ export const venvStep: Step<PipPlanContext> = {
     }
     const venv = await createVenv(ctx.host, { dir: ctx.venvDir });
     ctx.probes.pythonChanged(venvPython(ctx));
-    return { summary: `${venv.dir}${venv.created ? '' : ' (already there)'}`, evidence: [`activate it with: source ${venv.activate}`] };
+    return { summary: pipText.venvSummary(venv.dir, venv.created), evidence: [pipText.activateWith(venv.activate)] };
   },
 };
 
@@ -116,18 +121,20 @@ function pipEventsToStep(io: Pick<StepIO, 'log' | 'progress'>): (event: PipEvent
 
 export const pipInstallStep: Step<PipPlanContext> = {
   id: 'pip-install',
-  title: 'Install TensorFlow with its CUDA wheels',
+  get title() {
+    return pipText.stepPipInstall;
+  },
   async check(ctx) {
     const version = pinnedVersion(ctx);
     const facts = await venvFacts(ctx);
-    if (installed(facts, version)) return { done: true, reason: `tensorflow ${version} with CUDA ${facts!.cudaFromWheels} and cuDNN ${facts!.cudnnFromWheels ?? '?'} wheels is installed` };
-    return { done: false, reason: `pip install "${andCudaRequirement(ctx.catalog, ctx.tf)}"${facts?.tensorflow ? ` (the venv has tensorflow ${facts.tensorflow.version})` : ''}` };
+    if (installed(facts, version)) return { done: true, reason: pipText.wheelsInstalled(version, facts!.cudaFromWheels, facts!.cudnnFromWheels) };
+    return { done: false, reason: pipText.willPipInstall(String(andCudaRequirement(ctx.catalog, ctx.tf)), facts?.tensorflow?.version) };
   },
   async run(ctx, io) {
     const r = await pipInstallTensorflow(ctx.host, { venv: ctx.venvDir, catalog: ctx.catalog, tf: ctx.tf, signal: io.signal, onEvent: pipEventsToStep(io) }).finally(() => ctx.probes.pythonChanged(venvPython(ctx)));
     const nvidia = r.installed.filter((p) => p.name.startsWith('nvidia-'));
     return {
-      summary: `${r.installed.length} packages (${nvidia.length} nvidia-* wheels${r.wheelBytes ? `, ${formatBytes(r.wheelBytes)}` : ''})`,
+      summary: pipText.pipSummary(r.installed.length, nvidia.length, r.wheelBytes ? formatBytes(r.wheelBytes) : undefined),
       evidence: [...nvidia.filter((p) => /cudnn|cuda-runtime/.test(p.name)).map((p) => `${p.name} ${p.version}`), ...r.warnings],
     };
   },
@@ -135,31 +142,33 @@ export const pipInstallStep: Step<PipPlanContext> = {
 
 export const wheelLoaderPathStep: Step<PipPlanContext> = {
   id: 'wheel-loader-path',
-  title: 'Put the CUDA wheels on the loader path',
+  get title() {
+    return pipText.stepLoaderPath;
+  },
   async check(ctx) {
     const facts = await venvFacts(ctx);
     if (!installed(facts, pinnedVersion(ctx))) {
       // Before pip has run, the known facts about this TF decide; verify catches a surprise.
       const fact = wheelLoaderFact(ctx.tf);
-      return fact?.need === 'needed' ? { done: false, reason: `TensorFlow ${ctx.tf}: ${fact.why}` } : { done: true, reason: `TensorFlow ${ctx.tf} finds its wheels by itself (RUNPATH)` };
+      return fact?.need === 'needed' ? { done: false, reason: pipText.tfFact(ctx.tf, pipText.factWhy(fact)) } : { done: true, reason: pipText.findsWheelsRunpath(ctx.tf) };
     }
     const plan = planWheelLibraryFix(facts!);
-    if (plan.alreadyApplied) return { done: true, reason: `already in ${plan.activateScript}` };
-    return plan.needed ? { done: false, reason: plan.why[0] } : { done: true, reason: `TensorFlow ${facts!.tensorflow!.version} finds its wheels by itself` };
+    if (plan.alreadyApplied) return { done: true, reason: pipText.alreadyIn(plan.activateScript) };
+    return plan.needed ? { done: false, reason: plan.why[0] } : { done: true, reason: pipText.findsWheels(facts!.tensorflow!.version) };
   },
   async run(ctx, io) {
     const facts = await venvFacts(ctx);
-    if (!facts) throw new CudawizError(`${ctx.venvDir} has no Python that runs.`, { fix: `Remove ${ctx.venvDir} and run again.` });
+    if (!facts) throw new CudawizError(pipText.noPythonRuns(ctx.venvDir), { fix: pipText.removeAndRunAgain(ctx.venvDir) });
     const plan = planWheelLibraryFix(facts);
-    if (plan.alreadyApplied) return { summary: `already in ${plan.activateScript}` };
-    if (!plan.needed) return { summary: 'not needed: TensorFlow finds its wheels by itself' };
-    if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: `Add the ${plan.dirs.length} CUDA wheel folders to LD_LIBRARY_PATH in ${plan.activateScript}?`, flag: '--configure-env yes' });
+    if (plan.alreadyApplied) return { summary: pipText.alreadyIn(plan.activateScript) };
+    if (!plan.needed) return { summary: pipText.notNeeded };
+    if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: pipText.addQuestion(plan.dirs.length, plan.activateScript), flag: '--configure-env yes' });
     if (ctx.configureEnv === 'no') {
       for (const l of plan.lines) io.log(l);
-      return { summary: `left as it is (--configure-env no); append these lines to ${plan.activateScript} yourself:`, evidence: plan.lines };
+      return { summary: pipText.leftAsIs(plan.activateScript), evidence: plan.lines };
     }
     const r = applyWheelLibraryFix(plan, { consent: true });
-    return { summary: r.applied ? `${plan.dirs.length} folders added to ${plan.activateScript} (recorded in ${r.recordFile} for undo)` : 'nothing to change', evidence: plan.why };
+    return { summary: r.applied ? pipText.foldersAdded(plan.dirs.length, plan.activateScript, r.recordFile) : pipText.nothingToChange, evidence: plan.why };
   },
   accept(ctx, answer) {
     ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
@@ -168,7 +177,9 @@ export const wheelLoaderPathStep: Step<PipPlanContext> = {
 
 export const pipVerifyStep: Step<PipPlanContext> = {
   id: 'verify',
-  title: 'Verify: TensorFlow sees the GPU',
+  get title() {
+    return pipText.stepVerify;
+  },
   check: async () => ({ done: false }),
   async run(ctx) {
     const facts = await venvFacts(ctx);
@@ -181,13 +192,13 @@ export const pipVerifyStep: Step<PipPlanContext> = {
     };
     const tf = await importTensorflow(ctx.host, venvPython(ctx), env);
     const problems = explainLog(ctx.catalog, tf.log, { os: ctx.os }).findings.filter((f) => f.severity === 'error');
-    const evidence = tf.imported ? [`TensorFlow ${tf.version}: ${tf.gpus.length} GPU(s)${tf.gpus.length ? ` (${tf.gpus.join(', ')})` : ''}`, ...problems.map((p) => `${p.line} — ${p.meaning}`)] : [tf.error ?? 'import failed'];
-    if (tf.imported && tf.gpus.length > 0 && problems.length === 0) return { summary: evidence[0], evidence: [`activate it with: source ${path.join(venvBinDir(ctx.host.os, ctx.venvDir), 'activate')}`] };
+    const evidence = tf.imported ? [pipText.tfGpus(tf.version, tf.gpus), ...problems.map((p) => pipText.logProblem(p.line, p.meaning))] : [tf.error ?? pipText.importFailed];
+    if (tf.imported && tf.gpus.length > 0 && problems.length === 0) return { summary: evidence[0], evidence: [pipText.activateWith(path.join(venvBinDir(ctx.host.os, ctx.venvDir), 'activate'))] };
     const wheelFix = facts ? planWheelLibraryFix(facts, { importLog: tf.log }) : undefined;
     const fix = wheelFix?.needed && !wheelFix.alreadyApplied
-      ? `The wheel folders are off the loader path: cudawiz install --tf ${ctx.tf} --route pip --venv ${ctx.venvDir} --yes`
-      : problems[0]?.fix ?? (tf.imported ? `cudawiz doctor --tf ${ctx.tf} --python ${venvPython(ctx)} shows what is missing.` : `pip install --force-reinstall "${andCudaRequirement(ctx.catalog, ctx.tf)}" in ${ctx.venvDir}`);
-    throw new CudawizError(tf.imported ? `TensorFlow ${tf.version} imports but sees no GPU${problems.length ? `: ${problems[0].meaning}` : ''}` : `TensorFlow does not import: ${tf.error ?? 'unknown error'}`, { fix, code: 'verify-failed', details: { evidence } });
+      ? pipText.offLoaderPath(ctx.tf, ctx.venvDir)
+      : problems[0]?.fix ?? (tf.imported ? pipText.doctorShows(ctx.tf, venvPython(ctx)) : pipText.forceReinstall(andCudaRequirement(ctx.catalog, ctx.tf), ctx.venvDir));
+    throw new CudawizError(tf.imported ? pipText.seesNoGpu(tf.version, problems.length ? problems[0].meaning : undefined) : pipText.doesNotImport(tf.error), { fix, code: 'verify-failed', details: { evidence } });
   },
 };
 

@@ -1,6 +1,7 @@
 // The Python interpreter and the TensorFlow it has, via one short script run through the host's
 // runner. The pip metadata answers fast; importing TensorFlow (slow, may fail) adds its build info.
 import type { Host } from '../host.js';
+import { pipText } from '../i18n/pip.js';
 import { pythonCommands } from '../platform.js';
 import { firstLine, locateProgram, runProgram } from './commands.js';
 import type { MachineFs } from './machine-fs.js';
@@ -53,12 +54,12 @@ export const PYTHON_SCRIPT = [
 export async function probePython(host: Host, mfs: MachineFs, python?: string): Promise<PythonFacts> {
   const tried = python ? [python] : pythonCommands(host.os);
   const command = tried.map((c) => locateProgram(host, mfs, c)).find((c): c is string => c !== undefined);
-  if (!command) return { state: 'not-found', evidence: `none of ${tried.join(', ')} found${python ? '' : ' on PATH'}` };
+  if (!command) return { state: 'not-found', evidence: pipText.noneFound(tried.join(', '), !python) };
   // Importing a real TensorFlow takes seconds; give it time, but not forever.
   const r = await runProgram(host, mfs, command, ['-c', PYTHON_SCRIPT], 90_000);
   const line = r.stdout.split(/\r?\n/).reverse().find((l) => l.trim().startsWith('{'));
   if (r.exitCode !== 0 || !line) {
-    return { state: 'could-not-collect', command, evidence: firstLine(`${r.stderr}\n${r.stdout}`) || r.failure || `exit ${r.exitCode}` };
+    return { state: 'could-not-collect', command, evidence: firstLine(`${r.stderr}\n${r.stdout}`) || r.failure || pipText.exitCode(r.exitCode) };
   }
   try {
     const doc = JSON.parse(line) as Partial<PythonFacts> & { tensorflow?: PythonFacts['tensorflow'] };

@@ -16,6 +16,7 @@ import { checkLibraryFiles, isLibraryName, toolkitLibraryProblems, type LayerRes
 import { verifyNvcc } from './nvcc.js';
 import { importTensorflow } from './tensorflow.js';
 import { stepsText } from '../i18n/steps.js';
+import { verifyText } from '../i18n/verify.js';
 
 export type { LayerResult } from './layers.js';
 
@@ -23,12 +24,12 @@ export async function verifyManifest(toolkitDir: string): Promise<LayerResult> {
   const base = { id: 'manifest' as const, title: stepsText.layerManifest };
   const manifest = await readManifest(toolkitDir);
   if (!manifest) return { ...base, status: 'skip', evidence: [stepsText.noManifest(toolkitDir)] };
-  if (manifest.state !== 'complete') return { ...base, status: 'fail', evidence: [`manifest state: ${manifest.state}`], fix: 'cudawiz repair finishes or rolls back the interrupted copy.' };
+  if (manifest.state !== 'complete') return { ...base, status: 'fail', evidence: [verifyText.manifestState(manifest.state)], fix: verifyText.finishOrRollBack };
   const changed: string[] = [];
   for (const f of manifest.files) {
     if (!sameState(await currentState(hostPath(toolkitDir, f.path)), f)) changed.push(f.path);
   }
-  if (changed.length) return { ...base, status: 'fail', evidence: [`changed or missing: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` (+${changed.length - 5})` : ''}`], fix: 'cudawiz repair copies cuDNN again.' };
+  if (changed.length) return { ...base, status: 'fail', evidence: [verifyText.changedOrMissing(changed)], fix: verifyText.copyAgain };
   // Each library resolves to a real file of its own name (not a loop, not empty, not another library).
   const libs = manifest.files.filter((f) => isLibraryName(f.path.split('/').pop() ?? '')).map((f) => hostPath(toolkitDir, f.path));
   const bad = await checkLibraryFiles(libs);
@@ -85,8 +86,8 @@ export async function verifySetup(ctx: PlanContext): Promise<LayerResult[]> {
     id: 'tensorflow',
     title: stepsText.layerTensorflow,
     status: tf.imported && tf.gpus.length > 0 && problems.length === 0 ? 'pass' : 'fail',
-    evidence: tf.imported ? [stepsText.tfGpus(String(tf.version), tf.gpus.length), ...problems.map((p) => p.meaning)].slice(0, 4) : [tf.error ?? 'import failed'],
-    fix: problems[0]?.fix ?? (tf.imported ? 'cudawiz doctor shows what is missing.' : `pip install ${ctx.req.pip}`),
+    evidence: tf.imported ? [stepsText.tfGpus(String(tf.version), tf.gpus.length), ...problems.map((p) => p.meaning)].slice(0, 4) : [tf.error ?? verifyText.importFailed],
+    fix: problems[0]?.fix ?? (tf.imported ? verifyText.doctorShows : `pip install ${ctx.req.pip}`),
   });
   return layers;
 }
