@@ -70,3 +70,49 @@ describe('the wizard in Chinese, in a real terminal', () => {
     expect({ english: [...new Set(english)], wide: [...new Set(wide)] }).toEqual({ english: [], wide: [] });
   });
 });
+
+describe('the wizard in Chinese: a TensorFlow newer than the catalog, and the route question', () => {
+  it('pip has a TF newer than the catalog: the scan, what still works, the route question and the plan are Chinese and fit 80 columns', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const { builtinCatalog } = await import('../../src/catalog/load.js');
+    const { compareDotted, majorMinor } = await import('../../src/version.js');
+    const { installByHand } = await import('../helpers/laptop.js');
+    const { tempDir } = await import('../helpers/tmp.js');
+    const newest = [...builtinCatalog().tensorflow.linux].sort((a, b) => compareDotted(b.version, a.version))[0];
+    const end = majorMinor(newest.version);
+    const next = `${end.split('.')[0]}.${Number(end.split('.')[1]) + 1}.0`;
+    const site = await tempDir('cw-site-');
+    await mkdir(path.join(site, `tensorflow-${next}.dist-info`));
+    await writeFile(path.join(site, `tensorflow-${next}.dist-info`, 'METADATA'), `Metadata-Version: 2.1\nName: tensorflow\nVersion: ${next}\n`);
+    await mkdir(path.join(site, 'tensorflow'));
+    await writeFile(path.join(site, 'tensorflow', '__init__.py'), `__version__ = "${next}"\n`);
+    machine = await laptop(undefined, { pythonPath: site });
+    await installByHand(machine, 'cuda_11.0.3_450.51.06_linux.run', '11.0', 'libcublas.so.11 libcufft.so.10 libcurand.so.10 libcusolver.so.10 libcusparse.so.11');
+    const t = (term = await openTerminal([process.execPath, builtCli, '--lang', 'zh', ...machine.globals], { env: machine.env }));
+    const screens: string[] = [];
+    const seen = async (expected: string | RegExp) => {
+      await t.waitFor(expected, 30_000);
+      const s = (await execa('tmux', ['-L', t.name, 'capture-pane', '-p', '-J', '-t', t.name], { reject: false })).stdout;
+      screens.push(s);
+      return s;
+    };
+    expect((await seen('修复')).replace(/\s+/g, '')).toContain(`TensorFlow${next}`);
+    await t.keys('Enter');
+    expect(await seen('仍然可行的办法')).toContain(`tensorflow[and-cuda]==${next}`);
+    await t.keys('Enter');
+    expect(await seen(`TensorFlow ${newest.version} 的 CUDA 和 cuDNN 从哪里来？`)).toMatch(/❯ .*推荐/);
+    await t.keys('Down');
+    await seen(/❯ 装进虚拟环境的 pip 包/);
+    await t.keys('Down');
+    await seen(/❯ 系统级 CUDA 工具包/);
+    await t.keys('Enter');
+    expect(await seen('开始吗？')).toContain(`TensorFlow ${newest.version}`);
+    await t.keys('C-c');
+    await t.waitFor(/[?？]/);
+    await t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    const english = screens.flatMap((s) => englishIn(s));
+    const wide = screens.flatMap((s) => s.split('\n').filter((l) => columns(l) > 80));
+    expect({ english: [...new Set(english)], wide: [...new Set(wide)] }).toEqual({ english: [], wide: [] });
+  });
+});
