@@ -50,7 +50,10 @@ describe('the wizard in Chinese, in a real terminal', () => {
     await t.keys('Enter');
     expect(await seen('选择 TensorFlow 版本')).toMatch(/❯ TensorFlow 2\.3\.0 +CUDA 10\.1 · cuDNN 7\.6/);
     await t.keys('Enter');
-    expect(await seen('开始吗？')).toContain('cuda_10.1.243_418.87.00_linux.run');
+    const plan = await seen('开始吗？');
+    expect(plan).toContain('cuda_10.1.243_418.87.00_linux.run');
+    // The whole plan fits 24 rows: its title has not scrolled out of sight.
+    expect(plan).toContain('TensorFlow 2.3.0 的安装计划');
     await t.keys('Enter');
     await seen(/CUDA\s+10\.1/, 60_000);
     await seen(/❯ 是/, 60_000);
@@ -106,7 +109,7 @@ describe('the wizard in Chinese: a TensorFlow newer than the catalog, and the ro
     await t.keys('Down');
     await seen(/❯ 系统级 CUDA 工具包/);
     await t.keys('Enter');
-    expect(await seen('开始吗？')).toContain(`TensorFlow ${newest.version}`);
+    expect(await seen('开始吗？')).toContain(`TensorFlow ${newest.version} 的安装计划`);
     await t.keys('C-c');
     await t.waitFor(/[?？]/);
     await t.keys('C-c');
