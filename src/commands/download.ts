@@ -104,7 +104,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   }).catch((error: unknown) => {
     if (kind !== 'cudnn' || ctx.signal.aborted || !publicCopyUnavailable(error)) throw error;
     const page = ctx.catalog().cudnn.archivePage;
-    throw new CudawizError(`${target.label}: ${catalogText.cudnnFallback(target.file, (error as Error).message.split('\n')[0])}.`, {
+    throw new CudawizError(fetchText.aboutTarget(target.label, catalogText.cudnnFallback(target.file, (error as Error).message.split('\n')[0])), {
       code: 'login-required',
       exitCode: EXIT.needsUser,
       fix: loginNeededError(target.label, target.file, page).fix,
