@@ -8,6 +8,7 @@ import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, formatBytes, resolveCacheDir, type DownloadProgress, type DownloadTarget, type FetchResult } from '../fetch/index.js';
 import { loginNeededError } from '../fetch/download.js';
 import { catalogText } from '../i18n/catalog.js';
+import { fetchText, shownSource } from '../i18n/fetch.js';
 import { publicCopyUnavailable } from '../catalog/cudnn-choice.js';
 import { parseMirror } from '../fetch/mirror.js';
 import { hashFile } from '../fetch/ordered-hasher.js';
@@ -15,15 +16,15 @@ import { hashFile } from '../fetch/ordered-hasher.js';
 function connectionsOption(value: unknown): number {
   if (value === undefined) return 4;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError(`--connections must be a whole number from 1 to 16, not "${String(value)}".`);
+  if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError(fetchText.connectionsRange(String(value)));
   return n;
 }
 
 function duration(seconds: number): string {
   const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
-  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+  if (s < 60) return fetchText.durationS(s);
+  if (s < 3600) return fetchText.durationMS(Math.floor(s / 60), s % 60);
+  return fetchText.durationHM(Math.floor(s / 3600), Math.floor((s % 3600) / 60));
 }
 
 /** One line per 10 % (or per 10 s when the size is unknown): readable in CI logs, not a flood. */
@@ -34,18 +35,18 @@ export function percentReporter(file: string, write: (line: string) => void): (p
   return (p) => {
     if (!announcedResume && p.resumedFrom > 0) {
       announcedResume = true;
-      write(`  resuming ${file} at ${formatBytes(p.resumedFrom)}${p.total ? ` of ${formatBytes(p.total)}` : ''}`);
+      write(fetchText.resuming(file, formatBytes(p.resumedFrom), p.total ? formatBytes(p.total) : undefined));
     }
-    const speed = p.speed > 0 ? `, ${formatBytes(p.speed)}/s` : '';
+    const speed = p.speed > 0 ? formatBytes(p.speed) : undefined;
     if (p.total) {
       const step = Math.floor((p.bytes / p.total) * 10);
       if (step <= lastStep) return;
       lastStep = step;
-      const eta = p.eta !== undefined && p.bytes < p.total ? `, about ${duration(p.eta)} left` : '';
-      write(`  ${file}  ${String(step * 10).padStart(3)}%  (${formatBytes(p.bytes)} of ${formatBytes(p.total)}${speed}${eta})`);
+      const eta = p.eta !== undefined && p.bytes < p.total ? duration(p.eta) : undefined;
+      write(fetchText.progressLine(file, String(step * 10).padStart(3), formatBytes(p.bytes), formatBytes(p.total), speed, eta));
     } else if (Date.now() - lastAt >= 10_000) {
       lastAt = Date.now();
-      write(`  ${file}  ${formatBytes(p.bytes)}${speed}`);
+      write(`  ${file}  ${formatBytes(p.bytes)}${speed ? `, ${speed}/s` : ''}`);
     }
   };
 }
@@ -57,7 +58,7 @@ async function copyToDest(result: FetchResult, file: string, dest: string): Prom
   const existing = await stat(target).catch(() => undefined);
   if (existing) {
     if ((await hashFile(target)).sha256 === result.sha256) return target;
-    throw new CudawizError(`${target} already exists and is a different file; it was left as it is.`, { code: 'dest-exists', fix: 'Move it away, or pick another --dest.' });
+    throw new CudawizError(fetchText.destExists(target), { code: 'dest-exists', fix: fetchText.destExistsFix });
   }
   const tmp = `${target}.cudawiz-copy`;
   await copyFile(result.path, tmp);
@@ -74,7 +75,7 @@ function freeSpaceOverride(value: string | undefined) {
 export async function run(ctx: CommandContext): Promise<number> {
   const kind = ctx.positionals[0];
   if (kind !== 'cuda' && kind !== 'cudnn') {
-    throw new UsageError(kind ? `Cannot download "${kind}": choose cuda or cudnn.` : 'Say what to download: cuda or cudnn.', 'For example: cudawiz download cuda --version 10.1');
+    throw new UsageError(kind ? fetchText.cannotDownload(kind) : fetchText.sayWhatToDownload, fetchText.downloadExample);
   }
   const version = requireString(ctx.values, 'version', kind === 'cuda' ? 'cudawiz download cuda --version 10.1' : 'cudawiz download cudnn --version 7.6.5 --cuda 10.1');
   const os = osOption(ctx.values.os, ctx.host.os);
@@ -84,7 +85,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const target: DownloadTarget = kind === 'cuda' ? cudaInstallerTarget(ctx.catalog(), version, os) : cudnnArchiveTarget(ctx.catalog(), version, os, cuda);
   const cacheDir = resolveCacheDir(ctx.globals.cacheDir);
   const { out } = ctx;
-  if (!out.json) out.error(`Downloading ${target.label}: ${target.file}`);
+  if (!out.json) out.error(fetchText.downloading(target.label, target.file));
   // A public cuDNN copy that cannot be had (404, a mirror without it, other bytes) leaves the login path, exit 3.
   const result = await fetchVerified({
     url: target.url,
@@ -103,7 +104,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   }).catch((error: unknown) => {
     if (kind !== 'cudnn' || ctx.signal.aborted || !publicCopyUnavailable(error)) throw error;
     const page = ctx.catalog().cudnn.archivePage;
-    throw new CudawizError(`${target.label}: ${catalogText.cudnnFallback(target.file, (error as Error).message.split('\n')[0])}.`, {
+    throw new CudawizError(fetchText.aboutTarget(target.label, catalogText.cudnnFallback(target.file, (error as Error).message.split('\n')[0])), {
       code: 'login-required',
       exitCode: EXIT.needsUser,
       fix: loginNeededError(target.label, target.file, page).fix,
@@ -116,8 +117,8 @@ export async function run(ctx: CommandContext): Promise<number> {
     out.writeJson({ file, bytes: result.bytes, sha256: result.sha256, md5: result.md5, source: result.source, url: result.url, fromCache: result.fromCache, resumedFrom: result.resumedFrom, seconds: result.seconds, cached: result.path });
     return EXIT.ok;
   }
-  const how = result.source ? `verified against ${result.source}` : 'NOT verified (--allow-unverified)';
-  out.line(`${out.symbol(result.source ? 'pass' : 'warn')} ${target.file}  ${formatBytes(result.bytes)}, ${how}${result.fromCache ? ', from the cache' : ''}`);
+  const source = result.source === null ? null : shownSource(result.source);
+  out.line(`${out.symbol(result.source ? 'pass' : 'warn')} ${target.file}  ${fetchText.resultSummary(formatBytes(result.bytes), source, result.fromCache)}`);
   out.line(`  ${file}`);
   out.line(out.dim(`  sha256 ${result.sha256}`));
   return EXIT.ok;

@@ -4,6 +4,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { Host } from '../host.js';
 import { CudawizError, EXIT } from '../errors.js';
+import { cudaText } from '../i18n/cuda.js';
 import { fetchText } from '../i18n/fetch.js';
 import { elevationHint, elevationProbe, pathFor, writableProbe, type OsName } from '../platform.js';
 
@@ -74,10 +75,10 @@ export async function checkInstallPermission(host: Host, targetDir: string): Pro
   if (!ok) {
     reason =
       host.os === 'windows'
-        ? 'The CUDA installer needs an elevated (administrator) terminal.'
+        ? cudaText.needsAdmin
         : elevated
-          ? `${probed} is not writable even for root (a read-only mount?).`
-          : `${probed} is not writable by this user.`;
+          ? cudaText.notWritableForRoot(probed)
+          : cudaText.notWritableForUser(probed);
   }
   return { ok, target: targetDir, probed, elevated, writable, reason };
 }
@@ -90,10 +91,10 @@ export async function requireInstallPermission(host: Host, targetDir: string, co
   const permission = await checkInstallPermission(host, targetDir);
   if (permission.ok) return permission;
   const readOnlyForRoot = host.os === 'linux' && permission.elevated === true;
-  throw new CudawizError(`Cannot install the CUDA toolkit into ${targetDir}: ${permission.reason}`, {
+  throw new CudawizError(cudaText.cannotInstallInto(targetDir, permission.reason), {
     code: 'needs-elevation',
     exitCode: EXIT.needsUser,
-    fix: readOnlyForRoot ? `Pick a writable place: ${command} --cuda-root DIR` : elevationHint(host.os, command),
+    fix: readOnlyForRoot ? cudaText.pickWritable(command) : elevationHint(host.os, command),
     details: { ...permission },
   });
 }

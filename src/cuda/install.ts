@@ -23,6 +23,7 @@ import { privateVerifiedCopy } from './verified-exec.js';
 import { requireInstallPermission } from './elevation.js';
 import { explainInstallerExit, type InstallerOutcome } from './exit-codes.js';
 import { describeToolkitState, toolkitState, treeSize, type ToolkitState } from './toolkit-state.js';
+import { cudaText as T } from '../i18n/cuda.js';
 
 export type ToolkitPhase = 'checking' | 'skipped' | 'starting' | 'installing' | 'verifying' | 'stopping' | 'done';
 
@@ -183,9 +184,9 @@ async function moveLeftoverLog(file: string): Promise<string | undefined> {
     await rename(file, aside);
     return aside;
   } catch (error) {
-    throw new CudawizError(`${file} is left over from an earlier CUDA install, and CUDA 10.1+ installers crash when it exists; it cannot be moved: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, {
+    throw new CudawizError(T.leftoverLog(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message), {
       code: 'leftover-installer-log',
-      fix: `Remove it (sudo rm ${file}) and run again.`,
+      fix: T.leftoverLogFix(file),
     });
   }
 }
@@ -205,15 +206,15 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
     return { toolkitDir: dir, skipped: 'already-installed' };
   }
   if (os === 'windows' && !hasWindowsComponents(catalog, version)) {
-    throw new CudawizError(`The catalog has no Windows component list for CUDA ${mm}; without one the installer would also install the display driver.`, {
+    throw new CudawizError(T.noWindowsComponents(mm), {
       code: 'no-windows-components',
-      fix: 'Add a windowsComponents entry for this version to the catalog.',
+      fix: T.noWindowsComponentsFix,
     });
   }
   if (!(await stat(options.installerFile).then((st) => st.isFile(), () => false))) {
-    throw new CudawizError(`The CUDA installer ${options.installerFile} is not there.`, {
+    throw new CudawizError(T.installerMissing(options.installerFile), {
       code: 'installer-missing',
-      fix: `Download it again: cudawiz download cuda --version ${version}`,
+      fix: T.installerMissingFix(version),
     });
   }
   if (options.permission) await requireInstallPermission(options.permission.host, dir, options.permission.command);
@@ -225,7 +226,7 @@ export async function installToolkit(options: InstallToolkitOptions): Promise<In
   const copy = options.verifiedSha256 ? await privateVerifiedCopy(options.installerFile, options.verifiedSha256, [options.tmpDir]) : undefined;
   try {
     const movedAside = os === 'linux' && modernRunfile(catalog, version) ? await moveLeftoverLog(options.leftoverLogFile ?? LINUX_CUDA_INSTALLER_TMP_LOG) : undefined;
-    if (movedAside) options.onLog?.(`Moved a leftover installer log aside to ${movedAside} (it makes CUDA 10.1+ installers crash).`);
+    if (movedAside) options.onLog?.(T.movedAside(movedAside));
     return await runInstaller(options, { dir, version, movedAside, installerFile: copy?.file ?? options.installerFile, runner });
   } finally {
     await copy?.remove();
@@ -245,9 +246,9 @@ async function runInstaller(
     log.once('open', () => resolve());
     log.once('error', reject);
   }).catch((error: NodeJS.ErrnoException) => {
-    throw new CudawizError(`Cannot write the installer's log ${logFile}: ${error.code ?? error.message}.`, {
+    throw new CudawizError(T.logUnwritable(logFile, error.code ?? error.message), {
       code: 'log-unwritable',
-      fix: 'Pass a writable --log directory, or free space on its disk.',
+      fix: T.logUnwritableFix,
     });
   });
   // A later write error (disk full) must not crash the install; the tail is still kept in memory.
@@ -336,9 +337,9 @@ async function runInstaller(
 
   const code = typeof exit.exitCode === 'number' ? exit.exitCode : undefined;
   if (code === undefined && !exit.signal) {
-    throw new CudawizError(`The CUDA installer could not be started: ${exit.code ?? exit.shortMessage}.`, {
+    throw new CudawizError(T.notStarted(String(exit.code ?? exit.shortMessage)), {
       code: 'installer-not-started',
-      fix: `Check that ${options.installerFile} exists and is the complete download${os === 'linux' ? ', and that `sh` is on PATH' : ''}.`,
+      fix: T.notStartedFix(options.installerFile, os === 'linux'),
       details: { logFile },
     });
   }
@@ -348,9 +349,9 @@ async function runInstaller(
 
   phase('verifying');
   if (after.state !== 'complete') {
-    throw new CudawizError(`The installer exited ${code ?? exit.signal}, but the toolkit is not complete: ${describeToolkitState(after)}`, {
+    throw new CudawizError(T.incomplete(String(code ?? exit.signal), describeToolkitState(after)), {
       code: 'toolkit-incomplete',
-      fix: own ? `See the installer's log ${own.file}:\n${own.tail}` : `See ${logFile}.`,
+      fix: own ? T.seeInstallerLog(own.file, own.tail) : T.seeLog(logFile),
       details: { toolkit: after, logFile, installerLog: own?.file, exit: code },
     });
   }
@@ -359,29 +360,29 @@ async function runInstaller(
 }
 
 function interrupted(state: ToolkitState, logFile?: string): CudawizError {
-  return new CudawizError(`Interrupted: the CUDA installer was stopped. ${describeToolkitState(state)}`, {
+  return new CudawizError(T.interrupted(describeToolkitState(state)), {
     code: 'installer-interrupted',
     exitCode: EXIT.interrupted,
-    fix: state.state === 'absent' ? 'Run the same command again to install.' : 'Run the same command again: the installer writes the toolkit over its partial files.',
+    fix: state.state === 'absent' ? T.interruptedFixAbsent : T.interruptedFixPartial,
     details: { toolkit: state, logFile },
   });
 }
 
 function stopped(why: 'timeout' | 'hang', state: ToolkitState, logFile: string, tail: string, ms: number): CudawizError {
-  const span = ms >= 60_000 ? `${Math.round((ms / 60_000) * 10) / 10} min` : `${Math.round(ms / 100) / 10} s`;
-  const what = why === 'timeout' ? `did not finish within ${span}` : `printed nothing and wrote nothing for ${span}`;
-  return new CudawizError(`The CUDA installer ${what}, so it was stopped. ${describeToolkitState(state)}`, {
+  const span = ms >= 60_000 ? T.spanMinutes(Math.round((ms / 60_000) * 10) / 10) : T.spanSeconds(Math.round(ms / 100) / 10);
+  const described = describeToolkitState(state);
+  return new CudawizError(why === 'timeout' ? T.timedOut(span, described) : T.hung(span, described), {
     code: why === 'timeout' ? 'installer-timeout' : 'installer-hung',
-    fix: `Its last output is in ${logFile}${tail ? `:\n${tail}` : '.'}\nRun again; if it stops at the same place, run the installer by hand to see what it waits for.`,
+    fix: T.stoppedFix(logFile, tail),
     details: { toolkit: state, logFile },
   });
 }
 
 function failed(outcome: InstallerOutcome, state: ToolkitState, logFile: string, tail: string, own: { file: string; tail: string } | undefined): CudawizError {
-  const shown = own ? `The installer's log ${own.file} ends with:\n${own.tail}` : tail ? `Its output ends with:\n${tail}` : `Its output is in ${logFile}.`;
+  const shown = own ? T.installerLogEnds(own.file, own.tail) : tail ? T.outputEnds(tail) : T.outputIn(logFile);
   return new CudawizError(`${outcome.meaning}\n${shown}`, {
     code: `installer-${outcome.id}`,
-    fix: `${outcome.fix ?? `See ${logFile}.`}${state.state === 'absent' ? '' : `\n${describeToolkitState(state)}`}`,
+    fix: `${outcome.fix ?? T.seeLog(logFile)}${state.state === 'absent' ? '' : `\n${describeToolkitState(state)}`}`,
     details: { outcome, toolkit: state, logFile, installerLog: own?.file },
   });
 }

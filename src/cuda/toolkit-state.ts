@@ -47,7 +47,7 @@ export async function toolkitState(os: OsName, catalog: Catalog, dir: string, ve
 export function describeToolkitState(s: ToolkitState): string {
   if (s.state === 'absent') return T.stateAbsent(s.dir);
   if (s.state === 'complete') return T.stateComplete(s.dir);
-  const holds = s.entries.length ? `${s.entries.slice(0, 8).join(', ')}${s.entries.length > 8 ? ', …' : ''}` : undefined;
+  const holds = s.entries.length ? `${s.entries.slice(0, 8).join(T.listSeparator)}${s.entries.length > 8 ? `${T.listSeparator}…` : ''}` : undefined;
   return T.statePartial(s.dir, holds, s.missing.map((m) => pathFor(s.os).basename(m)).join(T.and));
 }
 

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import envPaths from 'env-paths';
 import { UsageError } from '../errors.js';
+import { fetchText } from '../i18n/fetch.js';
 
 export interface CachePaths {
   dir: string;
@@ -29,7 +30,7 @@ export function assertPlainFileName(file: string): void {
   // A name ending like one of our own entries (x.part) would make the cache ambiguous.
   const ownSuffix = Object.values(SUFFIX).some((sfx) => sfx && file.endsWith(sfx));
   if (!file || ownSuffix || file !== path.basename(file) || file !== path.win32.basename(file) || file === '.' || file === '..' || file.includes('\0')) {
-    throw new UsageError(`"${file}" is not a plain file name.`, 'The catalog entry\'s "file" must be a bare file name such as cuda_10.1.243_418.87.00_linux.run.');
+    throw new UsageError(fetchText.notPlainFileName(file), fetchText.notPlainFileNameFix);
   }
 }
 

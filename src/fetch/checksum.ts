@@ -78,7 +78,7 @@ export async function resolveChecksum(options: ResolveOptions): Promise<Expected
         if (mirror) options.onNotice?.(t.mirrorListNotTrusted(mirror));
         return { algorithm: 'md5', value: md5, source: t.md5sumSource(url) };
       }
-      tried.push(`${url}: no line for ${file}`);
+      tried.push(t.noLineFor(url, file));
     } catch (error) {
       if (signal?.aborted) throw error;
       tried.push(`${url}: ${(error as Error).message}`);
@@ -91,14 +91,14 @@ export async function resolveChecksum(options: ResolveOptions): Promise<Expected
       if (found && mirror) options.onNotice?.(t.mirrorListNotTrusted(mirror));
       if (found?.sha256) return { algorithm: 'sha256', value: found.sha256, source: t.manifestSource(url) };
       if (found?.md5) return { algorithm: 'md5', value: found.md5, source: t.manifestSource(url) };
-      tried.push(`${url}: no entry for ${file}`);
+      tried.push(t.noEntryFor(url, file));
     } catch (error) {
       if (signal?.aborted) throw error;
       tried.push(`${url}: ${(error as Error).message}`);
     }
   }
   if (options.allowUnverified) return null;
-  throw new CudawizError(`${t.noChecksum(file)}${tried.length ? `\n  tried: ${tried.join('\n  tried: ')}` : ''}`, {
+  throw new CudawizError(`${t.noChecksum(file)}${t.triedList(tried)}`, {
     code: 'no-checksum',
     fix: mirror && tried.length ? t.noChecksumMirrorFix : t.noChecksumFix,
   });

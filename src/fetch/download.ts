@@ -4,7 +4,7 @@
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { CudawizError } from '../errors.js';
 import { describeFsError } from '../fs-errors.js';
-import { fetchText } from '../i18n/fetch.js';
+import { fetchText, shownSource } from '../i18n/fetch.js';
 import { acquireLock } from '../lock/index.js';
 import { cachePaths, type CachePaths } from './cache-paths.js';
 import { fileWritableByOthers, writableByOthers } from './cache-trust.js';
@@ -98,7 +98,7 @@ function fromCache(paths: CachePaths, proof: Proof): Omit<FetchResult, 'seconds'
 
 export function mismatchError(file: string, expected: ExpectedChecksum, got: Digests): CudawizError {
   return new CudawizError(
-    fetchText.mismatch(file, expected.algorithm, expected.value, expected.source === 'the catalog' ? fetchText.catalogSource : expected.source, got[expected.algorithm] ?? ''),
+    fetchText.mismatch(file, expected.algorithm, expected.value, shownSource(expected.source), got[expected.algorithm] ?? ''),
     {
       code: 'checksum-mismatch',
       fix: fetchText.mismatchFix,
@@ -167,10 +167,10 @@ async function fetchVerifiedUnguarded(req: FetchRequest, paths: CachePaths, noti
 
 /** Thrown when the user must fetch a file themselves (a login-gated cuDNN archive). */
 export function loginNeededError(what: string, file: string, page: string): CudawizError {
-  return new CudawizError(`${what} is only available after logging in to NVIDIA's developer site.`, {
+  return new CudawizError(fetchText.loginOnly(what), {
     code: 'login-required',
     exitCode: 3,
-    fix: `Log in at ${page}, download the file named exactly ${file}, then give it to cudawiz: cudawiz install --tf V --cudnn-archive PATH/${file}`,
+    fix: fetchText.loginOnlyFix(page, file),
     details: { page, file },
   });
 }

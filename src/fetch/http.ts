@@ -3,6 +3,7 @@
 import got, { type Request } from 'got';
 import type { IncomingHttpHeaders } from 'node:http';
 import { CudawizError } from '../errors.js';
+import { fetchText as t } from '../i18n/fetch.js';
 import { isAllowedTransport } from './mirror.js';
 
 export interface OpenedResponse {
@@ -24,11 +25,9 @@ export interface OpenOptions {
 const MAX_REDIRECTS = 5;
 
 export function insecureUrlError(url: string, from?: string): CudawizError {
-  return new CudawizError(from ? `${from} redirected to ${url}, which is not HTTPS; refused.` : `Refusing to download over plain HTTP: ${url}`, {
+  return new CudawizError(from ? t.redirectedInsecure(from, url) : t.plainHttp(url), {
     code: 'insecure-url',
-    fix: from
-      ? 'The server or mirror is sending downloads to an insecure location. Use another mirror (--mirror) or NVIDIA directly.'
-      : 'Use an https:// URL (plain http:// is accepted only for 127.0.0.1/localhost).',
+    fix: from ? t.redirectedInsecureFix : t.plainHttpFix,
   });
 }
 
@@ -53,7 +52,7 @@ export async function openResponse(url: string, options: OpenOptions = {}): Prom
     });
     if (res.statusCode >= 300 && res.statusCode < 400 && res.headers.location) {
       body.destroy();
-      if (hop >= MAX_REDIRECTS) throw new CudawizError(`Too many redirects from ${url}.`, { code: 'redirect-loop' });
+      if (hop >= MAX_REDIRECTS) throw new CudawizError(t.tooManyRedirects(url), { code: 'redirect-loop' });
       const next = new URL(res.headers.location, current);
       if (!isAllowedTransport(next)) throw insecureUrlError(next.href, current.href);
       current = next;
@@ -68,7 +67,7 @@ export async function fetchText(url: string, signal?: AbortSignal): Promise<stri
   const r = await openResponse(url, { signal, idleTimeoutMs: 30_000 });
   if (r.status !== 200) {
     r.body.destroy();
-    throw new CudawizError(`${url} answered HTTP ${r.status}.`, { code: 'http-status' });
+    throw new CudawizError(t.listHttpStatus(url, r.status), { code: 'http-status' });
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -76,7 +75,7 @@ export async function fetchText(url: string, signal?: AbortSignal): Promise<stri
     size += chunk.length;
     if (size > 16 * 1024 * 1024) {
       r.body.destroy();
-      throw new CudawizError(`${url} is larger than a checksum list should be.`, { code: 'too-large' });
+      throw new CudawizError(t.listTooLarge(url), { code: 'too-large' });
     }
     chunks.push(chunk);
   }

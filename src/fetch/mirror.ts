@@ -1,6 +1,7 @@
 // --mirror / CUDAWIZ_MIRROR: NVIDIA's hosts are swapped for the mirror's origin (and path prefix), the
 // path is kept, so a mirror is a plain static copy of NVIDIA's tree. Plain http only on loopback.
 import { UsageError } from '../errors.js';
+import { fetchText } from '../i18n/fetch.js';
 
 export const NVIDIA_HOSTS = ['developer.download.nvidia.com', 'developer.nvidia.com'] as const;
 
@@ -19,10 +20,10 @@ export function parseMirror(mirror: string): URL {
   try {
     url = new URL(mirror);
   } catch {
-    throw new UsageError(`--mirror "${mirror}" is not a URL.`, 'Give the mirror as https://host[/prefix], e.g. --mirror https://mirror.example.com/nvidia');
+    throw new UsageError(fetchText.mirrorNotUrl(mirror), fetchText.mirrorNotUrlFix);
   }
   if (!isAllowedTransport(url)) {
-    throw new UsageError(`--mirror ${mirror} is not HTTPS.`, 'Use an https:// mirror; plain http:// is accepted only for 127.0.0.1/localhost.');
+    throw new UsageError(fetchText.mirrorNotHttps(mirror), fetchText.mirrorNotHttpsFix);
   }
   return url;
 }
@@ -48,10 +49,10 @@ export function checksumListUrl(url: string, nvidiaOrigin: string | undefined): 
   try {
     origin = new URL(nvidiaOrigin);
   } catch {
-    throw new UsageError(`CUDAWIZ_TEST_NVIDIA_ORIGIN "${nvidiaOrigin}" is not a URL.`, 'It is for tests only: unset it.');
+    throw new UsageError(fetchText.testOriginNotUrl(nvidiaOrigin), fetchText.testOriginNotUrlFix);
   }
   if (!isLoopbackHost(origin.hostname) || !isAllowedTransport(origin)) {
-    throw new UsageError(`CUDAWIZ_TEST_NVIDIA_ORIGIN ${nvidiaOrigin} is not on this machine.`, 'It is for tests only (a loopback server standing in for NVIDIA): unset it.');
+    throw new UsageError(fetchText.testOriginNotLocal(nvidiaOrigin), fetchText.testOriginNotLocalFix);
   }
   return new URL(`${original.pathname}${original.search}`, origin.origin).href;
 }

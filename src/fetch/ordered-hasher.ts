@@ -2,6 +2,7 @@
 // edge are hashed from memory as they stream; anything that landed on disk first is read back later.
 import { createHash, type Hash } from 'node:crypto';
 import { open } from 'node:fs/promises';
+import { fetchText } from '../i18n/fetch.js';
 
 export interface Digests {
   sha256: string;
@@ -55,7 +56,7 @@ export class OrderedHasher {
       let pos = from;
       while (pos < to) {
         const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, to - pos), pos);
-        if (bytesRead === 0) throw new Error(`${this.file} is shorter than expected (${pos} < ${to})`);
+        if (bytesRead === 0) throw new Error(fetchText.shorterThanExpected(this.file, pos, to));
         const view = buf.subarray(0, bytesRead);
         this.sha256.update(view);
         this.md5.update(view);

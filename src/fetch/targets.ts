@@ -3,6 +3,7 @@
 import { findCudaRelease } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { UsageError } from '../errors.js';
+import { fetchText } from '../i18n/fetch.js';
 import type { OsName } from '../platform.js';
 import { majorMinor, versionHasPrefix } from '../version.js';
 import type { ChecksumSources } from './checksum.js';
@@ -22,10 +23,10 @@ export function cudaInstallerTarget(catalog: Catalog, version: string, os: OsNam
   const installer = release?.installers[os];
   if (!release || !installer) {
     const known = catalog.cuda.releases.filter((r) => r.installers[os]).map((r) => r.version);
-    throw new UsageError(`The catalog has no ${os} installer for CUDA ${version}.`, `Known: ${known.join(', ') || 'none'}. Add one with --catalog (README, "Catalog and overlays").`);
+    throw new UsageError(fetchText.noCudaInstaller(os, version), fetchText.knownAddOverlay(known));
   }
   return {
-    label: `CUDA ${release.version} (${os})`,
+    label: fetchText.cudaLabel(release.version, os),
     url: installer.url,
     file: installer.file,
     checksum: { sha256: installer.sha256, md5: installer.md5, md5sumUrl: installer.md5sumUrl },
@@ -38,15 +39,15 @@ export function cudnnArchiveTarget(catalog: Catalog, version: string, os: OsName
     (r) => versionHasPrefix(r.version, version) && r.archives[os] && (!cuda || r.cuda === cuda || r.cuda === majorMinor(cuda) || (!r.cuda.includes('.') && versionHasPrefix(cuda, r.cuda))),
   );
   if (builds.length === 0) {
-    const known = catalog.cudnn.releases.filter((r) => r.archives[os]).map((r) => `${r.version} (CUDA ${r.cuda})`);
-    throw new UsageError(`The catalog has no ${os} cuDNN ${version}${cuda ? ` for CUDA ${cuda}` : ''}.`, `Known: ${known.join(', ') || 'none'}.`);
+    const known = catalog.cudnn.releases.filter((r) => r.archives[os]).map((r) => ({ version: r.version, cuda: r.cuda }));
+    throw new UsageError(fetchText.noCudnnArchive(os, version, cuda), fetchText.knownCudnn(known));
   }
   if (builds.length > 1 && !cuda) {
-    throw new UsageError(`cuDNN ${version} exists for several CUDA versions: ${builds.map((b) => b.cuda).join(', ')}.`, `Pick one with --cuda, e.g. --cuda ${builds[0].cuda}`);
+    throw new UsageError(fetchText.severalCudas(version, builds.map((b) => b.cuda)), fetchText.pickCuda(builds[0].cuda));
   }
   const release = builds[0];
   const archive = release.archives[os]!;
-  const label = `cuDNN ${release.version} for CUDA ${release.cuda} (${os})`;
+  const label = fetchText.cudnnLabel(release.version, release.cuda, os);
   const url = archive.gated === false ? archive.url : archive.publicUrl;
   if (!url) throw loginNeededError(label, archive.file, release.downloadPage ?? catalog.cudnn.archivePage);
   return { label, url, file: archive.file, checksum: { sha256: archive.sha256, manifestUrl: archive.manifestUrl }, size: archive.size };

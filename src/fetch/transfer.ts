@@ -107,10 +107,10 @@ const DEFAULTS = {
 /** "45 s", "12 min", "3 h", "2 days": how long a server asked us to wait. */
 export function waitSpan(ms: number): string {
   const s = Math.round(ms / 1000);
-  if (s < 120) return `${s} s`;
-  if (s < 2 * 3600) return `${Math.round(s / 60)} min`;
-  if (s < 2 * 86_400) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86_400)} days`;
+  if (s < 120) return fetchText.waitSeconds(s);
+  if (s < 2 * 3600) return fetchText.waitMinutes(Math.round(s / 60));
+  if (s < 2 * 86_400) return fetchText.waitHours(Math.round(s / 3600));
+  return fetchText.waitDays(Math.round(s / 86_400));
 }
 
 function retryLaterError(url: string, waitMs: number): CudawizError {
@@ -155,10 +155,10 @@ function isLocalFileError(error: unknown): boolean {
 }
 
 export function interruptedError(paths: CachePaths, bytes: number): CudawizError {
-  return new CudawizError(bytes > 0 ? `Interrupted. ${formatBytes(bytes)} kept in ${paths.part}.` : 'Interrupted before any bytes were saved.', {
+  return new CudawizError(bytes > 0 ? fetchText.interruptedKept(formatBytes(bytes), paths.part) : fetchText.interruptedNothing, {
     exitCode: EXIT.interrupted,
     code: 'interrupted',
-    fix: 'Run the same command again to resume where it stopped.',
+    fix: fetchText.interruptedFix,
   });
 }
 
@@ -224,7 +224,7 @@ export class Transfer {
     }
     const total = this.state.total ?? this.state.pieces[0].done;
     await this.hasher.catchUp();
-    if (this.hasher.hashed !== total) throw new Retryable(`hashed ${this.hasher.hashed} of ${total} bytes`);
+    if (this.hasher.hashed !== total) throw new Retryable(fetchText.hashedShort(this.hasher.hashed, total));
     meter.finish();
     return { ...this.hasher.digests(), bytes: total, resumedFrom: meter.resumedFrom, url: this.finalUrl };
   }
@@ -306,8 +306,8 @@ export class Transfer {
     if (free >= needed) return;
     first?.body.destroy();
     throw new CudawizError(
-      `Not enough free space in ${paths.dir}: ${formatBytes(needed)} needed (${needed} bytes), ${formatBytes(free)} free.`,
-      { code: 'disk-full', fix: 'Free up space there, or point --cache-dir (or CUDAWIZ_CACHE_DIR) at a disk with room.', details: { needed, free } },
+      fetchText.notEnoughSpace(paths.dir, formatBytes(needed), needed, formatBytes(free)),
+      { code: 'disk-full', fix: fetchText.notEnoughSpaceFix, details: { needed, free } },
     );
   }
 
@@ -329,7 +329,7 @@ export class Transfer {
       const cr = parseContentRange(r.headers['content-range']);
       if (!cr || cr.start !== 0) {
         r.body.destroy();
-        throw new Retryable(`unexpected Content-Range "${r.headers['content-range']}"`);
+        throw new Retryable(fetchText.unexpectedContentRange(r.headers['content-range']));
       }
       const total = cr.total ?? size ?? null;
       this.state = { v: 1, url, total, etag, lastModified, ranges: total !== null, pieces: this.planPieces(total, cr.end, connections) };
@@ -340,9 +340,9 @@ export class Transfer {
     }
     if (size !== undefined && this.state.total !== null && this.state.total !== size) {
       r.body.destroy();
-      throw new CudawizError(`The server's ${this.req.paths.final} is ${this.state.total} bytes; the catalog says ${size}.`, {
+      throw new CudawizError(fetchText.sizeMismatch(this.req.paths.final, this.state.total, size), {
         code: 'size-mismatch',
-        fix: 'The mirror may hold a different file under that name; check --mirror, or correct the catalog overlay.',
+        fix: fetchText.sizeMismatchFix,
       });
     }
     return r;
@@ -373,7 +373,7 @@ export class Transfer {
     this.finalUrl = r.url;
     if (r.status >= 500 || r.status === 429 || r.status === 408) {
       r.body.destroy();
-      throw new Retryable(`the server answered HTTP ${r.status}`, parseRetryAfter(r.headers['retry-after']));
+      throw new Retryable(fetchText.serverAnswered(r.status), parseRetryAfter(r.headers['retry-after']));
     }
     if (r.status === 416) {
       r.body.destroy();
@@ -381,12 +381,9 @@ export class Transfer {
     }
     if (r.status !== 200 && r.status !== 206) {
       r.body.destroy();
-      throw new CudawizError(`${url} answered HTTP ${r.status}${r.status === 404 ? ' (not found)' : ''}.`, {
+      throw new CudawizError(fetchText.httpStatus(url, r.status), {
         code: 'http-status',
-        fix:
-          r.status === 401 || r.status === 403
-            ? 'This file needs a login at NVIDIA; download it in a browser and pass it to cudawiz.'
-            : 'Check the URL in the catalog (or overlay) and the --mirror, if any: the mirror must keep NVIDIA\'s paths.',
+        fix: r.status === 401 || r.status === 403 ? fetchText.httpLoginFix : fetchText.httpUrlFix,
       });
     }
     return r;
@@ -395,18 +392,18 @@ export class Transfer {
   private async openPiece(p: Piece): Promise<OpenedResponse> {
     const from = p.start + p.done;
     if (!this.state.ranges) {
-      if (from > 0) throw new RestartNeeded('no ranges');
+      if (from > 0) throw new RestartNeeded(fetchText.noRanges);
       return this.open(this.req.url, {});
     }
     const r = await this.open(this.req.url, { range: `bytes=${from}-${p.end === null ? '' : p.end - 1}`, validated: true });
     if (r.status === 200) {
       r.body.destroy();
-      throw new RestartNeeded('the server sent the whole file instead of the range (changed, or Range ignored)');
+      throw new RestartNeeded(fetchText.wholeFileNotRange);
     }
     const cr = parseContentRange(r.headers['content-range']);
     if (!cr || cr.start !== from || (this.state.total !== null && cr.total !== null && cr.total !== this.state.total)) {
       r.body.destroy();
-      throw new RestartNeeded(`Content-Range "${r.headers['content-range']}" does not continue the .part`);
+      throw new RestartNeeded(fetchText.rangeNotContinuing(r.headers['content-range']));
     }
     if (this.state.total === null && cr.total !== null) {
       this.state.total = cr.total;
@@ -459,7 +456,7 @@ export class Transfer {
         opened = undefined;
         await this.streamInto(p, r);
         if (p.end === null) p.end = p.start + p.done;
-        if (!pieceComplete(p)) throw new Retryable('the connection closed before the end of the range');
+        if (!pieceComplete(p)) throw new Retryable(fetchText.closedEarly);
         // Hash what this piece completed now, so little is left to read back once the last piece lands.
         void this.hasher.catchUp().catch(() => undefined);
       } catch (error) {
@@ -498,7 +495,7 @@ export class Transfer {
       if (elapsed < lowSpeedWindowMs) return;
       if (windowBytes < (minBytesPerSec * elapsed) / 1000) {
         // got wraps a destroy() reason in its own error type; keep ours aside.
-        stalled = new TooSlow(`slower than ${formatBytes(minBytesPerSec)}/s for ${Math.round(elapsed / 1000)} s`);
+        stalled = new TooSlow(fetchText.slowerThan(formatBytes(minBytesPerSec), Math.round(elapsed / 1000)));
         r.body.destroy(stalled);
       }
       windowBytes = 0;
@@ -522,7 +519,7 @@ export class Transfer {
     if (isDiskFull(error)) return new CudawizError(fetchText.diskFullWriting(this.req.paths.dir, this.req.paths.part), { code: 'disk-full', fix: fetchText.diskFullWritingFix });
     const mapped = describeFsError(error, { path: this.req.paths.part });
     if (mapped instanceof CudawizError) return mapped;
-    return new CudawizError(`Cannot write ${this.req.paths.part}: ${(error as Error).message}`, { code: 'cache-unwritable', fix: 'Check the permissions of the cache directory, or pass --cache-dir.' });
+    return new CudawizError(fetchText.cannotWrite(this.req.paths.part, (error as Error).message), { code: 'cache-unwritable', fix: fetchText.cannotWriteFix });
   }
 
   /** The most bytes a body of unknown length may bring: the catalog's size, or a sane maximum. */
@@ -552,12 +549,12 @@ export class Transfer {
       return new CudawizError(fetchText.tooSlow(this.req.url, formatBytes(this.t.minBytesPerSec), Math.round(this.t.lowSpeedWindowMs / 1000), this.t.retries + 1), { code: 'download-stalled', fix: fetchText.tooSlowFix });
     }
     if (error instanceof Retryable) {
-      return new CudawizError(`Download of ${this.req.url} failed after ${this.t.retries + 1} tries: ${error.message}.`, {
+      return new CudawizError(fetchText.failedAfterTries(this.req.url, this.t.retries + 1, error.message), {
         code: 'download-failed',
-        fix: 'Check the network connection and run the same command again; it resumes from the .part. A --mirror closer to you may help.',
+        fix: fetchText.failedAfterTriesFix,
       });
     }
-    if (error instanceof RestartNeeded) return new CudawizError(`The server kept changing the file while it was downloaded (${error.message}).`, { code: 'download-failed' });
+    if (error instanceof RestartNeeded) return new CudawizError(fetchText.keptChanging(error.message), { code: 'download-failed' });
     return error;
   }
 }
@@ -607,7 +604,7 @@ class PieceSink extends Writable {
           if (left <= 0) break;
         }
         p.done += bytesWritten;
-        cb(bytesWritten === len ? null : new Error(`short write at ${pos}`));
+        cb(bytesWritten === len ? null : new Error(fetchText.shortWrite(pos)));
       },
       (error: Error) => cb(error),
     );
