@@ -4,7 +4,7 @@
 // served both the file and its checksum would only be vouching for itself.
 import path from 'node:path';
 import { CudawizError } from '../errors.js';
-import { fetchText as t } from '../i18n/fetch.js';
+import { checksumSourceId, fetchText as t } from '../i18n/fetch.js';
 import { fetchText } from './http.js';
 import { checksumListUrl } from './mirror.js';
 
@@ -67,8 +67,8 @@ export function checksumFromManifest(manifest: unknown, file: string): { sha256?
 export async function resolveChecksum(options: ResolveOptions): Promise<ExpectedChecksum | null> {
   const { file, sources, mirror, signal } = options;
   const listUrl = (url: string) => checksumListUrl(url, options.nvidiaOrigin);
-  if (sources.sha256) return { algorithm: 'sha256', value: sources.sha256.toLowerCase(), source: 'the catalog' };
-  if (sources.md5) return { algorithm: 'md5', value: sources.md5.toLowerCase(), source: 'the catalog' };
+  if (sources.sha256) return { algorithm: 'sha256', value: sources.sha256.toLowerCase(), source: checksumSourceId.catalog };
+  if (sources.md5) return { algorithm: 'md5', value: sources.md5.toLowerCase(), source: checksumSourceId.catalog };
   const tried: string[] = [];
   if (sources.md5sumUrl) {
     const url = listUrl(sources.md5sumUrl);
@@ -76,7 +76,7 @@ export async function resolveChecksum(options: ResolveOptions): Promise<Expected
       const md5 = parseMd5sumList(await fetchText(url, signal)).get(file);
       if (md5) {
         if (mirror) options.onNotice?.(t.mirrorListNotTrusted(mirror));
-        return { algorithm: 'md5', value: md5, source: t.md5sumSource(url) };
+        return { algorithm: 'md5', value: md5, source: checksumSourceId.md5sum(url) };
       }
       tried.push(t.noLineFor(url, file));
     } catch (error) {
@@ -89,8 +89,8 @@ export async function resolveChecksum(options: ResolveOptions): Promise<Expected
     try {
       const found = checksumFromManifest(JSON.parse(await fetchText(url, signal)), file);
       if (found && mirror) options.onNotice?.(t.mirrorListNotTrusted(mirror));
-      if (found?.sha256) return { algorithm: 'sha256', value: found.sha256, source: t.manifestSource(url) };
-      if (found?.md5) return { algorithm: 'md5', value: found.md5, source: t.manifestSource(url) };
+      if (found?.sha256) return { algorithm: 'sha256', value: found.sha256, source: checksumSourceId.manifest(url) };
+      if (found?.md5) return { algorithm: 'md5', value: found.md5, source: checksumSourceId.manifest(url) };
       tried.push(t.noEntryFor(url, file));
     } catch (error) {
       if (signal?.aborted) throw error;

@@ -322,3 +322,13 @@ export function shownSource(source: string): string {
   if (!m) return source;
   return m[1] === 'md5sum.txt' ? fetchText.md5sumSource(m[2]) : fetchText.manifestSource(m[2]);
 }
+
+/**
+ * Where a checksum came from, as recorded (the cache's proof file, --json's `source`): English in
+ * every language, so what one run wrote reads the same in the next. shownSource() says it to the user.
+ */
+export const checksumSourceId = {
+  catalog: en.catalogSource,
+  md5sum: en.md5sumSource,
+  manifest: en.manifestSource,
+};

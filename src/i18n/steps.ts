@@ -1,5 +1,6 @@
 // The words of the install plan's steps (src/plan/setup.ts, pip-route.ts, repair.ts), the runner's
 // end line, the plain reporter's lines and the GPU verdicts: what a headless run prints line by line.
+import { checksumSourceId, shownSource } from './fetch.js';
 import { localized } from './localized.js';
 
 export const stepsText = localized({
@@ -143,12 +144,12 @@ export const stepsText = localized({
     savedPathUnreadable: (why) => `读不到注册表里保存的 PATH 环境变量：${why}`,
     machineSummary: (gpu, driver) => `${gpu}，显卡驱动 ${driver}`,
     fromCache: (file) => `${file}（缓存中已校验的副本）`,
-    checksumFrom: (file, source) => `${file}，${source ? `校验和来自${source === 'the catalog' ? '版本目录' : ` ${source}`}` : '未校验（--allow-unverified）'}`,
+    checksumFrom: (file, source) => `${file}，${source ? `校验和来自${source === checksumSourceId.catalog ? '版本目录' : ` ${shownSource(source)}`}` : '未校验（--allow-unverified）'}`,
     alreadyInstalled: '已经装好',
     cudaIn: (v, dir) => `CUDA ${v} 装在 ${dir}`,
     installerLog: (file) => `安装日志：${file}`,
     found: (file) => `找到 ${file}`,
-    publicCopy: (file, source) => `${file}（公开副本，${source ? `校验和来自${source === 'the catalog' ? '版本目录' : ` ${source}`}` : '未校验'}）`,
+    publicCopy: (file, source) => `${file}（公开副本，${source ? `校验和来自${source === checksumSourceId.catalog ? '版本目录' : ` ${shownSource(source)}`}` : '未校验'}）`,
     cudnnCopied: (v, n, dir) => `cuDNN ${v}（${n} 个文件，清单在 ${dir}）`,
     warning: (w) => `警告：${w}`,
     leftAsIs: '保持原样（--configure-env no）；要自己设置的话：',

@@ -145,6 +145,22 @@ describe('the downloader, called with the language set (a real loopback mirror)'
     }
   });
 
+  it('the checksum source is recorded in English whatever the language (the cache proof and --json read the same), and said in Chinese', async () => {
+    const { mirror } = await mirrorWith();
+    try {
+      await mirror.addMd5sumList('compute/cuda/y/md5sum.txt', [{ name: 'file.run', md5: 'a'.repeat(32) }]);
+      const list = mirror.urlFor('compute/cuda/y/md5sum.txt');
+      setLang('zh');
+      const zh = await resolveChecksum({ file: 'file.run', sources: { md5sumUrl: list } });
+      expect(zh?.source).toBe(`NVIDIA's md5sum.txt (${list})`);
+      const { stepsText } = await import('../../src/i18n/steps.js');
+      expect(stepsText.checksumFrom('file.run', zh?.source)).toBe(`file.run，校验和来自 NVIDIA 的 md5sum.txt（${list}）`);
+    } finally {
+      setLang('en');
+      await mirror.close();
+    }
+  });
+
   it('a checksum list that does not name the file says what it tried', async () => {
     const { mirror } = await mirrorWith();
     try {
