@@ -83,6 +83,8 @@ export interface LaneContext {
   nodeExe: string;
   fixtureExe: string;
   basePrefix: string;
+  /** LOCPATH with zh_CN.UTF-8 compiled (localedef), for a Windows in Chinese. */
+  locales: string;
 }
 
 /** The lane's prefix: wineboot once, Windows 10, the fixture programs where Windows keeps the real ones. */
@@ -162,6 +164,17 @@ export class WineMachine {
   /** The built CLI (dist/cli.js) on Windows node.exe. */
   async cli(args: string[], options: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {}): Promise<WineRun> {
     return this.exe(this.lane.nodeExe, [zPath(builtCli), ...args], options);
+  }
+
+  /**
+   * The CLI on a Windows whose display language is `ui`, as a user starts it: Wine takes its locale
+   * from the Unix LANG (and the lane's compiled zh_CN locale), and cmd removes LANG and LOCPATH from the
+   * Windows environment first, so node.exe has only the Windows UI language (Intl) to go by, as on Windows.
+   * The arguments must not need quoting.
+   */
+  async cliInUiLanguage(ui: 'zh-CN' | 'en-US', args: string[]): Promise<WineRun> {
+    const env = ui === 'zh-CN' ? { LANG: 'zh_CN.UTF-8', LOCPATH: this.lane.locales } : { LANG: 'C.UTF-8' };
+    return this.exe('cmd', ['/c', `set LANG=&& set LOCPATH=&& set LC_ALL=&& ${zPath(this.lane.nodeExe)} ${zPath(builtCli)} ${args.join(' ')}`], { env });
   }
 
   async reg(key: string, name: string): Promise<RegValue | undefined> {
