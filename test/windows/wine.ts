@@ -173,7 +173,7 @@ export class WineMachine {
    * The arguments must not need quoting.
    */
   async cliInUiLanguage(ui: 'zh-CN' | 'en-US', args: string[]): Promise<WineRun> {
-    const env = ui === 'zh-CN' ? { LANG: 'zh_CN.UTF-8', LOCPATH: this.lane.locales } : { LANG: 'C.UTF-8' };
+    const env: Record<string, string> = ui === 'zh-CN' ? { LANG: 'zh_CN.UTF-8', LOCPATH: this.lane.locales } : { LANG: 'C.UTF-8' };
     return this.exe('cmd', ['/c', `set LANG=&& set LOCPATH=&& set LC_ALL=&& ${zPath(this.lane.nodeExe)} ${zPath(builtCli)} ${args.join(' ')}`], { env });
   }
 
