@@ -119,3 +119,71 @@ describe('the wizard in Chinese: a TensorFlow newer than the catalog, and the ro
     expect({ english: [...new Set(english)], wide: [...new Set(wide)] }).toEqual({ english: [], wide: [] });
   });
 });
+
+describe('the wizard in Chinese when it needs the user', () => {
+  /** Moves the picker down until `focused` is the focused line. */
+  async function pick(t: Terminal, focused: RegExp): Promise<void> {
+    for (let i = 0; i < 40 && !focused.test(await t.screen()); i++) {
+      const before = await t.screen();
+      await t.keys('Down');
+      // The next frame: each look at the pane is a tmux process, so this loop paces itself.
+      for (const deadline = Date.now() + 5_000; (await t.screen()) === before && Date.now() < deadline; );
+    }
+    expect(await t.screen()).toMatch(focused);
+  }
+
+  it('TF 2.4 waits for the login-only cuDNN and refuses a cuDNN 7 archive, in Chinese, within 80 columns', async () => {
+    const { mkdir, rm } = await import('node:fs/promises');
+    const { buildCudnnArchive } = await import('../helpers/cudnn-archive.js');
+    machine = await laptop({ version: '11.0.3', runPath: 'compute/cuda/11.0.3/local_installers/cuda_11.0.3_450.51.06_linux.run' });
+    await rm(machine.archive);
+    const elsewhere = path.join(machine.home, 'elsewhere');
+    await mkdir(elsewhere);
+    const wrong = await buildCudnnArchive(elsewhere, { era: 'linux-cuda-folder' });
+    const t = (term = await openTerminal([process.execPath, builtCli, '--lang', 'zh', ...machine.globals], { env: machine.env }));
+    const screens: string[] = [];
+    const seen = async (expected: string | RegExp, timeoutMs = 30_000) => {
+      await t.waitFor(expected, timeoutMs);
+      const s = (await execa('tmux', ['-L', t.name, 'capture-pane', '-p', '-J', '-t', t.name], { reject: false })).stdout;
+      screens.push(s);
+      return s;
+    };
+    await seen('为某个 TensorFlow 版本重新安装');
+    await t.keys('Enter');
+    await seen('选择 TensorFlow 版本');
+    await pick(t, /❯ TensorFlow 2\.4\.0 /);
+    await t.keys('Enter');
+    await seen('开始吗？');
+    await t.keys('Enter');
+    const wait = await seen('压缩包路径：', 60_000);
+    expect(wait).toContain('cudnn-11.0-linux-x64-v8.0.5.39.tgz');
+    expect(wait).toMatch(/登录/);
+    await t.type(wrong.file);
+    await seen('elsewhere/');
+    await t.keys('Enter');
+    const refused = await seen(/q\s*退出/, 30_000);
+    expect(refused).toMatch(/cuDNN 7\.6\.5/);
+    const english = screens.flatMap((s) => englishIn(s));
+    const wide = screens.flatMap((s) => s.split('\n').filter((l) => columns(l) > 80));
+    expect({ english: [...new Set(english)], wide: [...new Set(wide)] }).toEqual({ english: [], wide: [] });
+  });
+
+  it('the CUDA installer fails: the failure, the log tail and what to do are Chinese (exit 1)', async () => {
+    machine = await laptop(undefined, { pythonPath: path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu') });
+    const t = (term = await openTerminal([process.execPath, builtCli, '--lang', 'zh', ...machine.globals], { env: { ...machine.env, CUDA_FIXTURE_FAIL: 'exit:1' } }));
+    await t.waitFor('为某个 TensorFlow 版本重新安装', 30_000);
+    await t.keys('Enter');
+    await t.waitFor('选择 TensorFlow 版本');
+    await t.keys('Enter');
+    await t.waitFor('开始吗？', 30_000);
+    await t.keys('Enter');
+    await t.waitFor(/q\s*退出/, 60_000);
+    // The whole run, its history included: the failed step has scrolled above the 24 rows.
+    const all = (await execa('tmux', ['-L', t.name, 'capture-pane', '-p', '-J', '-S', '-200', '-t', t.name])).stdout;
+    expect(all).toContain('Installation failed');
+    expect(all).toMatch(/✗ 安装 CUDA 工具包/);
+    await t.keys('q');
+    expect(await t.exitCode()).toBe(1);
+    expect([...new Set(englishIn(all))]).toEqual([]);
+  });
+});
