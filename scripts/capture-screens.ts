@@ -124,8 +124,15 @@ async function pick(term: Terminal, focused: RegExp): Promise<string> {
   return screen;
 }
 
-/** TF 2.4 needs cuDNN 8.0.4 for CUDA 11.0, whose Linux tgz is behind NVIDIA's login: the wizard waits. */
-async function cudnnWait(): Promise<void> {
+/** The words a capture waits for, per language. */
+const WORDS = {
+  en: { scan: 'New setup', choose: 'Which TensorFlow version?', go: 'Go ahead?', archive: 'Archive path:', done: 'Enter or q quit', prefix: 'wizard', failed: '✗ Install the CUDA toolkit' },
+  zh: { scan: '为某个 TensorFlow 版本重新安装', choose: '选择 TensorFlow 版本', go: '开始吗？', archive: '压缩包路径：', done: 'Enter 或 q 退出', prefix: 'zh wizard', failed: '✗ 安装 CUDA 工具包' },
+};
+
+/** TF 2.4 needs cuDNN 8.0.5 for CUDA 11.0, whose Linux tgz is behind NVIDIA's login: the wizard waits. */
+async function cudnnWait(lang: 'en' | 'zh' = 'en'): Promise<void> {
+  const w = WORDS[lang];
   await withLaptop(
     () => laptop(CUDA_1103),
     async (machine) => {
@@ -134,21 +141,22 @@ async function cudnnWait(): Promise<void> {
       await mkdir(elsewhere);
       // The seed's mistake the other way round: a cuDNN 7 archive where TF 2.4 loads libcudnn.so.8.
       const wrong = await buildCudnnArchive(elsewhere, { era: 'linux-cuda-folder' });
-      const term = await wizard(machine);
+      const term = await wizard(machine, { CUDAWIZ_LANG: lang });
       try {
-        await term.waitFor('New setup', 30_000);
+        await term.waitFor(w.scan, 30_000);
         await term.keys('Enter');
-        await term.waitFor('Which TensorFlow version?');
-        await show('wizard: choose TensorFlow 2.4', await pick(term, /❯ TensorFlow 2\.4\.0 /));
+        await term.waitFor(w.choose);
+        const chosen = await pick(term, /❯ TensorFlow 2\.4\.0 /);
+        if (lang === 'en') await show('wizard: choose TensorFlow 2.4', chosen);
         await term.keys('Enter');
-        await term.waitFor('Go ahead?', 30_000);
+        await term.waitFor(w.go, 30_000);
         await term.keys('Enter');
-        await show('wizard: waiting for cuDNN', await term.waitFor('Archive path:', 60_000));
+        await show(`${w.prefix}: waiting for cuDNN`, await term.waitFor(w.archive, 60_000));
         await term.type(wrong.file);
         await term.waitFor('elsewhere/');
         await term.keys('Enter');
         // The step's ✗ comes a frame before the run's own "Stopped" line: wait for the screen's last state.
-        await show('wizard: the wrong cuDNN archive', await term.waitFor('Enter or q quit', 30_000));
+        await show(`${w.prefix}: the wrong cuDNN archive`, await term.waitFor(w.done, 30_000));
       } finally {
         await term.kill();
       }
@@ -177,23 +185,24 @@ async function route(): Promise<void> {
 }
 
 /** The runfile stops half-way ("Installation failed"): the wizard shows the log's tail and what to do. */
-async function installerFails(): Promise<void> {
+async function installerFails(lang: 'en' | 'zh' = 'en'): Promise<void> {
+  const w = WORDS[lang];
   await withLaptop(
     () => laptop(undefined, { pythonPath: TF23 }),
     async (machine) => {
-      const term = await wizard(machine, { CUDA_FIXTURE_FAIL: 'exit:1' });
+      const term = await wizard(machine, { CUDA_FIXTURE_FAIL: 'exit:1', CUDAWIZ_LANG: lang });
       try {
-        await term.waitFor('New setup', 30_000);
+        await term.waitFor(w.scan, 30_000);
         await term.keys('Enter');
-        await term.waitFor('Which TensorFlow version?');
+        await term.waitFor(w.choose);
         await term.keys('Enter');
-        await term.waitFor('Go ahead?', 30_000);
+        await term.waitFor(w.go, 30_000);
         await term.keys('Enter');
-        await term.waitFor('Enter or q quit', 60_000);
+        await term.waitFor(w.done, 60_000);
         // The step's failure has scrolled above the 24 rows; tmux's history still holds it.
-        await show('wizard: the installer fails', await scrollback(term, '✗ Install the CUDA toolkit'));
+        await show(`${w.prefix}: the installer fails`, await scrollback(term, w.failed));
         await term.keys('q');
-        await show('wizard: the installer fails (exit code)', `[exit ${await term.exitCode()}]`);
+        await show(`${w.prefix}: the installer fails (exit code)`, `[exit ${await term.exitCode()}]`);
       } finally {
         await term.kill();
       }
@@ -261,9 +270,11 @@ async function errors(): Promise<void> {
 describe('README screens', () => {
   it('wizard: a first-time TF 2.3 setup', setup);
   it('zh wizard: the same setup in Chinese', setupZh);
-  it('wizard: waiting for cuDNN', cudnnWait);
+  it('wizard: waiting for cuDNN', () => cudnnWait());
+  it('zh wizard: waiting for cuDNN in Chinese', () => cudnnWait('zh'));
   it('wizard: route question', route);
-  it('wizard: the installer fails', installerFails);
+  it('wizard: the installer fails', () => installerFails());
+  it('zh wizard: the installer fails in Chinese', () => installerFails('zh'));
   it('headless samples', samples);
   it('headless verbose', verbose);
   it('headless errors', errors);
