@@ -366,7 +366,7 @@ const zh: DoctorStrings = {
   noToolkit: '没有找到 CUDA Toolkit',
   lookedUnder: (root) => `查找过 ${root}、CUDA_PATH*、CUDA_HOME 和 PATH 里的 nvcc`,
   has: (what) => `包含：${what || '没有 TensorFlow 要加载的库'}`,
-  partial: (toolkit, missing) => `${toolkit} 不完整：缺少 ${missing}`,
+  partial: (toolkit, missing) => `${toolkit}（不完整：缺少 ${missing}）`,
   partialFix: '用 nvcc 编译没问题；TensorFlow 需要它编译时所用版本的完整 CUDA Toolkit（cudawiz doctor --tf V 会告诉你是哪个）。',
   installed: (toolkit) => `已安装：${toolkit}`,
   noToolkitUnder: (root) => `${root}、CUDA_PATH*、CUDA_HOME 和 PATH 里都没有 CUDA Toolkit`,

@@ -16,8 +16,8 @@ import { verifyManifest } from '../../src/verify/index.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { englishIn } from '../helpers/english-runs.js';
 import { tempDir } from '../helpers/tmp.js';
-import { condaOnOldDriver } from '../fixtures/conda-env.js';
-import { fixtureMachine, hostPython, type FixtureMachine } from '../fixtures/machine.js';
+import { condaOnOldDriver, condaRecord } from '../fixtures/conda-env.js';
+import { TOOLKIT_LIBRARIES, fixtureMachine, hostPython, type FixtureMachine } from '../fixtures/machine.js';
 import { seedLaptop } from '../fixtures/seed-laptop.js';
 
 const fixtures = path.join(repoRoot, 'test/fixtures');
@@ -58,6 +58,39 @@ async function pythonBox(fixture: string): Promise<FixtureMachine> {
   return m;
 }
 
+/** doctor-stories' Linux box: CUDA 10.1 and 11.2 side by side, LD_LIBRARY_PATH on 11.2 (10.1 off the path, 11.2 shadowing cuFFT). */
+async function sideBySide(): Promise<FixtureMachine> {
+  const m = await fixtureMachine('linux', { PATH: '/usr/local/cuda/bin:/usr/bin:/bin', LD_LIBRARY_PATH: '/usr/local/cuda-11.2/lib64' });
+  await m.nvidiaSmi('/usr/bin/nvidia-smi', 'two-gpus');
+  await m.file('/usr/lib/x86_64-linux-gnu/libcuda.so.1', 'ELF');
+  await m.script('/sbin/ldconfig', `printf '\\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\\n'`);
+  await m.toolkit('/usr/local/cuda-10.1', { version: '10.1.243', versionFile: 'version.txt', libraries: [...TOOLKIT_LIBRARIES.linux['10.1']], cudnn: '7.6.5' });
+  await m.toolkit('/usr/local/cuda-11.2', { version: '11.2.2', versionFile: 'version.json', libraries: [...TOOLKIT_LIBRARIES.linux['11.2']], cudnn: '8.1.0' });
+  await m.link('/usr/local/cuda', 'cuda-11.2');
+  // A toolkit folder nobody can enter (a self-referencing link: ELOOP), and an interrupted cudawiz copy.
+  await m.link('/usr/local/cuda-11.4', 'cuda-11.4');
+  await m.file('/usr/local/cuda-10.1/.cudawiz/manifest.json', JSON.stringify({ state: 'copying' }));
+  return m;
+}
+
+/** A CUDA 10.1 that holds only nvcc and cudart, and no driver. */
+async function partialToolkit(): Promise<FixtureMachine> {
+  const m = await fixtureMachine('linux', { PATH: '/usr/bin:/bin' });
+  await m.toolkit('/usr/local/cuda-10.1', { version: '10.1.243', versionFile: 'version.txt', libraries: ['libcudart.so.10.1'] });
+  return m;
+}
+
+/** doctor-conda's Windows env: %CONDA_PREFIX%\Library\bin with cudart, cuBLAS and cuDNN only. */
+async function windowsConda(): Promise<FixtureMachine> {
+  const prefix = 'C:\\Users\\me\\miniconda3\\envs\\tf';
+  const m = await fixtureMachine('windows', { Path: `${prefix}\\Library\\bin;C:\\Windows\\System32`, CONDA_PREFIX: prefix, SystemRoot: 'C:\\Windows' });
+  const files = ['Library/bin/cudart64_101.dll', 'Library/bin/cublas64_10.dll', 'Library/bin/cudnn64_7.dll'];
+  for (const f of files) await m.file(`${prefix}\\${f.replace(/\//g, '\\')}`, 'MZ');
+  await m.file(`${prefix}\\conda-meta\\cudatoolkit-10.1.243-h74a9793_0.json`, condaRecord('cudatoolkit', '10.1.243', 'h74a9793_0', 'win-64', files));
+  await m.file(`${prefix}\\conda-meta\\cudnn-7.6.5-cuda10.1_0.json`, condaRecord('cudnn', '7.6.5', 'cuda10.1_0', 'win-64', ['Library/bin/cudnn64_7.dll']));
+  return m;
+}
+
 async function doctor(m: FixtureMachine, args: string[], lang: 'zh' | 'en'): Promise<string> {
   const r = await runCli(['doctor', ...args, '--lang', lang, '--no-color'], { host: m.host });
   return r.stdout + r.stderr;
@@ -84,6 +117,9 @@ describe('doctor --lang zh on every fixture machine', () => {
     ["the seed's Windows laptop", () => seedLaptop(), [['--tf', '2.10'], ['--tf', '2.15'], ['--tf', '2.1']]],
     ["the seed's laptop with 11.0's bin first on PATH", () => seedLaptop({ fixed: true, cuda110First: true }), [[]]],
     ['a bare Windows box', () => fixtureMachine('windows', { Path: 'C:\\Windows\\System32', SystemRoot: 'C:\\Windows' }), [['--tf', '2.3']]],
+    ['CUDA 10.1 and 11.2 side by side, an unreadable and a half-copied toolkit', sideBySide, [[], ['--tf', '2.3']]],
+    ['a partial CUDA 10.1', partialToolkit, [[], ['--tf', '2.3']]],
+    ['a conda env on Windows', windowsConda, [['--tf', '2.3']]],
     ['a TensorFlow newer than the catalog', () => fixtureMachine('linux', { PATH: '/usr/bin:/bin' }), [['--tf', '2.22']]],
   ];
   for (const [story, machine, argsets] of machines) {
@@ -126,6 +162,14 @@ describe('the leftovers, one by one', () => {
     expect(await doctor(gone, [], 'en')).toContain('conda: cuda none, cudnn none (/opt/gone)');
     const fixed = await seedLaptop({ fixed: true });
     expect(await doctor(fixed, [], 'zh')).toMatch(/toolkits: 10\.1\.243 \S.*v10\.1；11\.0\.228 /);
+  });
+
+  it('a partial toolkit reads as a note after its description, and the LD_LIBRARY_PATH line says （空）', async () => {
+    const m = await partialToolkit();
+    expect(await doctor(m, [], 'zh')).toContain('版本取自 version.txt（不完整：缺少 cuBLAS、cuFFT、cuRAND、cuSOLVER、cuSPARSE、cuDNN）');
+    expect(await doctor(m, [], 'en')).toContain('version from version.txt is partial: no cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE, cuDNN');
+    expect(await doctor(m, ['--tf', '2.3'], 'zh')).toContain('LD_LIBRARY_PATH=（空）');
+    expect(await doctor(m, ['--tf', '2.3'], 'en')).toContain('LD_LIBRARY_PATH=(empty)');
   });
 
   it("WSL's Windows build source is said in Chinese words, not as the probe's raw id", async () => {
