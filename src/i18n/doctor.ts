@@ -271,6 +271,9 @@ const VERDICT_ZH: Record<Verdict, (tf: string, cc: string) => string> = {
   unknown: (tf) => `目录数据里没有 TensorFlow ${tf} 的 wheel 编译时支持的 GPU 架构。`,
 };
 
+/** "X 里": a space after a path or name, none after a Chinese word ("pip 的 nvidia-cudnn 包里"). */
+const inside = (where: string) => (/[\u4e00-\u9fff]$/.test(where) ? `${where}里` : `${where} 里`);
+
 const WINDOWS_BUILD_SOURCE_ZH: Record<string, string> = {
   'cmd.exe ver': '取自 cmd.exe 的 ver 命令',
   'kernel release': '根据内核版本号推断',
@@ -386,12 +389,12 @@ const zh: DoctorStrings = {
   wheelCudnnWhere: 'pip 的 nvidia-cudnn 包',
   wheelMetadata: 'nvidia-cudnn 包的元数据',
   cudnnElsewhere: (have, path) => `别处：${path} 里的 cuDNN ${have}`,
-  noCudnnIn: (where, tf, want) => `${where} 里没有 cuDNN（TensorFlow ${tf} 需要 cuDNN ${want}）`,
+  noCudnnIn: (where, tf, want) => `${inside(where)}没有 cuDNN（TensorFlow ${tf} 需要 cuDNN ${want}）`,
   cudnnIn: (have, path, header) => `${path} 里的 cuDNN ${have}${header ? `（${header}）` : ''}`,
-  cudnnWrongMajor: (have, where, tf, want) => `${where} 里的 cuDNN ${have} 主版本号不对：TensorFlow ${tf} 需要 cuDNN ${want}`,
-  cudnnNoHeader: (m, where, want) => `${where} 里的 cuDNN ${m}.x：没有版本头文件，无法确认次版本号是否满足 ${want}`,
-  cudnnOlder: (have, where, want, tf) => `${where} 里的 cuDNN ${have} 比 TensorFlow ${tf} 需要的 ${want} 旧`,
-  cudnnOk: (have, where, want) => `${where} 里的 cuDNN ${have}（需要 ${want}）`,
+  cudnnWrongMajor: (have, where, tf, want) => `${inside(where)}的 cuDNN ${have} 主版本号不对：TensorFlow ${tf} 需要 cuDNN ${want}`,
+  cudnnNoHeader: (m, where, want) => `${inside(where)}的 cuDNN ${m}.x：没有版本头文件，无法确认次版本号是否满足 ${want}`,
+  cudnnOlder: (have, where, want, tf) => `${inside(where)}的 cuDNN ${have} 比 TensorFlow ${tf} 需要的 ${want} 旧`,
+  cudnnOk: (have, where, want) => `${inside(where)}的 cuDNN ${have}（需要 ${want}）`,
 
   loadsNone: (file) => `${file}：加载器找不到任何副本`,
   loadsFrom: (file, dir, wheel, via) => `${file} → ${dir}（${wheel ? 'pip 包' : '系统'}，来自 ${via}）`,

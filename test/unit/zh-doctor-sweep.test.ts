@@ -3,14 +3,17 @@
 // reporter's frame, the verify layers and the cuDNN access line: Chinese all the way, no English
 // sentence (test/helpers/english-runs.ts), Chinese punctuation around our own joins, and the English
 // output as the existing tests pin it.
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { builtinCatalog } from '../../src/catalog/load.js';
 import { createOutput } from '../../src/cli/output.js';
+import { realHost, type Host } from '../../src/host.js';
 import { plainReporter } from '../../src/cli/reporters.js';
 import { setLang } from '../../src/i18n/localized.js';
 import type { RunnerEvent } from '../../src/plan/events.js';
+import { pipInstallTensorflow } from '../../src/pip/install.js';
 import { checkLibraryFiles } from '../../src/verify/layers.js';
 import { verifyManifest } from '../../src/verify/index.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
@@ -19,6 +22,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { condaOnOldDriver, condaRecord } from '../fixtures/conda-env.js';
 import { TOOLKIT_LIBRARIES, fixtureMachine, hostPython, type FixtureMachine } from '../fixtures/machine.js';
 import { seedLaptop } from '../fixtures/seed-laptop.js';
+import { fixtureVenv } from '../fixtures/venv/fixture-venv.js';
 
 const fixtures = path.join(repoRoot, 'test/fixtures');
 const answerQuery = path.join(fixtures, 'nvidia-smi/answer-query.sh');
@@ -133,6 +137,53 @@ describe('doctor --lang zh on every fixture machine', () => {
         expect(zh.split('\n').filter((l) => /[\u4e00-\u9fff][,;] /.test(l)), args.join(' ')).toEqual([]);
         expect(englishIn(await doctor(m, args, 'en')).length, args.join(' ')).toBeGreaterThan(0);
       }
+    });
+  }
+});
+
+/** A laptop (RTX 2060, the driver's libcuda on LD_LIBRARY_PATH) with a real venv holding pip's TF and its nvidia wheels (the fixture pip). */
+async function pipVenv(tf: string, systemCudart = false): Promise<{ host: Host; python: string; globals: string[] }> {
+  const home = await tempDir('cw-zh-doctor-pip-');
+  const bin = path.join(home, 'bin');
+  const driver = path.join(home, 'driver-lib');
+  await Promise.all([mkdir(bin), mkdir(driver)]);
+  await copyFile(path.join(fixtures, 'nvidia-smi/rtx2060-laptop.sh'), path.join(bin, 'nvidia-smi'));
+  await copyFile(answerQuery, path.join(bin, 'answer-query.sh'));
+  await writeFile(path.join(driver, 'libcuda.so.1'), 'fixture driver library');
+  let ld = driver;
+  if (systemCudart) {
+    // A system toolkit's libcudart.so.12 first on LD_LIBRARY_PATH wins over the wheel's.
+    const system = path.join(home, 'usr/local/cuda-12.5/lib64');
+    await mkdir(system, { recursive: true });
+    await writeFile(path.join(system, 'libcudart.so.12'), "a system toolkit's copy");
+    ld = `${system}:${driver}`;
+  }
+  const host: Host = { ...realHost({ PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, LD_LIBRARY_PATH: ld }), home };
+  const venv = await fixtureVenv(path.join(home, 'tf'));
+  await pipInstallTensorflow(host, { venv, catalog: builtinCatalog(), tf });
+  return { host, python: path.join(venv, 'bin', 'python'), globals: ['--cuda-root', path.join(home, 'cuda-root')] };
+}
+
+describe("doctor --lang zh on pip's tensorflow[and-cuda] in a venv", () => {
+  const venvs: [string, () => ReturnType<typeof pipVenv>, string[], string[]][] = [
+    ['TF 2.16.1, its wheel folders off the loader path', () => pipVenv('2.16'), ['pip 的 nvidia-cudnn 包里的 cuDNN 8.9.7.29（需要 8.9）', 'CUDA 12.3.101、cuDNN 8.9.7.29 来自 pip 的 nvidia-* 包'], ["cuDNN 8.9.7.29 in pip's nvidia-cudnn wheel (needs 8.9)", 'TensorFlow 2.16.1 will not find its pip-installed CUDA libraries: 12 wheel folder(s) are not on LD_LIBRARY_PATH']],
+    ['TF 2.18, its wheels found through RUNPATH', () => pipVenv('2.18'), ['没有需要修复的问题。'], ['Nothing to fix.']],
+    ["TF 2.18 with a system libcudart.so.12 before the wheels'", () => pipVenv('2.18', true), ['（系统，来自 LD_LIBRARY_PATH）'], ['TensorFlow loads libcudart.so.12 from the system, not from the pip wheels in']],
+  ];
+  for (const [story, make, zhSays, enSays] of venvs) {
+    it(`${story}: Chinese, no English sentence; English as plan-pip pins it`, async () => {
+      const v = await make();
+      const run = async (lang: string) => {
+        const r = await runCli(['doctor', '--python', v.python, ...v.globals, '--lang', lang, '--no-color'], { host: v.host });
+        return r.stdout + r.stderr;
+      };
+      const zh = await run('zh');
+      expect(zh).toMatch(HAS_CHINESE);
+      expect(englishIn(zh)).toEqual([]);
+      expect(zh.split('\n').filter((l) => /[\u4e00-\u9fff][,;] /.test(l))).toEqual([]);
+      for (const line of zhSays) expect(zh).toContain(line);
+      const en = await run('en');
+      for (const line of enSays) expect(en).toContain(line);
     });
   }
 });
