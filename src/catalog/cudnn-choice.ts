@@ -1,12 +1,13 @@
 // Which cuDNN build a setup takes and why, in words: public or login, tested or compatible.
 import { catalogText } from '../i18n/catalog.js';
+import { cliText } from '../i18n/cli.js';
 import { majorMinor } from '../version.js';
 import type { ArchiveChoice } from './queries.js';
 
 /** The lines `requirements` and the wizard show under the cuDNN archive: access, pick, alternative. */
 export function cudnnChoiceLines(a: ArchiveChoice, tf: string): string[] {
   if (a.access === 'login') return [catalogText.cudnnLogin(a.version, a.cuda), catalogText.cudnnLoginWhere(a.page, a.file)];
-  const lines = [catalogText.cudnnPublic(a.version, a.cuda) + ', ' + (a.unverified ? catalogText.cudnnUnverified : catalogText.cudnnVerified)];
+  const lines = [cliText.clauses(catalogText.cudnnPublic(a.version, a.cuda), a.unverified ? catalogText.cudnnUnverified : catalogText.cudnnVerified)];
   if (a.pick === 'compatible') {
     lines.push(catalogText.cudnnCompatible(majorMinor(tf), a.tested, majorMinor(a.version)));
     lines.push(a.alternative ? catalogText.cudnnAlternative(a.alternative.version, a.alternative.file, a.alternative.page) : catalogText.cudnnNoTestedBuild(a.tested));

@@ -3,6 +3,7 @@
 import type { Output } from './output.js';
 import { formatBytes } from '../format.js';
 import type { RunnerEvent } from '../plan/events.js';
+import { cliText } from '../i18n/cli.js';
 import { stepsText } from '../i18n/steps.js';
 
 export type Reporter = (event: RunnerEvent) => void;
@@ -21,7 +22,7 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
         out.line(out.bold(stepsText.plan));
         for (const s of event.steps) {
           titles.set(s.id, s.title);
-          out.line(`  ${s.done ? out.symbol('skip') : out.symbol('info')} ${s.title}${s.done ? out.dim(`  (${stepsText.alreadyDone(s.reason)})`) : s.reason ? out.dim(` — ${s.reason}`) : ''}`);
+          out.line(`  ${s.done ? out.symbol('skip') : out.symbol('info')} ${s.title}${s.done ? out.dim(cliText.stepAside(stepsText.alreadyDone(s.reason))) : s.reason ? out.dim(` — ${s.reason}`) : ''}`);
         }
         break;
       case 'step-start':
@@ -35,7 +36,7 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
         if (pct > (lastPercent.get(event.id) ?? -1) && pct < 100) {
           lastPercent.set(event.id, pct);
           const unit = event.progress.unit === 'files' ? stepsText.files(bytes, total) : stepsText.bytesOf(formatBytes(bytes), formatBytes(total));
-          out.line(out.dim(`    ${titles.get(event.id)}: ${pct}% (${unit})`));
+          out.line(out.dim(`    ${cliText.stepProgress(String(titles.get(event.id)), pct, unit)}`));
         }
         break;
       }
@@ -58,11 +59,11 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
         break;
       }
       case 'step-done':
-        out.line(`${out.symbol(event.skipped ? 'skip' : 'pass')} ${titles.get(event.id)}${event.summary ? `: ${event.summary}` : ''}`);
+        out.line(`${out.symbol(event.skipped ? 'skip' : 'pass')} ${event.summary ? cliText.stepSays(String(titles.get(event.id)), event.summary) : titles.get(event.id)}`);
         for (const e of event.evidence ?? []) out.line(out.dim(`    ${e}`));
         break;
       case 'step-failed':
-        out.line(`${out.symbol('fail')} ${titles.get(event.id)}: ${event.message}`);
+        out.line(`${out.symbol('fail')} ${cliText.stepSays(String(titles.get(event.id)), event.message)}`);
         if (event.fix) out.line(`    → ${event.fix}`);
         if (event.logFile) out.line(`    ${stepsText.log(event.logFile)}`);
         break;

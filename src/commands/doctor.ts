@@ -123,20 +123,20 @@ export function doctorReport(facts: MachineFacts, findings: Finding[]): DoctorRe
 }
 
 function summaryLines(r: DoctorReport): string[] {
+  const none = T.shareNone;
   return [
     `os: ${r.os}`,
-    `gpus: ${r.gpus.length ? r.gpus.map((g) => `${g.index}: ${g.name}${g.computeCapability ? ` (cc ${g.computeCapability})` : ''}`).join('; ') : T.shareNone}`,
-    `driver: ${r.driver.version ?? T.shareNone}`,
-    `toolkits: ${r.toolkits.length ? r.toolkits.map((t) => `${t.version ?? '?'} ${t.path}${t.missing.length ? ` (no ${t.missing.join(', ')})` : ''}`).join('; ') : T.shareNone}`,
-    `cudnn: ${r.cudnn.length ? r.cudnn.map((c) => `${c.version ?? '?'} ${c.path}`).join('; ') : T.shareNone}`,
-    `python: ${r.python ? `${r.python.version} ${r.python.bits}-bit (${r.python.command})` : T.shareNone}`,
+    `gpus: ${r.gpus.length ? T.places(r.gpus.map((g) => `${g.index}: ${g.name}${g.computeCapability ? T.shareCc(g.computeCapability) : ''}`)) : none}`,
+    `driver: ${r.driver.version ?? none}`,
+    `toolkits: ${r.toolkits.length ? T.places(r.toolkits.map((t) => `${t.version ?? '?'} ${t.path}${t.missing.length ? T.shareNoParts(T.list(t.missing)) : ''}`)) : none}`,
+    `cudnn: ${r.cudnn.length ? T.places(r.cudnn.map((c) => `${c.version ?? '?'} ${c.path}`)) : none}`,
+    `python: ${r.python ? T.shareIn(`${r.python.version} ${T.shareBits(r.python.bits)}`, String(r.python.command)) : none}`,
     `tensorflow: ${r.tensorflow ? `${r.tensorflow.package ?? 'tensorflow'} ${r.tensorflow.version}` : T.shareNotInstalled}`,
-    ...(r.wsl ? [`wsl: ${r.wsl.version ?? '?'}, Windows ${r.wsl.windowsVersion ?? r.wsl.windowsBuild ?? '?'}, Windows driver ${r.wsl.windowsDriverVersion ?? 'none'}`] : []),
-    ...(r.pipCuda ? [`pip cuda: ${r.pipCuda.cuda ?? '?'}, cudnn ${r.pipCuda.cudnn ?? '?'} (${r.pipCuda.venv ?? r.pipCuda.python})`] : []),
-    ...(r.conda ? [`conda: cuda ${r.conda.cuda ?? 'none'}, cudnn ${r.conda.cudnn ?? 'none'} (${r.conda.prefix})`] : []),
+    ...(r.wsl ? [`wsl: ${T.shareWsl(String(r.wsl.version ?? '?'), String(r.wsl.windowsVersion ?? r.wsl.windowsBuild ?? '?'), r.wsl.windowsDriverVersion ?? none)}`] : []),
+    ...(r.pipCuda ? [`pip cuda: ${T.shareIn(T.sharePip(r.pipCuda.cuda ?? '?', r.pipCuda.cudnn ?? '?'), r.pipCuda.venv ?? r.pipCuda.python)}`] : []),
+    ...(r.conda ? [`conda: ${T.shareIn(T.shareConda(r.conda.cuda ?? none, r.conda.cudnn ?? none), r.conda.prefix)}`] : []),
   ];
 }
-
 
 export function renderDoctor(r: DoctorReport, out: Output): void {
   for (const f of r.findings) {

@@ -25,10 +25,10 @@ export function condaFindings(facts: MachineFacts, catalog: Catalog): Finding[] 
   const name = env.name ?? env.prefix;
   if (env.error) return [finding('conda', 'warn', T.condaUnreadable(name), [env.error], T.condaUnreadableFix)];
   const out: Finding[] = [];
-  const carries = [env.cuda ? `CUDA ${env.cuda.version} (${env.cuda.package})` : '', env.cudnn ? `cuDNN ${env.cudnn.version} (${env.cudnn.package})` : ''].filter(Boolean);
+  const carries = [env.cuda ? T.condaCarry('CUDA', env.cuda.version, env.cuda.package) : '', env.cudnn ? T.condaCarry('cuDNN', env.cudnn.version, env.cudnn.package) : ''].filter(Boolean);
   const evidence = [
     ...env.packages.map((p) => `${p.name} ${p.version}${p.build ? ` ${p.build}` : ''}: ${p.record}`),
-    `${env.libDir}: ${env.libraries.join(', ') || T.condaNoLibraries}`,
+    T.labelled(env.libDir, T.list(env.libraries) || T.condaNoLibraries),
     ...facts.toolkits.filter((t) => t.readable && t.version).map((t) => T.condaSystemToolkit(t.version!, t.path)),
   ];
   out.push(finding('conda', 'pass', carries.length ? T.condaCarries(name, env.prefix, carries) : T.condaNoCuda(name, env.prefix), evidence));
@@ -61,7 +61,7 @@ export function condaFindings(facts: MachineFacts, catalog: Catalog): Finding[] 
   if (shadowed.length) {
     const others = [...new Set(shadowed.flatMap(({ r }) => r.candidates.filter((c) => !samePath(facts.os, c.dir, env.libDir)).map((c) => c.dir)))];
     out.push(finding('conda-shadows', 'warn', T.condaShadows(shadowed.map((s) => s.file), env.libDir, others),
-      shadowed.map(({ file, r }) => `${file}: ${r.candidates.map((c, i) => `${i === 0 ? T.wins : ''}${c.dir} (${T.via(c.via)})`).join('; ')}`),
+      shadowed.map(({ file, r }) => T.labelled(file, T.places(r.candidates.map((c, i) => `${i === 0 ? T.wins : ''}${T.placeVia(c.dir, T.via(c.via))}`)))),
       T.condaShadowsFix(env.packages.map((p) => p.name).join(' ') || 'cudatoolkit cudnn')));
   }
   return out;

@@ -32,11 +32,11 @@ export function gpuFinding(facts: MachineFacts): Finding {
       );
     }
     case 'no-driver':
-      return finding('gpu', 'fail', T.smiNoDriver, [`${gpu.nvidiaSmi}: ${gpu.evidence}`, ...(kernel ? [kernel] : [])], T.smiNoDriverFix(DRIVER_DOWNLOAD_PAGE));
+      return finding('gpu', 'fail', T.smiNoDriver, [T.smiSaid(String(gpu.nvidiaSmi), String(gpu.evidence)), ...(kernel ? [kernel] : [])], T.smiNoDriverFix(DRIVER_DOWNLOAD_PAGE));
     case 'no-devices':
-      return finding('gpu', 'fail', T.noDevices, [`${gpu.nvidiaSmi}: ${gpu.evidence}`], T.noDevicesFix);
+      return finding('gpu', 'fail', T.noDevices, [T.smiSaid(String(gpu.nvidiaSmi), String(gpu.evidence))], T.noDevicesFix);
     default:
-      return finding('gpu', 'warn', T.smiGarbage, [`${gpu.nvidiaSmi}: "${gpu.evidence}"`], T.smiGarbageFix);
+      return finding('gpu', 'warn', T.smiGarbage, [T.smiSaid(String(gpu.nvidiaSmi), `"${gpu.evidence}"`)], T.smiGarbageFix);
   }
 }
 
@@ -60,13 +60,13 @@ export function computeCapabilityFinding(facts: MachineFacts, req: Requirements,
   const known = facts.gpu.gpus.filter((g): g is Gpu & { computeCapability: string } => !!g.computeCapability);
   const unknown = facts.gpu.gpus.filter((g) => !g.computeCapability);
   const judged = known.map((g) => ({ g, s: gpuSupport(catalog, g, { tf: req.tensorflow, cuda: req.cuda!, os: req.os }) }));
-  const evidence = [...facts.gpu.gpus.map(describeGpu), ...judged.map(({ g, s }) => `GPU ${g.index}: ${T.ccReason(s.reason, s.verdict, tf, g.computeCapability)}`)];
-  const names = (list: { g: Gpu }[]) => list.map(({ g }) => g.name).join(', ');
+  const evidence = [...facts.gpu.gpus.map(describeGpu), ...judged.map(({ g, s }) => T.gpuVerdict(g.index, T.ccReason(s.reason, s.verdict, tf, g.computeCapability)))];
+  const names = (list: { g: Gpu }[]) => T.list(list.map(({ g }) => g.name));
   const low = judged.filter(({ s }) => s.verdict === 'unsupported');
   const jit = judged.filter(({ s }) => s.verdict === 'ptx-jit');
   if (low.length > 0 && low.length === facts.gpu.gpus.length) {
     const fixes = [...new Set(low.map(({ g }) => unsupportedFix(catalog, g, req)))];
-    return finding('compute-capability', 'fail', T.ccWillNotRun(tf, names(low), low.map(({ g }) => g.computeCapability).join(', ')), evidence, fixes.join(' '));
+    return finding('compute-capability', 'fail', T.ccWillNotRun(tf, names(low), T.list(low.map(({ g }) => g.computeCapability))), evidence, T.sentences(fixes));
   }
   if (low.length > 0) {
     return finding('compute-capability', 'warn', T.ccSomeWillNotRun(tf, names(low)), evidence,
@@ -80,12 +80,12 @@ export function computeCapabilityFinding(facts: MachineFacts, req: Requirements,
   }
   if (unknown.length > 0) {
     const min = cudaFamily(catalog, req.cuda)?.computeCapabilityMin;
-    return finding('compute-capability', 'warn', T.ccUnknown(unknown.map((g) => g.name).join(', ')), [
+    return finding('compute-capability', 'warn', T.ccUnknown(T.list(unknown.map((g) => g.name))), [
       ...evidence,
       ...(facts.gpu.computeCapFieldMissing ? [T.ccFieldMissing] : []),
     ], T.ccUnknownFix(req.cuda, min ?? undefined, tf));
   }
-  const ccs = known.map((g) => g.computeCapability).join(', ');
+  const ccs = T.list(known.map((g) => g.computeCapability));
   if (judged.some(({ s }) => s.verdict === 'unknown')) {
     return finding('compute-capability', 'pass', T.ccArchUnknown(ccs, req.cuda, tf), evidence);
   }

@@ -18,7 +18,7 @@ function addToSearchPath(facts: MachineFacts, dir: string): string {
 }
 
 function placeList(r: Resolution): string[] {
-  return r.candidates.map((c, i) => `${i === 0 && c === r.winner ? T.wins : ''}${c.dir} (${T.via(c.via)})`);
+  return r.candidates.map((c, i) => `${i === 0 && c === r.winner ? T.wins : ''}${T.placeVia(c.dir, T.via(c.via))}`);
 }
 
 /** Is the copy that wins the right one? Returns why not, or undefined when it is. */
@@ -47,7 +47,7 @@ function libraryFinding(facts: MachineFacts, req: Requirements, lib: RequiredLib
     if (offPath) {
       return finding(id, 'fail', T.offPath(lib.file, offPath.dir), [
         ...evidence,
-        ...(facts.os === 'linux' ? [`LD_LIBRARY_PATH=${facts.search.dirs.filter((d) => d.via === 'LD_LIBRARY_PATH').map((d) => d.dir).join(':') || '(empty)'}`] : []),
+        ...(facts.os === 'linux' ? [`LD_LIBRARY_PATH=${facts.search.dirs.filter((d) => d.via === 'LD_LIBRARY_PATH').map((d) => d.dir).join(':') || T.emptyValue}`] : []),
       ], addToSearchPath(facts, offPath.dir));
     }
     const fix =
@@ -58,7 +58,7 @@ function libraryFinding(facts: MachineFacts, req: Requirements, lib: RequiredLib
     const others = lib.from === 'cudnn' && req.cudnn
       ? facts.cudnn.filter((c) => c.major !== undefined && c.major !== major(req.cudnn!)).map((c) => T.otherCudnn(c.version ?? String(c.major), c.path, lib.file, req.tensorflow))
       : [];
-    const nowhere = finding(id, 'fail', T.notFoundAnywhere(lib.file), [T.lookedIn(facts.search.dirs.map((d) => d.dir).join(', ')), ...others], fix);
+    const nowhere = finding(id, 'fail', T.notFoundAnywhere(lib.file), [T.lookedIn(T.list(facts.search.dirs.map((d) => d.dir))), ...others], fix);
     NOWHERE.add(nowhere);
     return nowhere;
   }
@@ -86,7 +86,7 @@ export function libraryFindings(facts: MachineFacts, req: Requirements): Finding
     if (grouped.has(lib.from)) continue;
     grouped.add(lib.from);
     const files = group.map((x) => x.lib.file);
-    out.push({ ...f, id: `libraries:${lib.from}`, title: T.manyNotFound(files.length, lib.from === 'toolkit' ? `CUDA ${req.cuda}` : lib.from, files.join(', ')) });
+    out.push({ ...f, id: `libraries:${lib.from}`, title: T.manyNotFound(files.length, lib.from === 'toolkit' ? `CUDA ${req.cuda}` : lib.from, T.list(files)) });
   }
   return out;
 }
@@ -97,8 +97,8 @@ export function windowsRuntimeFindings(facts: MachineFacts, cudnnInUse: string |
   const out: Finding[] = [];
   const missing = WINDOWS_MSVC_RUNTIME_DLLS.filter((f) => !resolveLibrary(facts.search, f).winner);
   out.push(missing.length
-    ? finding('msvc-runtime', 'fail', T.msvcMissing(missing.join(', ')), [], T.msvcFix)
-    : finding('msvc-runtime', 'pass', T.msvcOk(WINDOWS_MSVC_RUNTIME_DLLS.join(', '))));
+    ? finding('msvc-runtime', 'fail', T.msvcMissing(T.list(missing)), [], T.msvcFix)
+    : finding('msvc-runtime', 'pass', T.msvcOk(T.list(WINDOWS_MSVC_RUNTIME_DLLS))));
   if (cudnnInUse && compareDotted(cudnnInUse, WINDOWS_ZLIB_FROM_CUDNN) >= 0) {
     const zlib = facts.windows?.zlibwapi;
     if (!zlib) out.push(finding('zlibwapi', 'fail', T.zlibMissing(cudnnInUse, WINDOWS_ZLIB_DLL), [], T.zlibMissingFix(WINDOWS_ZLIB_DLL)));

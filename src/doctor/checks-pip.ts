@@ -31,19 +31,19 @@ export function pipFindings(facts: MachineFacts, req: Requirements | undefined):
   const wanted = new Set(req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file));
   const loads = pip.loads.filter((l) => wanted.has(l.file));
   const where = T.inVenv(pip.python, pip.venv);
-  const versions = [pip.cudaFromWheels ? `CUDA ${pip.cudaFromWheels}` : '', pip.cudnnFromWheels ? `cuDNN ${pip.cudnnFromWheels}` : ''].filter(Boolean).join(', ');
-  const evidence = [`${where}: ${versions || T.nWheels(pip.packages.length)}`, ...loads.map(describeLoad)];
+  const versions = [pip.cudaFromWheels ? `CUDA ${pip.cudaFromWheels}` : '', pip.cudnnFromWheels ? `cuDNN ${pip.cudnnFromWheels}` : ''].filter(Boolean);
+  const evidence = [T.labelled(where, T.list(versions) || T.nWheels(pip.packages.length)), ...loads.map(describeLoad)];
   const out: Finding[] = [];
   const system = loads.filter((l) => l.from === 'system');
   const none = loads.filter((l) => l.from === 'none');
   const command = wheelFixCommand(pip, tf);
   if (system.length) {
-    out.push(finding('pip-cuda', 'warn', T.loadsFromSystem(system.map((l) => l.file).join(', '), pip.venv ?? pip.python), evidence,
+    out.push(finding('pip-cuda', 'warn', T.loadsFromSystem(T.list(system.map((l) => l.file)), pip.venv ?? pip.python), evidence,
       command ? T.wheelsFirst(command) : T.wheelsFirstByHand(pip.libDirs[0])));
   } else if (none.length && !pip.fix.needed) {
-    out.push(finding('pip-cuda', 'warn', T.noCopy(none.map((l) => l.file).join(', ')), evidence, T.reinstallWheels(pip.venv ? `${pip.venv}/bin/` : '', tf)));
+    out.push(finding('pip-cuda', 'warn', T.noCopy(T.list(none.map((l) => l.file))), evidence, T.reinstallWheels(pip.venv ? `${pip.venv}/bin/` : '', tf)));
   } else {
-    out.push(finding('pip-cuda', none.length ? 'warn' : 'pass', T.fromWheels(versions, pip.venv, none.length > 0), evidence));
+    out.push(finding('pip-cuda', none.length ? 'warn' : 'pass', T.fromWheels(T.list(versions), pip.venv, none.length > 0), evidence));
   }
   const loaderPath = loaderPathFinding(pip, tf);
   if (loaderPath) out.push(loaderPath);

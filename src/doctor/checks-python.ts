@@ -47,5 +47,5 @@ export function windowsNativeFinding(facts: MachineFacts, req: Requirements, cat
   if (req.os !== 'windows') return undefined;
   if (req.gpuSupported) return finding('windows-native', 'pass', T.nativeOk(req.tensorflow));
   return finding('windows-native', 'fail', T.nativeNo(req.tensorflow, catalog.tensorflow.windowsNativeGpuLast),
-    [...req.alternatives.map((a) => `${a.title}: ${a.detail}`), ...wslSteps(catalog, req.tensorflow)], T.nativeNoFix);
+    [...req.alternatives.map((a) => T.alternative(a.title, a.detail)), ...wslSteps(catalog, req.tensorflow)], T.nativeNoFix);
 }

@@ -14,14 +14,14 @@ const LABEL: Record<ToolkitComponent, string> = {
   nvcc: 'nvcc', cudart: 'cudart', cublas: 'cuBLAS', cublasLt: 'cuBLASLt', cufft: 'cuFFT', curand: 'cuRAND',
   cusolver: 'cuSOLVER', cusparse: 'cuSPARSE', cupti: 'CUPTI', cudnn: 'cuDNN',
 };
-const label = (cs: ToolkitComponent[]) => cs.map((c) => LABEL[c]).join(', ');
+const label = (cs: ToolkitComponent[]) => T.list(cs.map((c) => LABEL[c]));
 const present = (t: Toolkit) => (Object.keys(t.components) as ToolkitComponent[]).filter((c) => t.components[c]?.length);
 
 export function unreadableFindings(facts: MachineFacts): Finding[] {
   return facts.toolkits
     .filter((t) => !t.readable)
     .map((t) => finding(`toolkit-unreadable:${t.path}`, 'warn', T.unreadableToolkit(t.path, t.error),
-      [T.foundVia(t.foundVia.map(gpuText.toolkitVia).join(', '))], T.unreadableFix(facts.os === 'windows' ? `dir "${t.path}"` : `ls -ld ${t.path}`)));
+      [T.foundVia(T.list(t.foundVia.map(gpuText.toolkitVia)))], T.unreadableFix(facts.os === 'windows' ? `dir "${t.path}"` : `ls -ld ${t.path}`)));
 }
 
 export function copyInterruptedFindings(facts: MachineFacts): Finding[] {
@@ -43,7 +43,7 @@ export function toolkitInventory(facts: MachineFacts): Finding[] {
   }
   return readable.map((t) => {
     const missing = t.missing;
-    const evidence = [T.foundVia(t.foundVia.map(gpuText.toolkitVia).join(', ')), T.has(label(present(t))), ...nvcc];
+    const evidence = [T.foundVia(T.list(t.foundVia.map(gpuText.toolkitVia))), T.has(label(present(t))), ...nvcc];
     if (missing.length === 0) return finding(`toolkit:${t.path}`, 'pass', describeToolkit(t), evidence);
     return finding(`toolkit:${t.path}`, 'warn', T.partial(describeToolkit(t), label(missing)), evidence, T.partialFix);
   });
@@ -60,12 +60,12 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
   if (right.length === 0) {
     const evidence = others.length ? others.map((t) => T.installed(describeToolkit(t))) : [T.noToolkitUnder(facts.cudaRoot)];
     const install = `cudawiz install --tf ${req.tensorflow}`;
-    out.push(finding('toolkit', 'fail', T.cudaNotInstalled(req.cuda, others.length ? others.map((t) => t.version).join(', ') : undefined), evidence,
+    out.push(finding('toolkit', 'fail', T.cudaNotInstalled(req.cuda, others.length ? T.list(others.map((t) => t.version ?? '')) : undefined), evidence,
       others.length ? T.installBeside(req.cuda, others.length > 1, install) : T.installCuda(req.cuda, install)));
     return out;
   }
   const exact = right.some((t) => t.majorMinor === cuda);
-  out.push(finding('toolkit', 'pass', exact ? T.cudaInstalled(req.cuda, right.map((t) => t.path).join(', ')) : T.cudaFromRedist(req.cuda, right[0].majorMinor ?? '?', right.map((t) => t.path).join(', ')), right.map((t) => (t.redist && t.majorMinor !== cuda ? T.redistSameNames(describeToolkit(t), cuda) : describeToolkit(t)))));
+  out.push(finding('toolkit', 'pass', exact ? T.cudaInstalled(req.cuda, T.list(right.map((t) => t.path))) : T.cudaFromRedist(req.cuda, right[0].majorMinor ?? '?', T.list(right.map((t) => t.path))), right.map((t) => (t.redist && t.majorMinor !== cuda ? T.redistSameNames(describeToolkit(t), cuda) : describeToolkit(t)))));
   const used = toolkitInUse(facts, req) ?? right[0];
   const lacking = used.missing.filter((c) => c !== 'cudnn' && c !== 'nvcc');
   if (lacking.length) {

@@ -2,7 +2,7 @@
 // a Python no TensorFlow wheel is built for, a wheel for another platform, a 32-bit Python.
 import { andCudaRequirement, findTfRow, pythonRange } from '../catalog/queries.js';
 import type { Catalog, TfRow } from '../catalog/schema.js';
-import { explainText as T } from '../i18n/doctor.js';
+import { doctorText, explainText as T } from '../i18n/doctor.js';
 import { compareDotted, inRange, majorMinor } from '../version.js';
 import type { ExplainFinding, FixContext } from './explain.js';
 import { loggedPythonVersion, logSays32BitPython } from './log-signals.js';
@@ -63,10 +63,10 @@ function tfSupportingPython(catalog: Catalog, py: string): string {
 /** The Python ranges of the newest TF lines, newest first: "TensorFlow 2.21: Python 3.10–3.13; 2.20: 3.9–3.13; …". */
 function pythonRanges(catalog: Catalog, count = 4): string {
   const rows = rowsOf(catalog).sort((a, b) => compareDotted(b.version, a.version)).slice(0, count);
-  return rows.map((r, i) => {
+  return doctorText.places(rows.map((r, i) => {
     const { min, max } = pythonRange(r);
-    return `${i === 0 ? 'TensorFlow ' : ''}${majorMinor(r.version)}: Python ${min}–${max}`;
-  }).join('; ');
+    return doctorText.labelled(`${i === 0 ? 'TensorFlow ' : ''}${majorMinor(r.version)}`, `Python ${min}–${max}`);
+  }));
 }
 
 function rangeWords(row: TfRow): string {

@@ -35,7 +35,7 @@ export function chooseTarget(catalog: Catalog, facts: MachineFacts, tf: string |
       tf: version,
       from,
       beyond,
-      finding: finding('tf-target', 'warn', `${planText.beyondHeadline(beyond.catalogEnd, version)} (${source})`, [planText.beyondWhatWorks, ...options.map((o, i) => `${i + 1}. ${o.text}`)], options[0].text),
+      finding: finding('tf-target', 'warn', T.withSource(planText.beyondHeadline(beyond.catalogEnd, version), source), [planText.beyondWhatWorks, ...options.map((o, i) => `${i + 1}. ${o.text}`)], options[0].text),
     };
   }
   try {

@@ -93,6 +93,14 @@ const en = {
   wizardHeadless: '  → Headless, run the same steps with flags, e.g.:',
   wizardSeeHelp: '    (cudawiz --help lists every command)',
   theWizard: 'the wizard (cudawiz with no command)',
+
+  // the headless reporter's frame around a step's words (src/cli/reporters.ts) and shared joins
+  /** A step's title and what it says (its summary, its failure). */
+  stepSays: (title: string, text: string) => `${title}: ${text}`,
+  stepProgress: (title: string, pct: number, unit: string) => `${title}: ${pct}% (${unit})`,
+  stepAside: (text: string) => `  (${text})`,
+  /** Two clauses of one line: "a public copy, checked against its sha256". */
+  clauses: (first: string, second: string) => `${first}, ${second}`,
 };
 
 export type CliStrings = typeof en;
@@ -180,5 +188,9 @@ export const cliText = localized<CliStrings>({
     wizardHeadless: '  → 无界面时，用参数运行同样的步骤，例如：',
     wizardSeeHelp: '    （cudawiz --help 会列出所有命令）',
     theWizard: '向导（不带命令的 cudawiz）',
+    stepSays: (title, text) => `${title}：${text}`,
+    stepProgress: (title, pct, unit) => `${title}：${pct}%（${unit}）`,
+    stepAside: (text) => `（${text}）`,
+    clauses: (first, second) => `${first}，${second}`,
   },
 });

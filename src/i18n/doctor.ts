@@ -7,10 +7,27 @@ export { explainText } from './explain.js';
 type Verdict = 'native' | 'ptx-jit' | 'unsupported' | 'unknown';
 
 const en = {
+  // ---------------------------------------------------------------- lists and labels shared by the checks
+  /** A list of names, files, versions in a sentence. */
+  list: (items: readonly (string | number)[]) => items.join(', '),
+  /** Several fix sentences one after another. */
+  sentences: (items: readonly string[]) => items.join(' '),
+  /** A folder and how the loader reaches it (PATH, ld cache, conda env). */
+  placeVia: (dir: string, via: string) => `${dir} (${via})`,
+  /** The folders a library was seen in, first one first. */
+  places: (items: readonly string[]) => items.join('; '),
+  /** A label and what it names: a file and its folders, a folder and its files. */
+  labelled: (label: string, what: string) => `${label}: ${what}`,
+  emptyValue: '(empty)',
+
   // ---------------------------------------------------------------- GPU and driver (checks-gpu)
   gpuLine: (index: number, name: string, memory: string | undefined, cc: string | undefined, fromName: boolean) =>
     `GPU ${index}: ${name}${memory ? ` (${memory})` : ''}${cc ? `, compute capability ${cc}${fromName ? ' (from its name)' : ''}` : ''}`,
   kernelReports: (v: string) => `kernel module reports driver ${v}`,
+  /** What nvidia-smi printed, quoted as it printed it (the garbage case arrives already in quotes). */
+  smiSaid: (smi: string, said: string) => `${smi}: ${said}`,
+  /** One GPU's verdict for the target TF. */
+  gpuVerdict: (index: number, reason: string) => `GPU ${index}: ${reason}`,
   oneGpu: (name: string) => `NVIDIA GPU: ${name}`,
   manyGpus: (n: number) => `${n} NVIDIA GPUs`,
   smiNotFoundWindows: 'nvidia-smi.exe: not on PATH, not in System32, not in NVIDIA Corporation\\NVSMI',
@@ -164,12 +181,16 @@ const en = {
   wslStep: (i: number, step: string) => `WSL2 step ${i}: ${step}`,
   nativeOk: (tf: string) => `TensorFlow ${tf} supports the GPU on native Windows`,
   nativeNo: (tf: string, last: string) => `TensorFlow ${tf} has no GPU support on native Windows (the last was ${last})`,
+  /** One of the ways out on native Windows: its title and what it means. */
+  alternative: (title: string, detail: string) => `${title}: ${detail}`,
   nativeNoFix: 'Use WSL2: install Ubuntu under WSL2 and run cudawiz there (the steps above) — TensorFlow inside WSL2 uses this Windows driver. Or stay native with pip install "tensorflow<2.11".',
   noTfPython: (command: string | undefined, v: string | undefined) => `TensorFlow is not installed for ${command} (Python ${v})`,
   noPythonFound: 'no Python interpreter was found',
   noTarget: 'No TensorFlow version to check against: the TensorFlow checks are skipped',
   noTargetFix: 'Say which TensorFlow you want: cudawiz doctor --tf 2.10 (cudawiz requirements --tf V shows what each needs)',
   rowOf: (row: string) => `, row ${row}`,
+  /** A headline and where the version it speaks of came from (--tf, the pip-installed one). */
+  withSource: (headline: string, source: string) => `${headline} (${source})`,
   checkingFor: (v: string, source: string, row: string) => `Checking for TensorFlow ${v} (${source}${row})`,
   unknownTf: (v: string, source: string) => `cudawiz does not know TensorFlow ${v} (${source})`,
   passKnown: 'Pass a known version with --tf',
@@ -201,6 +222,8 @@ const en = {
   // ---------------------------------------------------------------- conda (checks-conda)
   condaToolkit: (cuda: string, env: string, pkg: string, version: string) => `CUDA ${cuda} comes from the conda env ${env} (${pkg} ${version}); no toolkit needed`,
   condaWhere: (env: string) => `the conda env ${env}`,
+  /** What the env carries: "CUDA 10.1.243 (cudatoolkit)". */
+  condaCarry: (what: string, version: string, pkg: string) => `${what} ${version} (${pkg})`,
   condaUnreadable: (name: string) => `Could not read the conda env ${name}: its conda-meta folder`,
   condaUnreadableFix: 'Check CONDA_PREFIX names an environment (conda info --envs), or deactivate it: conda deactivate',
   condaNoLibraries: 'no CUDA libraries',
@@ -222,6 +245,14 @@ const en = {
   shareIntro: 'To share this, paste the block below:',
   shareNone: 'none',
   shareNotInstalled: 'not installed',
+  /** The share block's values (its keys, os: gpus: …, stay as they are). */
+  shareCc: (cc: string) => ` (cc ${cc})`,
+  shareNoParts: (parts: string) => ` (no ${parts})`,
+  shareBits: (bits: number | null) => `${bits}-bit`,
+  shareIn: (what: string, where: string) => `${what} (${where})`,
+  shareWsl: (version: string, windows: string, driver: string) => `${version}, Windows ${windows}, Windows driver ${driver}`,
+  sharePip: (cuda: string, cudnn: string) => `${cuda}, cudnn ${cudnn}`,
+  shareConda: (cuda: string, cudnn: string) => `cuda ${cuda}, cudnn ${cudnn}`,
 };
 
 type DoctorStrings = typeof en;
@@ -240,9 +271,26 @@ const VERDICT_ZH: Record<Verdict, (tf: string, cc: string) => string> = {
   unknown: (tf) => `目录数据里没有 TensorFlow ${tf} 的 wheel 编译时支持的 GPU 架构。`,
 };
 
+/** "X 里": a space after a path or name, none after a Chinese word ("pip 的 nvidia-cudnn 包里"). */
+const inside = (where: string) => (/[\u4e00-\u9fff]$/.test(where) ? `${where}里` : `${where} 里`);
+
+const WINDOWS_BUILD_SOURCE_ZH: Record<string, string> = {
+  'cmd.exe ver': '取自 cmd.exe 的 ver 命令',
+  'kernel release': '根据内核版本号推断',
+};
+
 const zh: DoctorStrings = {
+  list: (items) => items.join('、'),
+  sentences: (items) => items.join(''),
+  placeVia: (dir, via) => `${dir}（${via}）`,
+  places: (items) => items.join('；'),
+  labelled: (label, what) => `${label}：${what}`,
+  emptyValue: '（空）',
+
   gpuLine: (index, name, memory, cc, fromName) => `GPU ${index}：${name}${memory ? `（${memory}）` : ''}${cc ? `，计算能力 ${cc}${fromName ? '（根据型号推断）' : ''}` : ''}`,
   kernelReports: (v) => `内核模块报告的显卡驱动版本为 ${v}`,
+  smiSaid: (smi, said) => `${smi} 的输出：${/^".*"$/.test(said) ? said : `"${said}"`}`,
+  gpuVerdict: (index, reason) => `GPU ${index}：${reason}`,
   oneGpu: (name) => `NVIDIA GPU：${name}`,
   manyGpus: (n) => `${n} 块 NVIDIA GPU`,
   smiNotFoundWindows: 'nvidia-smi.exe：PATH、System32 和 NVIDIA Corporation\\NVSMI 里都没有',
@@ -321,7 +369,7 @@ const zh: DoctorStrings = {
   noToolkit: '没有找到 CUDA Toolkit',
   lookedUnder: (root) => `查找过 ${root}、CUDA_PATH*、CUDA_HOME 和 PATH 里的 nvcc`,
   has: (what) => `包含：${what || '没有 TensorFlow 要加载的库'}`,
-  partial: (toolkit, missing) => `${toolkit} 不完整：缺少 ${missing}`,
+  partial: (toolkit, missing) => `${toolkit}（不完整：缺少 ${missing}）`,
   partialFix: '用 nvcc 编译没问题；TensorFlow 需要它编译时所用版本的完整 CUDA Toolkit（cudawiz doctor --tf V 会告诉你是哪个）。',
   installed: (toolkit) => `已安装：${toolkit}`,
   noToolkitUnder: (root) => `${root}、CUDA_PATH*、CUDA_HOME 和 PATH 里都没有 CUDA Toolkit`,
@@ -341,12 +389,12 @@ const zh: DoctorStrings = {
   wheelCudnnWhere: 'pip 的 nvidia-cudnn 包',
   wheelMetadata: 'nvidia-cudnn 包的元数据',
   cudnnElsewhere: (have, path) => `别处：${path} 里的 cuDNN ${have}`,
-  noCudnnIn: (where, tf, want) => `${where} 里没有 cuDNN（TensorFlow ${tf} 需要 cuDNN ${want}）`,
+  noCudnnIn: (where, tf, want) => `${inside(where)}没有 cuDNN（TensorFlow ${tf} 需要 cuDNN ${want}）`,
   cudnnIn: (have, path, header) => `${path} 里的 cuDNN ${have}${header ? `（${header}）` : ''}`,
-  cudnnWrongMajor: (have, where, tf, want) => `${where} 里的 cuDNN ${have} 主版本号不对：TensorFlow ${tf} 需要 cuDNN ${want}`,
-  cudnnNoHeader: (m, where, want) => `${where} 里的 cuDNN ${m}.x：没有版本头文件，无法确认次版本号是否满足 ${want}`,
-  cudnnOlder: (have, where, want, tf) => `${where} 里的 cuDNN ${have} 比 TensorFlow ${tf} 需要的 ${want} 旧`,
-  cudnnOk: (have, where, want) => `${where} 里的 cuDNN ${have}（需要 ${want}）`,
+  cudnnWrongMajor: (have, where, tf, want) => `${inside(where)}的 cuDNN ${have} 主版本号不对：TensorFlow ${tf} 需要 cuDNN ${want}`,
+  cudnnNoHeader: (m, where, want) => `${inside(where)}的 cuDNN ${m}.x：没有版本头文件，无法确认次版本号是否满足 ${want}`,
+  cudnnOlder: (have, where, want, tf) => `${inside(where)}的 cuDNN ${have} 比 TensorFlow ${tf} 需要的 ${want} 旧`,
+  cudnnOk: (have, where, want) => `${inside(where)}的 cuDNN ${have}（需要 ${want}）`,
 
   loadsNone: (file) => `${file}：加载器找不到任何副本`,
   loadsFrom: (file, dir, wheel, via) => `${file} → ${dir}（${wheel ? 'pip 包' : '系统'}，来自 ${via}）`,
@@ -385,19 +433,21 @@ const zh: DoctorStrings = {
   wslStep: (i, step) => `WSL2 第 ${i} 步：${step}`,
   nativeOk: (tf) => `TensorFlow ${tf} 在原生 Windows 上支持 GPU`,
   nativeNo: (tf, last) => `TensorFlow ${tf} 在原生 Windows 上不支持 GPU（最后一个支持的是 ${last}）`,
+  alternative: (title, detail) => `${title}：${detail}`,
   nativeNoFix: '改用 WSL2：在 WSL2 里装 Ubuntu，在里面运行 cudawiz（步骤见上）——WSL2 里的 TensorFlow 用的就是这台 Windows 的显卡驱动。或者留在原生 Windows 上：pip install "tensorflow<2.11"。',
   noTfPython: (command, v) => `${command}（Python ${v}）没有安装 TensorFlow`,
   noPythonFound: '没有找到 Python 解释器',
   noTarget: '没有要对照检查的 TensorFlow 版本：跳过 TensorFlow 相关的检查',
   noTargetFix: '指定你要的 TensorFlow：cudawiz doctor --tf 2.10（cudawiz requirements --tf V 会显示每个版本需要什么）',
   rowOf: (row) => `，对应 ${row} 那一行`,
+  withSource: (headline, source) => (/。$/.test(headline) ? `${headline.slice(0, -1)}（${source}）。` : `${headline}（${source}）`),
   checkingFor: (v, source, row) => `按 TensorFlow ${v} 检查（${source}${row}）`,
   unknownTf: (v, source) => `cudawiz 不认识 TensorFlow ${v}（${source}）`,
   passKnown: '用 --tf 指定一个已知的版本',
   unknownPipTfFix: (pkg) => `确认这个 Python 装的是哪个 TensorFlow（pip show ${pkg}）；要按别的版本检查，就指定它：cudawiz doctor --tf 2.10`,
 
   wslKernel: (k) => `内核 ${k}`,
-  wslWindows: (version, source) => `Windows ${version}（取自 ${source}）`,
+  wslWindows: (version, source) => `Windows ${version}（${(source && WINDOWS_BUILD_SOURCE_ZH[source]) ?? `取自 ${source}`}）`,
   wslBuild: (b) => `内部版本 ${b}`,
   wslNoBuild: 'Windows 内部版本：读不到（没有 interop）',
   wslLibcuda: (path) => `${path}：Windows 显卡驱动的 libcuda`,
@@ -419,11 +469,12 @@ const zh: DoctorStrings = {
 
   condaToolkit: (cuda, env, pkg, version) => `CUDA ${cuda} 来自 conda 环境 ${env}（${pkg} ${version}）；不需要安装 CUDA Toolkit`,
   condaWhere: (env) => `conda 环境 ${env}`,
+  condaCarry: (what, version, pkg) => `${what} ${version}（${pkg}）`,
   condaUnreadable: (name) => `读不了 conda 环境 ${name} 的 conda-meta 目录`,
   condaUnreadableFix: '检查环境变量 CONDA_PREFIX 指向的是不是一个环境（conda info --envs），或者退出它：conda deactivate',
   condaNoLibraries: '没有 CUDA 动态链接库',
   condaSystemToolkit: (version, path) => `系统的 CUDA Toolkit：${path} 的 CUDA ${version}`,
-  condaCarries: (name, prefix, carries) => `conda 环境 ${name}${name === prefix ? '' : `（${prefix}）`} 自带 ${carries.join(' 和 ')}；其中的 TensorFlow 会优先加载它们`,
+  condaCarries: (name, prefix, carries) => `conda 环境 ${name}${name === prefix ? ' ' : `（${prefix}）`}自带 ${carries.join(' 和 ').replace(/） 和 /g, '）和 ')}；其中的 TensorFlow 会优先加载它们`,
   condaNoCuda: (name, prefix) => `conda 环境 ${name}${name === prefix ? '' : `（${prefix}）`}：没有 CUDA 相关的包（cudatoolkit、cuda-cudart、cudnn）`,
   condaDriverEvidence: (driver, pkg, version) => `显卡驱动 ${driver}；环境里的 ${pkg} ${version}`,
   condaSystemRuns: (version, path) => `${path} 的系统 CUDA ${version} 能在这个显卡驱动上运行，但环境里的副本排在前面`,
@@ -439,6 +490,13 @@ const zh: DoctorStrings = {
   shareIntro: '要分享结果，请复制下面这段：',
   shareNone: '无',
   shareNotInstalled: '未安装',
+  shareCc: (cc) => `（计算能力 ${cc}）`,
+  shareNoParts: (parts) => `（缺少 ${parts}）`,
+  shareBits: (bits) => `${bits} 位`,
+  shareIn: (what, where) => `${what}（${where}）`,
+  shareWsl: (version, windows, driver) => `${version}，Windows ${windows}，Windows 显卡驱动 ${driver}`,
+  sharePip: (cuda, cudnn) => `${cuda}，cudnn ${cudnn}`,
+  shareConda: (cuda, cudnn) => `cuda ${cuda}，cudnn ${cudnn}`,
 };
 
 export const doctorText = localized({ en, zh });

@@ -12,6 +12,8 @@ export const verifyText = localized({
     doctorShows: 'cudawiz doctor shows what is missing.',
     couldNotRunPython: 'could not run Python',
     unexpectedOutput: (python: string, out: string) => `unexpected output from ${python}: ${out}`,
+    /** A library file that could not be followed to its real file, with the system's error code. */
+    libraryUnreadable: (file: string, code: string) => `${file}: ${code}`,
   },
   zh: {
     manifestState: (state) => `清单状态：${state}`,
@@ -22,5 +24,6 @@ export const verifyText = localized({
     doctorShows: '运行 cudawiz doctor 查看缺了什么。',
     couldNotRunPython: '无法运行 Python',
     unexpectedOutput: (python, out) => `${python} 的输出无法识别：${out}`,
+    libraryUnreadable: (file, code) => `${file}：无法读取（${code}）`,
   },
 });

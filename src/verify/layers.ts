@@ -3,6 +3,7 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { safetyText } from '../i18n/safety.js';
+import { verifyText } from '../i18n/verify.js';
 import { toolkitLibraryDir, type OsName } from '../platform.js';
 
 import type { Status } from '../status.js';
@@ -50,7 +51,7 @@ async function libraryProblem(file: string): Promise<string | undefined> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return safetyText.libraryLoop(file);
     if (code === 'ENOENT') return safetyText.libraryMissing(file);
-    return `${file}: ${code ?? (error as Error).message}`;
+    return verifyText.libraryUnreadable(file, code ?? (error as Error).message);
   }
   const s = await stat(real);
   if (!s.isFile()) return safetyText.libraryNotFile(file);
