@@ -160,3 +160,23 @@ describe('cudawiz install --route redist, as a normal user', () => {
     expect(doctor.code, doctor.stdout).toBe(0);
   });
 });
+
+describe('cudawiz install --route redist with --lang zh', () => {
+  it('prints its steps, progress, summaries, verify layers, doctor and rollback in Chinese, with no English sentence', async () => {
+    const { englishIn } = await import('../helpers/english-runs.js');
+    const m = await userLaptop();
+    const dry = await m.run(['install', '--tf', '2.10', '--route', 'redist', '--dry-run', '--lang', 'zh', '--no-color', ...m.globals]);
+    const r = await m.run(['install', '--tf', '2.10', '--route', 'redist', '--yes', '--lang', 'zh', '--no-color', ...m.globals]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const script = path.join(m.home, '.config/cudawiz/env-cuda-11.8.sh');
+    const doctor = await m.run(['doctor', '--tf', '2.10', '--lang', 'zh', '--no-color', ...m.globals], { source: script });
+    const again = await m.run(['install', '--tf', '2.10', '--route', 'redist', '--yes', '--lang', 'zh', '--no-color', ...m.globals]);
+    const rollback = await m.run(['rollback', '--lang', 'zh', '--no-color', ...m.globals]);
+    expect(rollback.code, rollback.stdout + rollback.stderr).toBe(0);
+    const outputs = { dry, install: r, doctor, again, rollback };
+    for (const [name, o] of Object.entries(outputs)) {
+      expect(o.stdout + o.stderr, name).toMatch(/[\u4e00-\u9fff]/);
+    }
+    expect(Object.fromEntries(Object.entries(outputs).map(([name, o]) => [name, englishIn(o.stdout + o.stderr)]))).toEqual({ dry: [], install: [], doctor: [], again: [], rollback: [] });
+  });
+});
