@@ -1,4 +1,5 @@
 // Questions asked of the catalog. Pure functions: the catalog in, plain data out.
+import { cliText } from '../i18n/cli.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { catalogText } from '../i18n/catalog.js';
 import { driverLibraryFileName, libraryFileName, type OsName } from '../platform.js';
@@ -43,7 +44,7 @@ export function findTfRow(catalog: Catalog, asked: string, os: OsName): TfRowMat
 
 export function unknownTfVersion(catalog: Catalog, asked: string): CudawizError {
   const near = nearestTfVersions(catalog, asked);
-  return new CudawizError(catalogText.unknownTf(asked, near.join(', ')), {
+  return new CudawizError(catalogText.unknownTf(asked, cliText.list(near)), {
     code: 'unknown-tf-version',
     exitCode: EXIT.usage,
     fix: catalogText.unknownTfFix(majorMinor(near[0] ?? '2.10')),

@@ -1,5 +1,6 @@
 // Windows: TF finds its DLLs through PATH, so the right toolkit's bin (and CUPTI) must come before
 // every other folder holding a DLL of the same name; the persisted PATH is what new processes get.
+import { cliText } from '../i18n/cli.js';
 import { envText } from '../i18n/env.js';
 import path from 'node:path';
 import { elevationHint, envGet, splitPathList, toolkitSubdirs, WINDOWS_ENV_VALUE_MAX, WINDOWS_ENV_VALUE_MAX_SOURCE, type WindowsEnvScope } from '../platform.js';
@@ -56,7 +57,7 @@ export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
     plan.notes.push(envText.cudaPathIgnored(cudaPath));
   }
   if (state.unreadable.length > 0) {
-    plan.refusals.push({ reason: stepsText.savedPathUnreadable(state.unreadable.join('; ')), fix: stepsText.savedPathFix });
+    plan.refusals.push({ reason: stepsText.savedPathUnreadable(cliText.semicolons(state.unreadable)), fix: stepsText.savedPathFix });
     return;
   }
   const persistedDirs = list.map((e) => e.dir);

@@ -101,6 +101,12 @@ const en = {
   stepAside: (text: string) => `  (${text})`,
   /** Two clauses of one line: "a public copy, checked against its sha256". */
   clauses: (first: string, second: string) => `${first}, ${second}`,
+  /** Items of one list: "libcudart.so.10.1, libcublas.so.10". */
+  list: (items: readonly string[]) => items.join(', '),
+  /** Sentences or clauses of one line: "a; b". */
+  semicolons: (items: readonly string[]) => items.join('; '),
+  /** What follows a size or a name in brackets: " (cuda_….run 5.2 KiB)". */
+  inBrackets: (text: string) => ` (${text})`,
 };
 
 export type CliStrings = typeof en;
@@ -192,5 +198,8 @@ export const cliText = localized<CliStrings>({
     stepProgress: (title, pct, unit) => `${title}：${pct}%（${unit}）`,
     stepAside: (text) => `（${text}）`,
     clauses: (first, second) => `${first}，${second}`,
+    list: (items) => items.join('、'),
+    semicolons: (items) => items.join('；'),
+    inBrackets: (text) => `（${text}）`,
   },
 });

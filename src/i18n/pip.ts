@@ -100,7 +100,7 @@ export const pipText = localized({
     pythonNotRunnable: (python: string, why: string | undefined) => `${python} could not be run: ${why ?? 'unknown reason'}`,
     pythonExited: (python: string, code: number, last: string) => `${python} exited ${code}: ${last}`,
     unexpectedOutput: (python: string, out: string) => `unexpected output from ${python}: ${out}`,
-    noneFound: (tried: string, onPath: boolean) => `none of ${tried} found${onPath ? ' on PATH' : ''}`,
+    noneFound: (tried: string[], onPath: boolean) => `none of ${tried.join(', ')} found${onPath ? ' on PATH' : ''}`,
   },
   zh: {
     refusalWindows: (tf, linuxHasIt) => `pip 方式（tensorflow[and-cuda]）只适用于 Linux 和 WSL2；在原生 Windows 上，TensorFlow ${tf} ${linuxHasIt ? '没有 GPU 版本——请在 WSL2 里使用' : '需要走 CUDA 工具包方式'}。`,
@@ -181,6 +181,6 @@ export const pipText = localized({
     pythonNotRunnable: (python, why) => `无法运行 ${python}：${why ?? '原因不明'}`,
     pythonExited: (python, code, last) => `${python} 退出，退出码 ${code}：${last}`,
     unexpectedOutput: (python, out) => `${python} 的输出无法识别：${out}`,
-    noneFound: (tried, onPath) => `${onPath ? 'PATH 上' : ''}没有找到 ${tried} 中的任何一个`,
+    noneFound: (tried, onPath) => (tried.length === 1 ? `${onPath ? 'PATH 上' : ''}没有找到 ${tried[0]}` : `${onPath ? 'PATH 上' : ''}没有找到 ${tried.join('、')} 中的任何一个`),
   },
 });

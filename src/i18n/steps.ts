@@ -105,6 +105,9 @@ export const stepsText = localized({
     noTfChosen: 'No TensorFlow version chosen.',
     unexpected: (stack: string) => `unexpected error: ${stack}`,
     reportIt: 'Please report this at https://github.com/cudawiz/cudawiz/issues with the command you ran.',
+    findingLine: (status: string, title: string) => `${status}: ${title}`,
+    ok: 'ok',
+    redistMachine: (machine: string, cuda: string) => `${machine} — CUDA ${cuda}`,
   },
   zh: {
     checkMachine: '检查这台机器',
@@ -207,5 +210,8 @@ export const stepsText = localized({
     noTfChosen: '还没有选择 TensorFlow 版本。',
     unexpected: (stack) => `意外错误：${stack}`,
     reportIt: '请把这个错误连同你运行的命令报告到 https://github.com/cudawiz/cudawiz/issues。',
+    findingLine: (status, title) => `${({ pass: '通过', warn: '警告', fail: '失败', skip: '跳过' } as Record<string, string>)[status] ?? status}：${title}`,
+    ok: '正常',
+    redistMachine: (machine, cuda) => `${machine} —— CUDA ${cuda}`,
   },
 });

@@ -2,6 +2,7 @@
 // virtual environment, pip install "tensorflow[and-cuda]==X" with its output as progress, put the
 // wheel folders on the loader path where that TF needs it (with consent), and verify in a fresh
 // Python. Each step's check makes a re-run a no-op; the same runner as the toolkit plan runs it.
+import { stepsText } from '../i18n/steps.js';
 import path from 'node:path';
 import { andCudaPythonProblem, andCudaRequirement, hasAndCuda } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
@@ -87,7 +88,7 @@ export const pipPreflightStep: Step<PipPlanContext> = {
     if (blocking.length) throw new CudawizError(blocking.map((f) => f.title).join(pipText.titlesJoin), { fix: blocking[0].fix ?? undefined, code: `preflight-${blocking[0].id}` });
     const gpu = facts.gpu.gpus[0];
     const driver = facts.wsl?.windowsDriverVersion ?? facts.gpu.driver.version;
-    return { summary: gpu ? pipText.machineSummary(gpu.name, Boolean(facts.wsl?.isWsl), driver ?? '?') : pipText.ok, evidence: findings.map((f) => `${f.status}: ${f.title}`) };
+    return { summary: gpu ? pipText.machineSummary(gpu.name, Boolean(facts.wsl?.isWsl), driver ?? '?') : pipText.ok, evidence: findings.map((f) => stepsText.findingLine(f.status, f.title)) };
   },
 };
 

@@ -1,6 +1,7 @@
 // Which Python will take this TensorFlow: pip cannot install TF 2.3 into Python 3.11, so a plan that
 // installs CUDA 10.1 for it must say so before the download, name an interpreter that fits, and how
 // to make a virtual environment with it.
+import { cliText } from '../i18n/cli.js';
 import { planText } from '../i18n/plan.js';
 import { venvProgram } from '../platform.js';
 import { locateProgram } from '../probe/commands.js';
@@ -51,10 +52,10 @@ export function pythonAdvice(ctx: PlanContext, fit: PythonFit): string {
   const pip = ctx.req.pip;
   if (fit.fits) return planText.pythonFits(fit.version!, ctx.tf, fit.range);
   const head = fit.version ? planText.pythonTooNew(fit.version, ctx.tf, fit.range) : planText.pythonNone(fit.range);
-  if (fit.other) return `${head}; ${planText.pythonUse(fit.other, venv)}`;
+  if (fit.other) return cliText.semicolons([head, planText.pythonUse(fit.other, venv)]);
   const want = minorsDown(ctx.req.python.min, ctx.req.python.max)[0];
   const cmd = ctx.os === 'windows' ? `py -${want}` : `python${want}`;
-  return `${head}; ${planText.pythonNoneFound(fit.range, want, cmd, venv, pipExe, pip)}`;
+  return cliText.semicolons([head, planText.pythonNoneFound(fit.range, want, cmd, venv, pipExe, pip)]);
 }
 
 export const pythonStep: Step<PlanContext> = {

@@ -2,6 +2,7 @@
 // loads from NVIDIA's per-component archives (in parallel, verified), unpack them into one per-user
 // toolkit folder, get cuDNN (its public archive where the catalog has one), put the toolkit on the
 // loader path for this user only, and verify. No administrator, no installer, no login.
+import { cliText } from '../i18n/cli.js';
 import { CudawizError, UsageError } from '../errors.js';
 import { diagnose } from '../doctor/diagnose.js';
 import { applyEnvChanges, envLinesToRunYourself } from '../env/index.js';
@@ -73,13 +74,13 @@ export const redistPreflightStep: Step<RedistPlanContext> = {
   async run(ctx) {
     const { facts, findings, blocking, route } = await machineCheck(ctx);
     ctx.facts = facts;
-    if (blocking.length) throw new CudawizError(blocking.map((f) => f.title).join('; '), { fix: blocking[0].fix ?? undefined, code: `preflight-${blocking[0].id}` });
+    if (blocking.length) throw new CudawizError(cliText.semicolons(blocking.map((f) => f.title)), { fix: blocking[0].fix ?? undefined, code: `preflight-${blocking[0].id}` });
     if (!route.ok) throw new CudawizError(route.reason, { fix: route.fix, code: 'redist-no-release' });
     withChoice(ctx, route.choice);
     const gpu = facts.gpu.gpus[0];
     return {
-      summary: `${gpu ? `${gpu.name}, driver ${facts.gpu.driver.version ?? '?'}` : 'ok'} — CUDA ${route.choice.release.version}`,
-      evidence: [route.choice.why, ...(route.choice.caveat ? [route.choice.caveat] : []), ...findings.filter((f) => BLOCKING.has(f.id) && f.status !== 'skip').map((f) => `${f.status}: ${f.title}`)],
+      summary: stepsText.redistMachine(gpu ? stepsText.machineSummary(gpu.name, facts.gpu.driver.version ?? '?') : stepsText.ok, route.choice.release.version),
+      evidence: [route.choice.why, ...(route.choice.caveat ? [route.choice.caveat] : []), ...findings.filter((f) => BLOCKING.has(f.id) && f.status !== 'skip').map((f) => stepsText.findingLine(f.status, f.title))],
     };
   },
 };
@@ -222,7 +223,7 @@ export const redistVerifyStep: Step<RedistPlanContext> = {
     const layers = [filesLayer, ...(await verifySetup(shell ? { ...ctx, host: shell, probes: new ProbeCache(shell) } : ctx))];
     const failed = layers.filter((l) => l.status === 'fail');
     const evidence = layers.map((l) => `${stepsText.layerMark(l.status)} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
-    if (failed.length > 0) throw new CudawizError(failed.map((l) => l.title).join('; '), { fix: failed[0].fix ?? stepsText.doctorShowsDetails, details: { layers } });
+    if (failed.length > 0) throw new CudawizError(cliText.semicolons(failed.map((l) => l.title)), { fix: failed[0].fix ?? stepsText.doctorShowsDetails, details: { layers } });
     return { summary: stepsText.layersPassedCount(layers.filter((l) => l.status === 'pass').length), evidence };
   },
 };

@@ -1,5 +1,6 @@
 // The setup plan as data: the guide's steps in order, each able to say whether it is already done.
 // check → download CUDA → install CUDA → obtain cuDNN → import cuDNN → loader path → verify.
+import { cliText } from '../i18n/cli.js';
 import { cudnnText } from '../i18n/cudnn.js';
 import { access, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -62,14 +63,14 @@ export const preflightStep: Step<PlanContext> = {
     ctx.facts = facts;
     if (blocking.length > 0) {
       const first = blocking[0];
-      throw new CudawizError(blocking.map((f) => f.title).join('; '), { fix: first.fix ?? undefined, code: `preflight-${first.id}` });
+      throw new CudawizError(cliText.semicolons(blocking.map((f) => f.title)), { fix: first.fix ?? undefined, code: `preflight-${first.id}` });
     }
     const state = await toolkitState(ctx.os, ctx.catalog, ctx.toolkitDir, ctx.cuda);
     if (state.state !== 'complete') await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command);
     const gpu = facts.gpu.gpus[0];
     return {
-      summary: gpu ? stepsText.machineSummary(gpu.name, facts.gpu.driver.version ?? '?') : 'ok',
-      evidence: findings.filter((f) => BLOCKING.has(f.id) && f.status !== 'skip').map((f) => `${f.status}: ${f.title}`),
+      summary: gpu ? stepsText.machineSummary(gpu.name, facts.gpu.driver.version ?? '?') : stepsText.ok,
+      evidence: findings.filter((f) => BLOCKING.has(f.id) && f.status !== 'skip').map((f) => stepsText.findingLine(f.status, f.title)),
     };
   },
 };
@@ -347,7 +348,7 @@ export const verifyStep: Step<PlanContext> = {
     const failed = layers.filter((l) => l.status === 'fail');
     const evidence = layers.map((l) => `${stepsText.layerMark(l.status)} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
     if (failed.length > 0) {
-      throw new CudawizError(failed.map(whatFailed).join('; '), { fix: failed[0].fix ?? stepsText.doctorShowsDetails, details: { layers } });
+      throw new CudawizError(cliText.semicolons(failed.map(whatFailed)), { fix: failed[0].fix ?? stepsText.doctorShowsDetails, details: { layers } });
     }
     return { summary: stepsText.layersPassed(layers.filter((l) => l.status === 'pass').length), evidence };
   },

@@ -1,6 +1,7 @@
 // What the plan downloads and how much disk it needs, said before "Go ahead" and checked against the
 // free space before the first byte: the CUDA 10.1 runfile alone is about 2.5 GB, and the runfile
 // unpacks itself to about three times that before it copies the toolkit in.
+import { cliText } from '../i18n/cli.js';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { scratchSpaceNeeded } from '../cuda/scratch.js';
@@ -89,9 +90,9 @@ export async function planSpace(ctx: PlanContext, need: { cuda: boolean; cudnn: 
 
 /** The totals in one line; `each` adds every file's size (the step's summary, where there is room). */
 export function spaceLine(s: PlanSpace, each = false): string {
-  const list = each ? s.downloads.map((d) => `${d.file} ${d.size ? formatBytes(d.size) : '?'}`).join(', ') : '';
-  const line = planText.sizesLine(formatBytes(s.downloadBytes) + (list ? ` (${list})` : ''), formatBytes(s.diskBytes), s.free === undefined ? '?' : formatBytes(s.free));
-  return s.partial ? `${line}; ${planText.sizesUnknown}` : line;
+  const list = each ? cliText.list(s.downloads.map((d) => `${d.file} ${d.size ? formatBytes(d.size) : '?'}`)) : '';
+  const line = planText.sizesLine(formatBytes(s.downloadBytes) + (list ? cliText.inBrackets(list) : ''), formatBytes(s.diskBytes), s.free === undefined ? '?' : formatBytes(s.free));
+  return s.partial ? cliText.semicolons([line, planText.sizesUnknown]) : line;
 }
 
 const short = (s: PlanSpace) => s.free !== undefined && s.free < s.diskBytes;

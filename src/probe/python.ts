@@ -54,7 +54,7 @@ export const PYTHON_SCRIPT = [
 export async function probePython(host: Host, mfs: MachineFs, python?: string): Promise<PythonFacts> {
   const tried = python ? [python] : pythonCommands(host.os);
   const command = tried.map((c) => locateProgram(host, mfs, c)).find((c): c is string => c !== undefined);
-  if (!command) return { state: 'not-found', evidence: pipText.noneFound(tried.join(', '), !python) };
+  if (!command) return { state: 'not-found', evidence: pipText.noneFound(tried, !python) };
   // Importing a real TensorFlow takes seconds; give it time, but not forever.
   const r = await runProgram(host, mfs, command, ['-c', PYTHON_SCRIPT], 90_000);
   const line = r.stdout.split(/\r?\n/).reverse().find((l) => l.trim().startsWith('{'));

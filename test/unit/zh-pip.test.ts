@@ -208,7 +208,7 @@ describe('the pip modules with the language set to zh (real files, real processe
     const bare: Host = { ...realHost({ HOME: l.home, PATH: path.join(l.home, 'empty-bin') }), home: l.home };
     // The finder reads "python found on PATH" as a command line, so the English is checked as it is.
     const probe = await sayBoth(async () => (await probePython(bare, machineFs('linux'))).evidence, 'none of python3, python found on PATH');
-    expect(probe.zh).toContain('PATH 上没有找到 python3, python 中的任何一个');
+    expect(probe.zh).toContain('PATH 上没有找到 python3、python 中的任何一个');
     const odd = path.join(l.home, 'bin', 'python-that-says-nonsense');
     await writeFile(odd, '#!/bin/sh\necho nonsense\n');
     await chmod(odd, 0o755);
