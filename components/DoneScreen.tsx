@@ -22,7 +22,7 @@ export function DoneScreen({ runner, result, pip, onQuit }: { runner: RunnerStat
         </Box>
       ) : (
         <Box marginTop={1}>
-          <StatusLine status={result.exitCode === 3 ? 'warn' : 'fail'} text={runner.steps.some((s) => s.status === 'failed') ? t.stoppedAbove : `${t.failedTitle}: ${result.message ?? ''}`} />
+          <StatusLine status={result.exitCode === 3 ? 'warn' : 'fail'} text={runner.steps.some((s) => s.status === 'failed') ? t.stoppedAbove : t.stepLine(t.failedTitle, result.message ?? '')} />
         </Box>
       )}
       <KeyHints text={t.keysDone} />

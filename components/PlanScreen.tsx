@@ -15,7 +15,7 @@ export function PlanScreen({ tf, preview, onConfirm, onBack }: { tf?: string; pr
   const { stdout } = useStdout();
   const columns = stdout.columns || 80;
   const lines = preview.steps.map(
-    (s, i) => `${i + 1}. ${s.title}${s.status === 'skipped' ? ` (${t.planAlreadyDone}${s.reason ? `: ${s.reason}` : ''})` : s.reason ? ` — ${s.reason}` : ''}`,
+    (s, i) => `${i + 1}. ${s.title}${s.status === 'skipped' ? t.planDone(s.reason) : s.reason ? ` — ${s.reason}` : ''}`,
   );
   const failure = preview.result && !preview.result.ok ? preview.result.message ?? '' : undefined;
   // Rows besides the steps: the wizard's title, this title, the failure, the question and its two

@@ -3,10 +3,10 @@ import { STATUS_LOOK, statusSymbol, type Status } from '../src/status.js';
 import { useUi } from './UiContext.js';
 
 export function StatusLine({ status, label, text, truncate }: { status: Status; label?: string; text: string; truncate?: boolean }) {
-  const { unicode } = useUi();
+  const { t, unicode } = useUi();
   return (
     <Text wrap={truncate ? 'truncate-end' : 'wrap'}>
-      <Text color={STATUS_LOOK[status].ink}>{statusSymbol(status, unicode)}</Text> {label ? <Text bold>{label}: </Text> : null}
+      <Text color={STATUS_LOOK[status].ink}>{statusSymbol(status, unicode)}</Text> {label ? <Text bold>{label}{t.labelEnd}</Text> : null}
       {text}
     </Text>
   );

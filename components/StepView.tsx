@@ -4,8 +4,10 @@ import { Box, Text } from 'ink';
 import type { StepState } from '../src/plan/events.js';
 import { ProgressLine } from './ProgressLine.js';
 import { StatusLine } from './StatusLine.js';
+import { useUi } from './UiContext.js';
 
 export function StepView({ step }: { step: StepState }) {
+  const { t } = useUi();
   if (step.status === 'running') {
     return (
       <Box flexDirection="column">
@@ -27,7 +29,7 @@ export function StepView({ step }: { step: StepState }) {
   const status = step.status === 'done' ? 'pass' : step.status === 'failed' ? 'fail' : step.status === 'waiting' ? 'warn' : 'skip';
   return (
     <Box flexDirection="column">
-      <StatusLine status={status} text={`${step.title}${step.summary ? `: ${step.summary}` : ''}${step.status === 'skipped' && step.reason ? ` (${step.reason})` : ''}`} />
+      <StatusLine status={status} text={t.stepLine(step.title, step.summary, step.status === 'skipped' ? step.reason : undefined)} />
       {step.evidence?.map((e, i) => (
         <Text key={i} dimColor>
           {'    '}
@@ -38,7 +40,7 @@ export function StepView({ step }: { step: StepState }) {
         <Box flexDirection="column" marginLeft={2}>
           <Text color="red">{step.error.message}</Text>
           {step.error.fix ? <Text>→ {step.error.fix}</Text> : null}
-          {step.error.logFile ? <Text dimColor>log: {step.error.logFile}</Text> : null}
+          {step.error.logFile ? <Text dimColor>{t.stepLog(step.error.logFile)}</Text> : null}
         </Box>
       ) : null}
     </Box>

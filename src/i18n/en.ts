@@ -25,7 +25,7 @@ export const en = {
   routeRecommended: (label: string) => `${label} — recommended`,
   routeToolkit: 'a system CUDA toolkit, with cuDNN copied in',
   planTitle: (tf: string) => `The plan for TensorFlow ${tf}`,
-  planAlreadyDone: 'already done',
+  planDone: (reason?: string) => ` (already done${reason ? `: ${reason}` : ''})`,
   planConfirm: 'Go ahead?',
   yes: 'Yes, go ahead',
   no: 'No, go back',
@@ -53,5 +53,10 @@ export const en = {
   keysDone: 'Enter or q quit',
   confirmQuit: 'Stop now? Work so far is kept and the next run continues. Press Ctrl+C again to stop, any other key to go on.',
   interrupted: 'Stopped. Run cudawiz again to continue where it stopped.',
+  /** A finished step's line: its title and what it says; a skipped one's reason aside. */
+  stepLine: (title: string, summary?: string, aside?: string) => `${title}${summary ? `: ${summary}` : ''}${aside ? ` (${aside})` : ''}`,
+  stepLog: (file: string) => `log: ${file}`,
+  /** What follows a line's bold label ("GPU: "). */
+  labelEnd: ': ',
 };
 export type Strings = typeof en;

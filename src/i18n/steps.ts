@@ -108,6 +108,7 @@ export const stepsText = localized({
     findingLine: (status: string, title: string) => `${status}: ${title}`,
     ok: 'ok',
     redistMachine: (machine: string, cuda: string) => `${machine} — CUDA ${cuda}`,
+    scanTf: (tf: string) => `, TensorFlow ${tf}`,
   },
   zh: {
     checkMachine: '检查这台机器',
@@ -213,5 +214,6 @@ export const stepsText = localized({
     findingLine: (status, title) => `${({ pass: '通过', warn: '警告', fail: '失败', skip: '跳过' } as Record<string, string>)[status] ?? status}：${title}`,
     ok: '正常',
     redistMachine: (machine, cuda) => `${machine} —— CUDA ${cuda}`,
+    scanTf: (tf) => `，TensorFlow ${tf}`,
   },
 });

@@ -25,7 +25,7 @@ export const zh: Strings = {
   routeRecommended: (label) => `${label}——推荐`,
   routeToolkit: '系统级 CUDA 工具包，并把 cuDNN 复制进去',
   planTitle: (tf: string) => `TensorFlow ${tf} 的安装计划`,
-  planAlreadyDone: '已完成',
+  planDone: (reason?: string) => `（已完成${reason ? `：${reason}` : ''}）`,
   planConfirm: '开始吗？',
   yes: '是，开始',
   no: '否，返回',
@@ -53,4 +53,7 @@ export const zh: Strings = {
   keysDone: 'Enter 或 q 退出',
   confirmQuit: '现在停止吗？已完成的部分会保留，下次运行会继续。再按一次 Ctrl+C 停止，按其他键继续。',
   interrupted: '已停止。再次运行 cudawiz 会从停下的地方继续。',
+  stepLine: (title: string, summary?: string, aside?: string) => `${title}${summary ? `：${summary}` : ''}${aside ? `（${aside}）` : ''}`,
+  stepLog: (file: string) => `日志：${file}`,
+  labelEnd: '：',
 };

@@ -50,7 +50,7 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
     {
       label: 'python',
       status: facts.python.state === 'found' ? 'pass' : 'warn',
-      text: facts.python.state === 'found' ? `Python ${facts.python.version}${installedTf ? `, TensorFlow ${installedTf}` : stepsText.scanNoTfYet}` : stepsText.scanNoPython,
+      text: facts.python.state === 'found' ? `Python ${facts.python.version}${installedTf ? stepsText.scanTf(installedTf) : stepsText.scanNoTfYet}` : stepsText.scanNoPython,
     },
   ];
   const beyond = installedTf ? tfBeyondCatalog(catalog, installedTf, facts.os, { installed: true }) : undefined;

@@ -12,6 +12,8 @@ export interface EnglishLiteral {
 }
 
 const LITERAL = /(['"`])((?:\\.|(?!\1)[^\\])*?)\1/g;
+/** Text between JSX tags (<Text>like this</Text>), which is no string literal. */
+const JSX_TEXT = />([^<>{}]*[A-Za-z][^<>{}]*)(?=[<{])/g;
 
 function sourceFiles(root: string, dir: string): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
@@ -27,6 +29,8 @@ export function englishLiterals(root: string): EnglishLiteral[] {
     readFileSync(path.join(root, file), 'utf8').split('\n').forEach((l, i) => {
       if (/^\s*(\/\/|\*|\/\*)/.test(l) || /^\s*(import|export \{)[^;]*from /.test(l)) return;
       const code = l.replace(/\s\/\/ .*$/, '');
+      const jsx = file.endsWith('.tsx') ? [...code.matchAll(JSX_TEXT)].map((m) => m[1]).filter((t) => englishRuns(t).length > 0) : [];
+      for (const text of jsx) found.push({ file, line: i + 1, text });
       for (const m of code.matchAll(LITERAL)) {
         const text = m[2].replace(/\$\{[^}]*\}/g, ' X ').replace(/\\n/g, '\n');
         if (text.split('\n').some((t) => englishRuns(t).length > 0)) found.push({ file, line: i + 1, text: m[2] });

@@ -35,7 +35,7 @@ describe('English string literals outside the string tables', () => {
     expect(KEPT.filter(([file, part]) => !found.some((f) => f.file === file && f.text.includes(part))).map(([file, part]) => `${file}: ${part}`)).toEqual([]);
   });
 
-  it('the finder sees a message written inline, and not one that goes through a table or names a command', async () => {
+  it('the finder sees a message written inline (in a literal or between JSX tags), and not one that goes through a table or names a command', async () => {
     const root = await tempDir('cw-literals-');
     await mkdir(path.join(root, 'src', 'i18n'), { recursive: true });
     await mkdir(path.join(root, 'components'));
@@ -49,6 +49,7 @@ describe('English string literals outside the string tables', () => {
         "const id = 'library:cudart';",
       ].join('\n'),
     );
-    expect(englishLiterals(root).map((f) => `${f.file}:${f.line}`)).toEqual(['src/step.ts:2']);
+    await writeFile(path.join(root, 'components', 'Screen.tsx'), ['const a = <Text>{t.title}</Text>;', 'const b = <Text dimColor>press any key to go on</Text>;'].join('\n'));
+    expect(englishLiterals(root).map((f) => `${f.file}:${f.line}`)).toEqual(['src/step.ts:2', 'components/Screen.tsx:2']);
   });
 });
