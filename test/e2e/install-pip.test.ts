@@ -2,38 +2,16 @@
 // RTX 2060 (fixture nvidia-smi on PATH, the driver's libcuda.so.1 on LD_LIBRARY_PATH) and a python3
 // whose `-m venv` makes a real venv holding the fixture pip (captured pip output, nvidia wheels, a
 // tensorflow that loads them as the real one does). No package index, nothing outside temp dirs.
-import { chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runBuilt } from '../helpers/cli.js';
-import { tempDir } from '../helpers/tmp.js';
-import { FAKE_PIP } from '../fixtures/venv/fixture-venv.js';
-import { hostPython } from '../fixtures/machine.js';
+import { runBuilt } from '../helpers/cli.js';
+import { pipLaptop } from '../helpers/pip-laptop.js';
 
 async function laptop() {
-  const home = await tempDir('cw-pip-e2e-');
-  const bin = path.join(home, 'bin');
-  const driver = path.join(home, 'driver-lib');
-  await Promise.all([mkdir(bin), mkdir(driver)]);
-  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/rtx2060-laptop.sh'), path.join(bin, 'nvidia-smi'));
-  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/answer-query.sh'), path.join(bin, 'answer-query.sh'));
-  await writeFile(path.join(driver, 'libcuda.so.1'), 'fixture driver library');
-  // python3 -m venv DIR makes a real venv without pip (no index), whose bin/pip is the fixture pip.
-  const real = await hostPython();
-  await writeFile(path.join(bin, 'python3'), [
-    '#!/bin/sh',
-    'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then',
-    `  "${real}" -m venv --without-pip "$3" || exit $?`,
-    `  printf '#!/bin/sh\\nexec "$(dirname "$0")/python" "${FAKE_PIP}" "$@"\\n' > "$3/bin/pip" && chmod 755 "$3/bin/pip"`,
-    '  exit 0',
-    'fi',
-    `exec "${real}" "$@"`,
-  ].join('\n'));
-  await chmod(path.join(bin, 'python3'), 0o755);
+  const { home, env, globals } = await pipLaptop('cw-pip-e2e-');
   const venv = path.join(home, 'projects', 'tf');
-  const env = { HOME: home, PATH: `${bin}:${process.env.PATH ?? ''}`, LD_LIBRARY_PATH: driver };
-  const globals = ['--cuda-root', path.join(home, 'cuda-root'), '--cache-dir', path.join(home, 'cache')];
   const cli = (...args: string[]) => runBuilt([...args, ...globals], { env, cwd: home });
   return { home, venv, activate: path.join(venv, 'bin', 'activate'), cli };
 }

@@ -6,7 +6,7 @@ import { builtinCatalog } from '../../src/catalog/load.js';
 import { diagnose, type Finding } from '../../src/doctor/diagnose.js';
 import { probeMachine, resolveLibrary } from '../../src/probe/index.js';
 import { runCli } from '../helpers/cli.js';
-import { CONDA_ENV, condaOnOldDriver, condaRecord } from '../fixtures/conda-env.js';
+import { CONDA_ENV, condaOnOldDriver, condaRecord, windowsConda } from '../fixtures/conda-env.js';
 import { fixtureMachine } from '../fixtures/machine.js';
 
 const byId = (findings: Finding[]) => Object.fromEntries(findings.map((f) => [f.id, f]));
@@ -73,11 +73,7 @@ describe('a conda env as a library source', () => {
 
   it('Windows: %CONDA_PREFIX%\\Library\\bin comes before System32 and PATH, and its cudart64_101.dll wins', async () => {
     const prefix = 'C:\\Users\\me\\miniconda3\\envs\\tf';
-    const m = await fixtureMachine('windows', { Path: `${prefix}\\Library\\bin;C:\\Windows\\System32`, CONDA_PREFIX: prefix, SystemRoot: 'C:\\Windows' });
-    const files = ['Library/bin/cudart64_101.dll', 'Library/bin/cublas64_10.dll', 'Library/bin/cudnn64_7.dll'];
-    for (const f of files) await m.file(`${prefix}\\${f.replace(/\//g, '\\')}`, 'MZ');
-    await m.file(`${prefix}\\conda-meta\\cudatoolkit-10.1.243-h74a9793_0.json`, condaRecord('cudatoolkit', '10.1.243', 'h74a9793_0', 'win-64', files));
-    await m.file(`${prefix}\\conda-meta\\cudnn-7.6.5-cuda10.1_0.json`, condaRecord('cudnn', '7.6.5', 'cuda10.1_0', 'win-64', ['Library/bin/cudnn64_7.dll']));
+    const m = await windowsConda();
     const facts = await probeMachine(m.host, { catalog });
     expect(facts.conda).toMatchObject({ libDir: `${prefix}\\Library\\bin`, cuda: { majorMinor: '10.1' }, cudnn: { version: '7.6.5' } });
     expect(facts.conda!.libraries).toEqual(['cublas64_10.dll', 'cudart64_101.dll', 'cudnn64_7.dll']);

@@ -19,7 +19,7 @@ import { verifyManifest } from '../../src/verify/index.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { englishIn } from '../helpers/english-runs.js';
 import { tempDir } from '../helpers/tmp.js';
-import { condaOnOldDriver, condaRecord } from '../fixtures/conda-env.js';
+import { condaOnOldDriver, windowsConda } from '../fixtures/conda-env.js';
 import { TOOLKIT_LIBRARIES, fixtureMachine, hostPython, type FixtureMachine } from '../fixtures/machine.js';
 import { seedLaptop } from '../fixtures/seed-laptop.js';
 import { fixtureVenv } from '../fixtures/venv/fixture-venv.js';
@@ -84,16 +84,6 @@ async function partialToolkit(): Promise<FixtureMachine> {
   return m;
 }
 
-/** doctor-conda's Windows env: %CONDA_PREFIX%\Library\bin with cudart, cuBLAS and cuDNN only. */
-async function windowsConda(): Promise<FixtureMachine> {
-  const prefix = 'C:\\Users\\me\\miniconda3\\envs\\tf';
-  const m = await fixtureMachine('windows', { Path: `${prefix}\\Library\\bin;C:\\Windows\\System32`, CONDA_PREFIX: prefix, SystemRoot: 'C:\\Windows' });
-  const files = ['Library/bin/cudart64_101.dll', 'Library/bin/cublas64_10.dll', 'Library/bin/cudnn64_7.dll'];
-  for (const f of files) await m.file(`${prefix}\\${f.replace(/\//g, '\\')}`, 'MZ');
-  await m.file(`${prefix}\\conda-meta\\cudatoolkit-10.1.243-h74a9793_0.json`, condaRecord('cudatoolkit', '10.1.243', 'h74a9793_0', 'win-64', files));
-  await m.file(`${prefix}\\conda-meta\\cudnn-7.6.5-cuda10.1_0.json`, condaRecord('cudnn', '7.6.5', 'cuda10.1_0', 'win-64', ['Library/bin/cudnn64_7.dll']));
-  return m;
-}
 
 async function doctor(m: FixtureMachine, args: string[], lang: 'zh' | 'en'): Promise<string> {
   const r = await runCli(['doctor', ...args, '--lang', lang, '--no-color'], { host: m.host });

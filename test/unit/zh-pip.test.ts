@@ -4,7 +4,7 @@
 // through the English finder. Each run is also made in English, whose output has a sentence the
 // finder sees, so the check can fail. Paths the CLI does not reach easily (an edited activate block,
 // a Python that is no venv's, a venv that cannot be made) call the modules on real files.
-import { chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { realHost, type Host } from '../../src/host.js';
@@ -15,45 +15,26 @@ import { builtinCatalog } from '../../src/catalog/load.js';
 import { importTensorflow } from '../../src/verify/tensorflow.js';
 import { machineFs } from '../../src/probe/machine-fs.js';
 import { probePython } from '../../src/probe/python.js';
-import { repoRoot, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { englishIn } from '../helpers/english-runs.js';
-import { hostPython } from '../fixtures/machine.js';
 import { seedLaptop } from '../fixtures/seed-laptop.js';
-import { FAKE_PIP, fixtureVenv } from '../fixtures/venv/fixture-venv.js';
-import { tempDir } from '../helpers/tmp.js';
+import { fixtureVenv } from '../fixtures/venv/fixture-venv.js';
+import { pipLaptop } from '../helpers/pip-laptop.js';
 
 const CHINESE = /[\u4e00-\u9fff]/;
 
-async function pipLaptop() {
-  const home = await tempDir('cw-zh-pip-');
-  const bin = path.join(home, 'bin');
-  const driver = path.join(home, 'driver-lib');
-  await Promise.all([mkdir(bin), mkdir(driver)]);
-  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/rtx2060-laptop.sh'), path.join(bin, 'nvidia-smi'));
-  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/answer-query.sh'), path.join(bin, 'answer-query.sh'));
-  await writeFile(path.join(driver, 'libcuda.so.1'), 'fixture driver library');
-  // python3 -m venv DIR makes a real venv without pip (no index), whose bin/pip is the fixture pip.
-  const real = await hostPython();
-  await writeFile(path.join(bin, 'python3'), [
-    '#!/bin/sh',
-    'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then',
-    `  "${real}" -m venv --without-pip "$3" || exit $?`,
-    `  printf '#!/bin/sh\\nexec "$(dirname "$0")/python" "${FAKE_PIP}" "$@"\\n' > "$3/bin/pip" && chmod 755 "$3/bin/pip"`,
-    '  exit 0',
-    'fi',
-    `exec "${real}" "$@"`,
-  ].join('\n'));
-  await chmod(path.join(bin, 'python3'), 0o755);
-  const host: Host = { ...realHost({ HOME: home, PATH: `${bin}:${process.env.PATH ?? ''}`, LD_LIBRARY_PATH: driver }), home };
-  const globals = ['--cuda-root', path.join(home, 'cuda-root'), '--cache-dir', path.join(home, 'cache'), '--no-color'];
+async function zhPipLaptop() {
+  const { home, env, globals: dirs } = await pipLaptop('cw-zh-pip-');
+  const host: Host = { ...realHost(env), home };
+  const globals = [...dirs, '--no-color'];
   const cli = (lang: 'zh' | 'en', ...args: string[]) => runCli([...args, ...globals, '--lang', lang], { host });
   return { home, host, cli };
 }
 
-type PipLaptop = Awaited<ReturnType<typeof pipLaptop>>;
+type ZhPipLaptop = Awaited<ReturnType<typeof zhPipLaptop>>;
 
 /** The same command in zh and in en, each with its own fresh venv (made by `venv`, or left to cudawiz). */
-async function both(l: PipLaptop, args: (venv: string) => string[], venv: (dir: string) => Promise<string> = async (d) => d) {
+async function both(l: ZhPipLaptop, args: (venv: string) => string[], venv: (dir: string) => Promise<string> = async (d) => d) {
   const zh = await l.cli('zh', ...args(await venv(path.join(l.home, 'zh', 'venv'))));
   const en = await l.cli('en', ...args(await venv(path.join(l.home, 'en', 'venv'))));
   return { zh, en, zhOut: zh.stdout + zh.stderr, enOut: en.stdout + en.stderr };
@@ -69,7 +50,7 @@ function expectChineseOnly(r: Awaited<ReturnType<typeof both>>, ignore: (run: st
 
 describe('cudawiz install --route pip with --lang zh (the Linux laptop)', () => {
   it('the plan (--dry-run): step titles and reasons in Chinese', async () => {
-    const l = await pipLaptop();
+    const l = await zhPipLaptop();
     const r = await both(l, (venv) => ['install', '--tf', '2.16.1', '--route', 'pip', '--venv', venv, '--dry-run']);
     expect(r.zh.code).toBe(0);
     expect(r.zhOut).toContain('创建虚拟环境');
@@ -79,7 +60,7 @@ describe('cudawiz install --route pip with --lang zh (the Linux laptop)', () => 
   });
 
   it('a whole install of TF 2.16.1 with --yes: venv, pip, the loader-path change and why, verify', async () => {
-    const l = await pipLaptop();
+    const l = await zhPipLaptop();
     const r = await both(l, (venv) => ['install', '--tf', '2.16.1', '--route', 'pip', '--venv', venv, '--yes']);
     expect(r.zh.code, r.zhOut).toBe(0);
     expect(r.zhOut).toMatch(/已把 12 个目录加到 .*bin\/activate/);
@@ -89,7 +70,7 @@ describe('cudawiz install --route pip with --lang zh (the Linux laptop)', () => 
   });
 
   it('without consent (--configure-env no): the lines to add, then verify fails and names the fix', async () => {
-    const l = await pipLaptop();
+    const l = await zhPipLaptop();
     const r = await both(l, (venv) => ['install', '--tf', '2.16.1', '--route', 'pip', '--venv', venv, '--yes', '--configure-env', 'no']);
     expect(r.zh.code).toBe(1);
     expect(r.zhOut).toContain('保持原样（--configure-env no）');
@@ -100,7 +81,7 @@ describe('cudawiz install --route pip with --lang zh (the Linux laptop)', () => 
   });
 
   it('pip failing (no such release on the index): its own ERROR lines quoted, the fix in Chinese', async () => {
-    const l = await pipLaptop();
+    const l = await zhPipLaptop();
     const r = await both(l, (venv) => ['install', '--tf', '2.15', '--route', 'pip', '--venv', venv, '--yes'], fixtureVenv);
     expect(r.zh.code).toBe(1);
     expect(r.zhOut).toContain('pip 无法安装 tensorflow[and-cuda]==2.15');
@@ -111,7 +92,7 @@ describe('cudawiz install --route pip with --lang zh (the Linux laptop)', () => 
   });
 
   it('--venv naming a folder that is something else', async () => {
-    const l = await pipLaptop();
+    const l = await zhPipLaptop();
     const r = await both(l, (venv) => ['install', '--tf', '2.16.1', '--route', 'pip', '--venv', venv, '--yes'], async (dir) => {
       await mkdir(dir, { recursive: true });
       await writeFile(path.join(dir, 'notes.txt'), 'mine\n');
@@ -123,7 +104,7 @@ describe('cudawiz install --route pip with --lang zh (the Linux laptop)', () => 
   });
 
   it('a TensorFlow older than tensorflow[and-cuda]: refused, the toolkit route named', async () => {
-    const l = await pipLaptop();
+    const l = await zhPipLaptop();
     const r = await both(l, (venv) => ['install', '--tf', '2.10', '--route', 'pip', '--venv', venv, '--dry-run']);
     expect(r.zh.code).toBe(2);
     expect(r.zhOut).toContain('改用工具包方式：cudawiz install --tf 2.10');
@@ -170,7 +151,7 @@ describe('the pip modules with the language set to zh (real files, real processe
   }
 
   it('an activate block edited since it was added: undo leaves it and says how to remove it by hand', async () => {
-    const l = await pipLaptop();
+    const l = await zhPipLaptop();
     const venv = await fixtureVenv(path.join(l.home, 'tf'));
     const python = path.join(venv, 'bin', 'python');
     await pipInstallTensorflow(l.host, { venv, catalog: builtinCatalog(), tf: '2.16' });
@@ -183,7 +164,7 @@ describe('the pip modules with the language set to zh (real files, real processe
   });
 
   it('the fix without consent, and a Python that is no venv\'s', async () => {
-    const l = await pipLaptop();
+    const l = await zhPipLaptop();
     const venv = await fixtureVenv(path.join(l.home, 'tf'));
     await pipInstallTensorflow(l.host, { venv, catalog: builtinCatalog(), tf: '2.16' });
     const facts = await probePipCuda(l.host, path.join(venv, 'bin', 'python'));
@@ -198,7 +179,7 @@ describe('the pip modules with the language set to zh (real files, real processe
   });
 
   it('a venv that cannot be made, no Python on PATH, a Python whose answer makes no sense', async () => {
-    const l = await pipLaptop();
+    const l = await zhPipLaptop();
     const failing = path.join(l.home, 'bin', 'python-without-venv');
     await writeFile(failing, '#!/bin/sh\nexit 1\n');
     await chmod(failing, 0o755);
