@@ -2,6 +2,9 @@
 // The program starts in src/bin.ts; main() is also what tests call in-process. Start-up: only light
 // modules are imported statically here, so --help and usage errors answer before the catalog (zod),
 // the command runner (execa) or the UI (ink) load; bench/startup.mjs measures this.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { stepsText } from './i18n/steps.js';
 import pkg from '../package.json' with { type: 'json' };
 import { parseArgv, readArgvLoosely } from './cli/args.js';
@@ -22,7 +25,18 @@ export interface MainOptions {
   signal?: AbortSignal;
 }
 
-function reportError(raw: unknown, io: CommandIO, json: boolean): number {
+/** The details of an unexpected error, in a file of the temp folder; undefined where it cannot be written. */
+function writeCrashReport(details: string): string | undefined {
+  const file = join(tmpdir(), `cudawiz-error-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.txt`);
+  try {
+    writeFileSync(file, `cudawiz ${pkg.version} on ${process.platform} ${process.arch}, Node ${process.version}\n${process.argv.slice(2).join(' ')}\n\n${details}\n`);
+    return file;
+  } catch {
+    return undefined;
+  }
+}
+
+export function reportError(raw: unknown, io: CommandIO, json: boolean): number {
   // A filesystem error (full disk, read-only, no permission…) is the machine's state, not a bug: say it with its fix.
   const error = describeFsError(raw);
   if (error instanceof CudawizError) {
@@ -32,8 +46,12 @@ function reportError(raw: unknown, io: CommandIO, json: boolean): number {
     io.stderr.write(`cudawiz: ${error.message}\n${error.fix ? `  → ${error.fix}\n` : ''}`);
     return error.exitCode;
   }
+  // A bug of ours: one line for the user, the stack in a file for the report (never on the screen).
   const e = error as Error;
-  io.stderr.write(`cudawiz: ${stepsText.unexpected(e?.stack ?? String(error))}\n  → ${stepsText.reportIt}\n`);
+  const message = (e instanceof Error ? e.message : String(error)).split('\n')[0];
+  const report = writeCrashReport(e instanceof Error ? (e.stack ?? e.message) : String(error));
+  if (json) io.stdout.write(`${JSON.stringify({ error: { code: 'internal', message, fix: null, report: report ?? null } }, null, 2)}\n`);
+  io.stderr.write(`cudawiz: ${stepsText.unexpected(message)}\n  → ${stepsText.reportIt(report)}\n`);
   return EXIT.problems;
 }
 
