@@ -3,7 +3,7 @@
 // of the same URL in the same run, in three modes: (a) unthrottled loopback, (b) the whole link capped,
 // (c) each connection capped. Prints throughput, ratios and peak RSS. Not part of `npm test`.
 //
-//   node bench/download.mjs [--rounds 3] [--scale 1] [--modes a,b,c] [--connections 4]
+//   node bench/download.mjs [--rounds 3] [--scale 1] [--modes a,b,c] [--connections 4] [--quick] [--json]
 //   --scale 0.0625 runs everything 16x smaller (a quick check); sizes are in the table below.
 import { spawn } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
@@ -21,10 +21,21 @@ const MiB = 1024 * 1024;
 const RUN_PATH = 'compute/cuda/10.1/Prod/local_installers/cuda_10.1.243_418.87.00_linux.run';
 
 const { values } = parseArgs({
-  options: { connections: { type: 'string', default: '4' }, rounds: { type: 'string', default: '3' }, scale: { type: 'string', default: '1' }, modes: { type: 'string', default: 'a,b,c' } },
+  options: {
+    connections: { type: 'string', default: '4' },
+    rounds: { type: 'string' },
+    scale: { type: 'string' },
+    modes: { type: 'string', default: 'a,b,c' },
+    // bench/run.mjs passes these: --quick is one round at 1/16 of the sizes; --json puts the rows on stdout as one JSON line.
+    quick: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
 });
-const rounds = Number(values.rounds);
-const scale = Number(values.scale);
+const rounds = Number(values.rounds ?? (values.quick ? 1 : 3));
+const scale = Number(values.scale ?? (values.quick ? 0.0625 : 1));
+// With --json the human lines go to stderr and stdout carries only the rows.
+const say = (line) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
+const rows = [];
 const want = new Set(values.modes.split(','));
 
 const MODES = [
@@ -110,7 +121,7 @@ const work = await mkdtemp(path.join(os.tmpdir(), 'cudawiz-bench-'));
 try {
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first.');
   const script = await mirrorScript(work);
-  console.log(`cudawiz download bench — ${new Date().toISOString()} — ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, node ${process.version}, ${rounds} rounds`);
+  say(`cudawiz download bench — ${new Date().toISOString()} — ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, node ${process.version}, ${rounds} rounds`);
   for (const mode of MODES) {
     for (const fullSize of mode.sizes) {
       const size = Math.max(MiB, Math.round(fullSize * scale));
@@ -136,14 +147,16 @@ try {
       const oursRate = size / med(ours.map((x) => x.seconds));
       const curlRate = size / med(curl.map((x) => x.seconds));
       const peak = Math.max(...ours.map((x) => x.peak));
-      console.log(`\n${mode.name}, ${mb(size)} (median of ${rounds}; wall clock incl. start-up, hashing, rename)`);
-      console.log(`  cudawiz  ${fmt(oursRate).padStart(13)}   rounds: ${ours.map((x) => fmt(size / x.seconds)).join(', ')}   peak RSS ${mb(peak)}`);
-      console.log(`  curl -o  ${fmt(curlRate).padStart(13)}   rounds: ${curl.map((x) => fmt(size / x.seconds)).join(', ')}   peak RSS ${mb(Math.max(...curl.map((x) => x.peak)))}`);
+      say(`\n${mode.name}, ${mb(size)} (median of ${rounds}; wall clock incl. start-up, hashing, rename)`);
+      say(`  cudawiz  ${fmt(oursRate).padStart(13)}   rounds: ${ours.map((x) => fmt(size / x.seconds)).join(', ')}   peak RSS ${mb(peak)}`);
+      say(`  curl -o  ${fmt(curlRate).padStart(13)}   rounds: ${curl.map((x) => fmt(size / x.seconds)).join(', ')}   peak RSS ${mb(Math.max(...curl.map((x) => x.peak)))}`);
       const innerRate = size / med(ours.map((x) => x.inner));
-      console.log(`  ratio cudawiz/curl ${(oursRate / curlRate).toFixed(2)}${mode.cap ? `   cudawiz/cap ${(oursRate / mode.cap).toFixed(2)}` : ''}`);
-      console.log(`  without node start-up (the download's own clock, hash and rename included): ${fmt(innerRate)}, ratio to curl ${(innerRate / curlRate).toFixed(2)}${mode.cap ? `, to the cap ${(innerRate / mode.cap).toFixed(2)}` : ''}`);
+      say(`  ratio cudawiz/curl ${(oursRate / curlRate).toFixed(2)}${mode.cap ? `   cudawiz/cap ${(oursRate / mode.cap).toFixed(2)}` : ''}`);
+      rows.push({ bench: 'download', case: `${mode.name}, ${mb(size)}`, ours: fmt(oursRate), reference: `curl -o ${fmt(curlRate)}`, ratio: Number((oursRate / curlRate).toFixed(2)), peakRssMiB: Math.round(peak / MiB) });
+      say(`  without node start-up (the download's own clock, hash and rename included): ${fmt(innerRate)}, ratio to curl ${(innerRate / curlRate).toFixed(2)}${mode.cap ? `, to the cap ${(innerRate / mode.cap).toFixed(2)}` : ''}`);
     }
   }
+  if (values.json) process.stdout.write(`${JSON.stringify({ rows })}\n`);
 } finally {
   await rm(work, { recursive: true, force: true });
 }
