@@ -1,5 +1,6 @@
 // Reading cuDNN archives: list, read one member, extract. Zips through yauzl; .tgz/.tar.xz through
 // our own streaming tar reader (tar-stream.ts) over zlib or an `xz -dc` child, in one pass.
+import { isFsError } from '../fs-errors.js';
 import { cudnnText } from '../i18n/cudnn.js';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -144,10 +145,12 @@ async function extractZip(file: string, dest: string, options: ExtractOptions): 
         await pipeline(stream, createWriteStream(target), { signal: options.signal });
       } catch (error) {
         if ((error as Error).name === 'AbortError') throw error;
+        // A full disk or an unwritable staging folder is not the archive's fault: it is said as what it is.
+        if (isFsError(error)) throw Object.assign(error, { path: (error as NodeJS.ErrnoException).path ?? target });
         throw zipError(error as Error);
       }
       // A stored (uncompressed) member has no other check: damaged bytes would pass unseen.
-      if (crc >>> 0 !== e.crc32 >>> 0) throw new ArchiveReadError(`${name} is damaged (CRC mismatch)`, 'corrupt');
+      if (crc >>> 0 !== e.crc32 >>> 0) throw new ArchiveReadError(cudnnText.crcMismatch(name), 'corrupt');
       hashes.set(name, hash.digest('hex'));
       options.onFile?.(name, e.uncompressedSize);
     }

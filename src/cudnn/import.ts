@@ -3,6 +3,7 @@
 //
 // The OS is data here (it decides the layout: lib\x64 vs lib64, DLLs vs .so) while file I/O uses
 // the host's path module, so a Windows toolkit can be laid out and asserted in a temp dir on Linux.
+import { describeFsError, isFsError } from '../fs-errors.js';
 import { cudnnText as T } from '../i18n/cudnn.js';
 import { access, constants, copyFile, lstat, mkdir, readdir, realpath, rename, rm, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -310,6 +311,8 @@ async function stage(report: ArchiveReport, staging: string, options: ImportOpti
     only: new Set(report.members.map((m) => m.source)),
     onFile: (name, size) => options.onProgress?.({ phase: 'extract', files: ++files, totalFiles, bytes: (bytes += size), totalBytes, current: name }),
   }).catch((error: unknown) => {
+    // A full disk or an unwritable staging folder is not the archive's fault: say what it is.
+    if (isFsError(error)) throw describeFsError(error);
     if (!(error instanceof ArchiveReadError)) throw error;
     throw new CudawizError(T.damagedRefusing(path.basename(options.archive), error.message), {
       code: 'cudnn-archive-refused',

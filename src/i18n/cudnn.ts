@@ -88,6 +88,7 @@ export const cudnnText = localized({
     zlibwapiOnly32: (list: string) => `Only non-64-bit copies were found (${list}). `,
     manifestOriginalState: 'an original needs its size and sha256, or its link target',
     manifestFileState: 'a file needs its size and sha256, a link its target',
+    crcMismatch: (name: string) => `${name} is damaged (CRC mismatch)`,
   },
   zh: {
     archiveKind: (windows) => (windows ? 'Windows 版 .zip' : 'Linux 版 .tgz / .tar.xz'),
@@ -172,5 +173,6 @@ export const cudnnText = localized({
     zlibwapiOnly32: (list) => `只找到了非 64 位的副本（${list}）。`,
     manifestOriginalState: '原文件的记录需要大小和 sha256，或链接的目标',
     manifestFileState: '文件的记录需要大小和 sha256，链接的记录需要目标',
+    crcMismatch: (name) => `${name} 已损坏（CRC 校验不符）`,
   },
 });
