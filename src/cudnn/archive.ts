@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, mkdir, open, rm, stat, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32, createGunzip } from 'node:zlib';
 import yauzl from 'yauzl';
@@ -52,6 +52,32 @@ const cleanName = (name: string) => name.replace(/^(\.\/)+/, '');
 function zipError(error: Error): ArchiveReadError {
   if (/^(absolute path|invalid relative path|invalid characters)/.test(error.message)) return new ArchiveReadError(error.message, 'unsafe-path');
   return new ArchiveReadError(error.message, 'corrupt');
+}
+
+/**
+ * The file, read for yauzl in 1 MiB steps: its own reader takes a Readable's default 16 KiB per read,
+ * so copying a big member was mostly waiting on thousands of small reads. Each range opens the file
+ * itself: yauzl destroys a member's stream when it is done, and a shared descriptor would go with it.
+ */
+class FileRangeReader extends yauzl.RandomAccessReader {
+  constructor(private readonly file: string) {
+    super();
+  }
+  _readStreamForRange(start: number, end: number): Readable {
+    if (end <= start) return Readable.from([]);
+    return createReadStream(this.file, { start, end: end - 1, highWaterMark: 1 << 20 });
+  }
+}
+
+/** The zip for extracting its members, over a FileRangeReader. */
+async function openZipForCopy(file: string): Promise<yauzl.ZipFile> {
+  try {
+    const { size } = await stat(file);
+    return await yauzl.fromRandomAccessReaderPromise(new FileRangeReader(file), size, { lazyEntries: true, autoClose: false, strictFileNames: false });
+  } catch (error) {
+    if (isFsError(error)) throw error;
+    throw zipError(error as Error);
+  }
 }
 
 async function openZip(file: string): Promise<yauzl.ZipFile> {
@@ -119,7 +145,7 @@ async function readZipMember(file: string, member: string, maxBytes: number): Pr
 }
 
 async function extractZip(file: string, dest: string, options: ExtractOptions): Promise<Map<string, string>> {
-  const zip = await openZip(file);
+  const zip = await openZipForCopy(file);
   const hashes = new Map<string, string>();
   const made = new Set<string>();
   try {
