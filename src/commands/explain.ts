@@ -74,7 +74,7 @@ export function renderExplanation(e: Explanation, source: string, out: Output): 
   let previousFix = '';
   for (const f of e.findings) {
     out.line(`${out.symbol(STATUS[f.severity])} ${f.meaning}`);
-    out.line(`    ${out.dim(T.fixLabel)}${T.fixSep}${f.fix === previousFix ? T.sameAsAbove : f.fix}`);
+    out.line(`    ${out.dim(T.fixLabel)}${f.fix === previousFix ? T.sameAsAbove : f.fix}`);
     previousFix = f.fix;
   }
 }

@@ -40,7 +40,7 @@ function logFileFor(ctx: CommandContext, plan: PlanContext): string {
 async function confirm(ctx: CommandContext, question: string): Promise<boolean> {
   const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
   try {
-    return /^y(es)?$/i.test((await rl.question(`${question} ${commandsText.yesNo} `)).trim());
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
   } finally {
     rl.close();
   }

@@ -82,7 +82,7 @@ function render(reports: RollbackReport[], refused: Refusal[], root: string | un
     out.line(`${out.symbol(r.kept.length ? 'warn' : 'pass')} ${commandsText.rolledBack(r.toolkitDir, r.from === 'copying', r.removed.length, r.restored.length)}`);
     for (const p of r.restored) out.line(`    ${commandsText.restoredLine(p)}`);
     for (const p of r.preexisting) out.line(`    ${safetyText.preexistingLine(p)}`);
-    for (const k of r.kept) out.line(`  ${out.symbol('warn')} ${commandsText.keptLine(k.path, k.reason)}`);
+    for (const k of r.kept) out.line(`  ${out.symbol('warn')} ${stepsText.settleKept(k.path, k.reason)}`);
     if (r.backup) out.line(`    ${safetyText.originalsInBackup(r.backup)}`);
   }
 }

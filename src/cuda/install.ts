@@ -1,6 +1,7 @@
 // Runs NVIDIA's CUDA installer silently: skips a toolkit that is already there, keeps the child's
 // output in a log file, watches for a hang, stops the whole process tree on Ctrl+C, and checks the
 // result by the files TensorFlow loads. Never prints; reports through onLog / onPhase.
+import { fetchText } from '../i18n/fetch.js';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -369,7 +370,7 @@ function interrupted(state: ToolkitState, logFile?: string): CudawizError {
 }
 
 function stopped(why: 'timeout' | 'hang', state: ToolkitState, logFile: string, tail: string, ms: number): CudawizError {
-  const span = ms >= 60_000 ? T.spanMinutes(Math.round((ms / 60_000) * 10) / 10) : T.spanSeconds(Math.round(ms / 100) / 10);
+  const span = ms >= 60_000 ? fetchText.waitMinutes(Math.round((ms / 60_000) * 10) / 10) : fetchText.waitSeconds(Math.round(ms / 100) / 10);
   const described = describeToolkitState(state);
   return new CudawizError(why === 'timeout' ? T.timedOut(span, described) : T.hung(span, described), {
     code: why === 'timeout' ? 'installer-timeout' : 'installer-hung',

@@ -1,5 +1,6 @@
 // Is a toolkit directory complete, partial or absent? Answered from the two files TensorFlow and
 // the user rely on: nvcc and the CUDA runtime library under their real names.
+import { cliText } from '../i18n/cli.js';
 import { cudaText as T } from '../i18n/cuda.js';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -47,7 +48,7 @@ export async function toolkitState(os: OsName, catalog: Catalog, dir: string, ve
 export function describeToolkitState(s: ToolkitState): string {
   if (s.state === 'absent') return T.stateAbsent(s.dir);
   if (s.state === 'complete') return T.stateComplete(s.dir);
-  const holds = s.entries.length ? `${s.entries.slice(0, 8).join(T.listSeparator)}${s.entries.length > 8 ? `${T.listSeparator}…` : ''}` : undefined;
+  const holds = s.entries.length ? cliText.list([...s.entries.slice(0, 8), ...(s.entries.length > 8 ? ['…'] : [])]) : undefined;
   return T.statePartial(s.dir, holds, s.missing.map((m) => pathFor(s.os).basename(m)).join(T.and));
 }
 

@@ -134,9 +134,8 @@ const en = {
   asksFor: (asks: string[]) => `: it asks for ${asks.join(' and ')}`,
   loggedGpu: (name: string, cc: string) => `GPU: ${name} (compute capability ${cc})`,
   noProblem: 'No problem in this log: TensorFlow opened its GPU libraries.',
-  fixLabel: 'fix:',
-  /** Between the label and the fix: a space after an ASCII colon, none after a full-width one. */
-  fixSep: ' ',
+  /** With what follows it: a space after an ASCII colon, none after a full-width one. */
+  fixLabel: 'fix: ',
   sameAsAbove: 'the same as above',
   standardInput: 'standard input',
   noLog: 'No log given.',
@@ -262,7 +261,6 @@ const zh: ExplainStrings = {
   loggedGpu: (name, cc) => `GPU：${name}（计算能力 ${cc}）`,
   noProblem: '这份日志没有问题：TensorFlow 打开了它的 GPU 动态链接库。',
   fixLabel: '解决：',
-  fixSep: '',
   sameAsAbove: '同上',
   standardInput: '标准输入',
   noLog: '没有给出日志。',

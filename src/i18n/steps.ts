@@ -93,7 +93,6 @@ export const stepsText = localized({
     settleRolledBack: (removed: number, restored: number) => `rolled back: ${removed} removed, ${restored} originals restored`,
     settleKept: (file: string, reason: string) => `kept ${file}: ${reason}`,
     changesPlanned: (n: number) => `${n} change(s) planned`,
-    layersPassedCount: (n: number) => `${n} layer(s) passed`,
     couldNotCheck: (why: string) => `could not check: ${why}`,
     interruptedContinue: 'interrupted; run the same command again to continue where it stopped',
     elevateWindows: (command: string) => `Open "Terminal (Admin)" (or an elevated PowerShell) and run: ${command}`,
@@ -109,6 +108,7 @@ export const stepsText = localized({
     ok: 'ok',
     redistMachine: (machine: string, cuda: string) => `${machine} — CUDA ${cuda}`,
     scanTf: (tf: string) => `, TensorFlow ${tf}`,
+    exitCode: (code: number | null | undefined) => `exit ${code}`,
   },
   zh: {
     checkMachine: '检查这台机器',
@@ -199,7 +199,6 @@ export const stepsText = localized({
     settleRolledBack: (removed, restored) => `已回滚：删除 ${removed} 个，恢复 ${restored} 个原文件`,
     settleKept: (file, reason) => `保留了 ${file}：${reason}`,
     changesPlanned: (n) => `计划修改 ${n} 处`,
-    layersPassedCount: (n) => `${n} 层检查通过`,
     couldNotCheck: (why) => `无法检查：${why}`,
     interruptedContinue: '已中断；再次运行同一条命令即可从中断处继续',
     elevateWindows: (command) => `请打开 "终端(管理员)"（或以管理员身份运行的 PowerShell），然后运行：${command}`,
@@ -215,5 +214,6 @@ export const stepsText = localized({
     ok: '正常',
     redistMachine: (machine, cuda) => `${machine} —— CUDA ${cuda}`,
     scanTf: (tf) => `，TensorFlow ${tf}`,
+    exitCode: (code) => `退出码 ${code}`,
   },
 });

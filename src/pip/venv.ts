@@ -1,5 +1,6 @@
 // A virtual environment for the pip route: use the one at DIR when it is a venv, else create it with
 // `python3 -m venv DIR`. Never writes into a directory that is something else.
+import { stepsText } from '../i18n/steps.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CudawizError, EXIT } from '../errors.js';
@@ -67,7 +68,7 @@ export async function createVenv(host: Host, options: CreateVenvOptions): Promis
   const apt = /apt install (python3[\d.]*-venv)/.exec(said)?.[1];
   // Python's own words, quoted as it printed them.
   const tail = said.split('\n').slice(-3).join(' ');
-  const why = r.exitCode === null ? (r.failure === undefined ? pipText.couldNotBeRun : pipText.quoted(r.failure)) : tail ? pipText.quoted(tail) : pipText.exitCode(r.exitCode);
+  const why = r.exitCode === null ? (r.failure === undefined ? pipText.couldNotBeRun : pipText.quoted(r.failure)) : tail ? pipText.quoted(tail) : stepsText.exitCode(r.exitCode);
   throw new CudawizError(pipText.venvFailed(dir, python, why), {
     code: 'venv-failed',
     fix: apt

@@ -1,6 +1,7 @@
 // The CUDA and cuDNN that pip brought into a Python environment: site-packages/nvidia/<part>/lib
 // folders, their versions from the nvidia_*-<version>.dist-info names, and whether the loader will
 // search them. Never throws: what cannot be read is said in `error`.
+import { verifyText } from '../i18n/verify.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Host } from '../host.js';
@@ -116,7 +117,7 @@ export async function probePipCuda(host: Host, python: string): Promise<PipCudaF
   try {
     doc = JSON.parse(r.stdout.trim().split('\n').pop() ?? '');
   } catch {
-    facts.error = pipText.unexpectedOutput(python, r.stdout.slice(0, 200));
+    facts.error = verifyText.unexpectedOutput(python, r.stdout.slice(0, 200));
     return facts;
   }
   facts.ran = true;

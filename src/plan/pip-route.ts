@@ -2,6 +2,7 @@
 // virtual environment, pip install "tensorflow[and-cuda]==X" with its output as progress, put the
 // wheel folders on the loader path where that TF needs it (with consent), and verify in a fresh
 // Python. Each step's check makes a re-run a no-op; the same runner as the toolkit plan runs it.
+import { verifyText } from '../i18n/verify.js';
 import { stepsText } from '../i18n/steps.js';
 import path from 'node:path';
 import { andCudaPythonProblem, andCudaRequirement, hasAndCuda } from '../catalog/queries.js';
@@ -80,7 +81,7 @@ export const pipPreflightStep: Step<PipPlanContext> = {
   },
   async check(ctx) {
     const { blocking } = await blockingFindings(ctx);
-    return { done: false, reason: blocking.length ? pipText.willStop(blocking[0].title) : pipText.onlyDriver(ctx.cuda, String(ctx.req.cudnn)) };
+    return { done: false, reason: blocking.length ? stepsText.willStopBecause(blocking[0].title) : pipText.onlyDriver(ctx.cuda, String(ctx.req.cudnn)) };
   },
   async run(ctx) {
     const { facts, findings, blocking } = await blockingFindings(ctx);
@@ -88,7 +89,7 @@ export const pipPreflightStep: Step<PipPlanContext> = {
     if (blocking.length) throw new CudawizError(blocking.map((f) => f.title).join(pipText.titlesJoin), { fix: blocking[0].fix ?? undefined, code: `preflight-${blocking[0].id}` });
     const gpu = facts.gpu.gpus[0];
     const driver = facts.wsl?.windowsDriverVersion ?? facts.gpu.driver.version;
-    return { summary: gpu ? pipText.machineSummary(gpu.name, Boolean(facts.wsl?.isWsl), driver ?? '?') : pipText.ok, evidence: findings.map((f) => stepsText.findingLine(f.status, f.title)) };
+    return { summary: gpu ? pipText.machineSummary(gpu.name, Boolean(facts.wsl?.isWsl), driver ?? '?') : stepsText.ok, evidence: findings.map((f) => stepsText.findingLine(f.status, f.title)) };
   },
 };
 
@@ -169,7 +170,7 @@ export const wheelLoaderPathStep: Step<PipPlanContext> = {
       return { summary: pipText.leftAsIs(plan.activateScript), evidence: plan.lines };
     }
     const r = applyWheelLibraryFix(plan, { consent: true });
-    return { summary: r.applied ? pipText.foldersAdded(plan.dirs.length, plan.activateScript, r.recordFile) : pipText.nothingToChange, evidence: plan.why };
+    return { summary: r.applied ? pipText.foldersAdded(plan.dirs.length, plan.activateScript, r.recordFile) : stepsText.nothingToChange, evidence: plan.why };
   },
   accept(ctx, answer) {
     ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
@@ -193,7 +194,7 @@ export const pipVerifyStep: Step<PipPlanContext> = {
     };
     const tf = await importTensorflow(ctx.host, venvPython(ctx), env);
     const problems = explainLog(ctx.catalog, tf.log, { os: ctx.os }).findings.filter((f) => f.severity === 'error');
-    const evidence = tf.imported ? [pipText.tfGpus(tf.version, tf.gpus), ...problems.map((p) => pipText.logProblem(p.line, p.meaning))] : [tf.error ?? pipText.importFailed];
+    const evidence = tf.imported ? [pipText.tfGpus(tf.version, tf.gpus), ...problems.map((p) => pipText.logProblem(p.line, p.meaning))] : [tf.error ?? verifyText.importFailed];
     if (tf.imported && tf.gpus.length > 0 && problems.length === 0) return { summary: evidence[0], evidence: [pipText.activateWith(path.join(venvBinDir(ctx.host.os, ctx.venvDir), 'activate'))] };
     const wheelFix = facts ? planWheelLibraryFix(facts, { importLog: tf.log }) : undefined;
     const fix = wheelFix?.needed && !wheelFix.alreadyApplied

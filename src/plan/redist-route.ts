@@ -224,7 +224,7 @@ export const redistVerifyStep: Step<RedistPlanContext> = {
     const failed = layers.filter((l) => l.status === 'fail');
     const evidence = layers.map((l) => `${stepsText.layerMark(l.status)} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
     if (failed.length > 0) throw new CudawizError(cliText.semicolons(failed.map((l) => l.title)), { fix: failed[0].fix ?? stepsText.doctorShowsDetails, details: { layers } });
-    return { summary: stepsText.layersPassedCount(layers.filter((l) => l.status === 'pass').length), evidence };
+    return { summary: stepsText.layersPassed(layers.filter((l) => l.status === 'pass').length), evidence };
   },
 };
 

@@ -1,5 +1,6 @@
 // The Python interpreter and the TensorFlow it has, via one short script run through the host's
 // runner. The pip metadata answers fast; importing TensorFlow (slow, may fail) adds its build info.
+import { stepsText } from '../i18n/steps.js';
 import type { Host } from '../host.js';
 import { pipText } from '../i18n/pip.js';
 import { pythonCommands } from '../platform.js';
@@ -59,7 +60,7 @@ export async function probePython(host: Host, mfs: MachineFs, python?: string): 
   const r = await runProgram(host, mfs, command, ['-c', PYTHON_SCRIPT], 90_000);
   const line = r.stdout.split(/\r?\n/).reverse().find((l) => l.trim().startsWith('{'));
   if (r.exitCode !== 0 || !line) {
-    return { state: 'could-not-collect', command, evidence: firstLine(`${r.stderr}\n${r.stdout}`) || r.failure || pipText.exitCode(r.exitCode) };
+    return { state: 'could-not-collect', command, evidence: firstLine(`${r.stderr}\n${r.stdout}`) || r.failure || stepsText.exitCode(r.exitCode) };
   }
   try {
     const doc = JSON.parse(line) as Partial<PythonFacts> & { tensorflow?: PythonFacts['tensorflow'] };

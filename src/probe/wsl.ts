@@ -1,5 +1,6 @@
 // WSL from inside Linux: which WSL, which Windows build, and the Windows driver that WSL lends to
 // Linux (libcuda.so.1 and nvidia-smi under /usr/lib/wsl/lib). Never throws; unknowns stay undefined.
+import { stepsText } from '../i18n/steps.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Host } from '../host.js';
@@ -232,7 +233,7 @@ export async function probeWsl(host: Host, options: WslProbeOptions = {}): Promi
       const said = `${r.stdout}\n${r.stderr}`.trim().split(/\r?\n/)[0] ?? '';
       facts.problems.push({
         id: 'nvidia-smi-failed',
-        message: wslText.smiFailed(smi, r.exitCode === null ? r.failure ?? wslText.smiCouldNotRun : wslText.smiExit(r.exitCode)),
+        message: wslText.smiFailed(smi, r.exitCode === null ? r.failure ?? stepsText.couldNotRun : stepsText.exitCode(r.exitCode)),
         fix: wslText.smiFailedFix(wslDriverFix()),
         evidence: said || undefined,
       });

@@ -2,6 +2,7 @@
 // manifest's sha256 and size, cached), unpacked into one per-user folder with the standard layout,
 // under a manifest of every file with its sha256 — so `repair` can re-verify each one and re-fetch
 // only what is missing or changed, and `rollback` can remove the folder whole (it is all ours).
+import { stepsText } from '../i18n/steps.js';
 import { chmod, lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
@@ -213,7 +214,7 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
   const todo = manifest.components.filter((c) => !c.done);
   const stageOne = async (c: RedistComponentRecord, archive: string) => {
     const format = await detectFormat(archive);
-    if (!format) throw new CudawizError(redistText.notAnArchive(archive), { code: 'redist-archive-unreadable', fix: redistText.runAgain });
+    if (!format) throw new CudawizError(redistText.notAnArchive(archive), { code: 'redist-archive-unreadable', fix: stepsText.runAgain });
     const stage = path.join(staging, c.id);
     await rm(stage, { recursive: true, force: true });
     const hashes = await extractArchive(archive, format, stage, { signal: options.signal });
@@ -251,7 +252,7 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
       for (const c of todo) {
         options.signal?.throwIfAborted();
         const pending = stagings.get(c.id);
-        if (!pending) throw new CudawizError(redistText.notDownloaded(c.id), { fix: redistText.runAgain });
+        if (!pending) throw new CudawizError(redistText.notDownloaded(c.id), { fix: stepsText.runAgain });
         const { stage: dir, staged } = await pending;
         // Recorded before any file moves: an interrupted unpack leaves a manifest that names them all.
         manifest.files = [...manifest.files.filter((f) => f.component !== c.id), ...staged.map((s) => s.file)];
