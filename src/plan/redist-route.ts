@@ -19,7 +19,7 @@ import { beginUnpack, checkRedistToolkit, downloadArchives, repairRedist, unpack
 import { verifySetup } from '../verify/index.js';
 import { createPlanContext, type PlanContext, type PlanOptions } from './context.js';
 import { NeedsInput, type Step } from './runner.js';
-import { envPlanFor, importCudnnStep, obtainCudnnStep } from './setup.js';
+import { envPlanFor, importCudnnStep, obtainCudnnStep, verifiedOrThrow } from './setup.js';
 
 export interface RedistPlanContext extends PlanContext {
   redist: RedistCatalog;
@@ -221,10 +221,7 @@ export const redistVerifyStep: Step<RedistPlanContext> = {
     };
     const shell = ctx.envInPlace ? { ...ctx.host, env: newShellEnv(ctx) } : undefined;
     const layers = [filesLayer, ...(await verifySetup(shell ? { ...ctx, host: shell, probes: new ProbeCache(shell) } : ctx))];
-    const failed = layers.filter((l) => l.status === 'fail');
-    const evidence = layers.map((l) => `${stepsText.layerMark(l.status)} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
-    if (failed.length > 0) throw new CudawizError(cliText.semicolons(failed.map((l) => l.title)), { fix: failed[0].fix ?? stepsText.doctorShowsDetails, details: { layers } });
-    return { summary: stepsText.layersPassed(layers.filter((l) => l.status === 'pass').length), evidence };
+    return verifiedOrThrow(layers, (l) => l.title);
   },
 };
 

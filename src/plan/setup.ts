@@ -331,10 +331,18 @@ export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean
  * A failed layer as what went wrong, not its title (which reads as the success it checks for): its
  * first evidence names the library (or file, or import) and the next line says why.
  */
-function whatFailed(layer: LayerResult): string {
+function whatFailed(layer: Pick<LayerResult, 'title' | 'evidence'>): string {
   const [what, why] = layer.evidence;
   if (!what) return `${planText.verifyFailed}: ${layer.title}`;
   return why ? `${what} (${why})` : what;
+}
+
+/** A verify step's end: its layers as evidence lines, and a failure when any layer failed. */
+export function verifiedOrThrow<L extends Pick<LayerResult, 'title' | 'status' | 'evidence' | 'fix'>>(layers: L[], describeFailed: (layer: L) => string = whatFailed): { summary: string; evidence: string[] } {
+  const failed = layers.filter((l) => l.status === 'fail');
+  if (failed.length > 0) throw new CudawizError(cliText.semicolons(failed.map(describeFailed)), { fix: failed[0].fix ?? stepsText.doctorShowsDetails, details: { layers } });
+  const evidence = layers.map((l) => `${stepsText.layerMark(l.status)} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
+  return { summary: stepsText.layersPassed(layers.filter((l) => l.status === 'pass').length), evidence };
 }
 
 export const verifyStep: Step<PlanContext> = {
@@ -344,13 +352,7 @@ export const verifyStep: Step<PlanContext> = {
   },
   check: async () => ({ done: false }),
   async run(ctx) {
-    const layers = await verifySetup(ctx);
-    const failed = layers.filter((l) => l.status === 'fail');
-    const evidence = layers.map((l) => `${stepsText.layerMark(l.status)} ${l.title}${l.evidence[0] ? ` — ${l.evidence[0]}` : ''}`);
-    if (failed.length > 0) {
-      throw new CudawizError(cliText.semicolons(failed.map(whatFailed)), { fix: failed[0].fix ?? stepsText.doctorShowsDetails, details: { layers } });
-    }
-    return { summary: stepsText.layersPassed(layers.filter((l) => l.status === 'pass').length), evidence };
+    return verifiedOrThrow(await verifySetup(ctx));
   },
 };
 
