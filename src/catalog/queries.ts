@@ -368,7 +368,7 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
         row: linux.row.version,
         os,
         gpuSupported: false,
-        alternatives: catalog.tensorflow.windowsAlternatives.map((a) => ({ id: a.id, ...catalogText.windowsAlternative(a.id, a.title, a.detail) })),
+        alternatives: catalog.tensorflow.windowsAlternatives.map((a) => ({ id: a.id, ...catalogText.windowsAlternative(a) })),
         pip: `tensorflow==${tf}`,
         andCuda: false,
         python: { ...pythonRange(linux.row), listed: linux.row.python },

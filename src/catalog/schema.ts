@@ -56,7 +56,7 @@ export const tensorflowSchema = z.object({
   gpuPackageLast: majorMinor,
   gpuPackageSource: source,
   /** What to do on native Windows past windowsNativeGpuLast. */
-  windowsAlternatives: z.array(z.object({ id: z.string(), title: z.string(), detail: z.string() })).min(1),
+  windowsAlternatives: z.array(z.object({ id: z.string(), title: z.string(), detail: z.string(), zh: z.object({ title: z.string(), detail: z.string() }).optional() })).min(1),
   /** Rows the docs once published and later deleted (kept for the record; never answered). */
   removedRows: z.array(tfRowSchema.extend({ os: z.enum(['linux', 'windows']), note: z.string() })).optional(),
 });

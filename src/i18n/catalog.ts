@@ -1,22 +1,6 @@
 // Strings of the catalog's answers (requirements, the plan's cuDNN reason, GPU verdicts), en + zh.
 import { localized } from './localized.js';
 
-/** The catalog's windowsAlternatives (assets/tensorflow.json) in Chinese, by id; an overlay's new id keeps its own text. */
-const WINDOWS_ALTERNATIVES_ZH: Record<string, { title: string; detail: string }> = {
-  wsl2: {
-    title: '改用 WSL2',
-    detail: '在 WSL2 里安装 Ubuntu（需要 Windows 10 21H2 / 内部版本 19044 或更新），在里面运行 cudawiz；那里的 TensorFlow 使用 Windows 的显卡驱动。',
-  },
-  'tf-2.10': {
-    title: '在原生 Windows 上使用 TensorFlow 2.10',
-    detail: 'pip install "tensorflow<2.11"，搭配 CUDA 11.2 和 cuDNN 8.1（cudawiz install --tf 2.10）。',
-  },
-  directml: {
-    title: '使用 tensorflow-cpu 加 DirectML 插件',
-    detail: 'pip install tensorflow-cpu tensorflow-directml-plugin（https://github.com/microsoft/tensorflow-directml-plugin）。',
-  },
-};
-
 export const catalogText = localized({
   en: {
     cudnnPublic: (version: string, cuda: string) => `cuDNN ${version} for CUDA ${cuda}: a public copy, no login needed`,
@@ -54,7 +38,8 @@ export const catalogText = localized({
     manifestSha: (version: string, manifest: string) => `cuDNN ${version} carries no sha256 of its own here; its manifest ${manifest} lists it.`,
     andCudaNote: (requirement: string, pythons: string) => `On Linux, pip install "${requirement}" brings CUDA and cuDNN as Python wheels; only the driver is then needed (Python ${pythons}).`,
     /** The catalog's ways around native Windows' missing GPU build, by id; English is the catalog's own text. */
-    windowsAlternative: (_id: string, title: string, detail: string): { title: string; detail: string } => ({ title, detail }),
+    /** One of the catalog's windowsAlternatives as the reader reads it: its zh text where it has one (an overlay's may not). */
+    windowsAlternative: (a: { title: string; detail: string; zh?: { title: string; detail: string } }): { title: string; detail: string } => ({ title: a.title, detail: a.detail }),
     // ---------------------------------------------------------------- the version picker (src/catalog/tf-choices.ts)
     noNativeWindowsAfter: (last: string, line: string) => `no native Windows GPU support after ${last}: use WSL2 (cudawiz requirements --tf ${line} --os linux) or TF ${last}`,
     // ---------------------------------------------------------------- loading the catalog (src/catalog/load.ts, src/redist/catalog.ts)
@@ -122,7 +107,7 @@ export const catalogText = localized({
     noCudnnBuild: (os, cudnn, cuda) => `目录中没有对应 CUDA ${cuda} 的 ${os} 版 cuDNN ${cudnn}；可以用 --catalog 添加。`,
     manifestSha: (version, manifest) => `这里的 cuDNN ${version} 本身没有 sha256；它的清单文件 ${manifest} 里有。`,
     andCudaNote: (requirement, pythons) => `在 Linux 上，pip install "${requirement}" 会以 Python wheel 的形式装好 CUDA 和 cuDNN；之后只需要显卡驱动（Python ${pythons}）。`,
-    windowsAlternative: (id, title, detail) => WINDOWS_ALTERNATIVES_ZH[id] ?? { title, detail },
+    windowsAlternative: (a) => a.zh ?? { title: a.title, detail: a.detail },
     noNativeWindowsAfter: (last, line) => `${last} 之后的版本在原生 Windows 上不支持 GPU：请改用 WSL2（cudawiz requirements --tf ${line} --os linux），或用 TF ${last}`,
     invalid: (issues) => `目录数据无效：\n${issues}`,
     invalidFix: '请修正上面指出的字段（或去掉覆盖文件），然后重新运行。',

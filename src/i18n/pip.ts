@@ -4,14 +4,7 @@
 // What pip or Python printed is quoted as it was, so it can be searched.
 import { localized } from './localized.js';
 
-/** The Chinese of assets/wheel-loader.json's facts, by their "from-to" TF lines; a fact not here keeps its English. */
-const FACT_WHY_ZH: Record<string, string> = {
-  '2.12-2.13': 'nvidia-cudnn-cu11 包里的 cuDNN 只能通过 LD_LIBRARY_PATH 找到（当时 TF 的 pip 安装指南是在 activate 脚本里设置 CUDNN_PATH/lib）。',
-  '2.16-2.16': '除非把 site-packages/nvidia/*/lib 加到 LD_LIBRARY_PATH 上，否则 tensorflow[and-cuda] 2.16.1 列不出任何显卡。',
-  '2.17-2.18': '有用户报告 tensorflow[and-cuda]（2.17.0rc0；以及 Poetry 环境里的 2.18.0）出现 "Cannot dlopen some GPU libraries"，把这些目录加到 LD_LIBRARY_PATH 上之后才正常。',
-};
-
-type Fact = { from: string; to: string; why: string };
+type Fact = { why: string; whyZh?: string };
 
 export const pipText = localized({
   en: {
@@ -154,7 +147,7 @@ export const pipText = localized({
     installPython3: '请先安装 Python 3（或指定要用的 Python），然后重新运行。',
     runVenvYourself: (python, dir) => `自己运行 \`${python} -m venv ${dir}\` 查看完整的错误信息。`,
 
-    factWhy: (fact) => FACT_WHY_ZH[`${fact.from}-${fact.to}`] ?? fact.why,
+    factWhy: (fact) => fact.whyZh ?? fact.why,
     factLine: (tf, why, source) => `TensorFlow ${tf}：${why}（${source}）`,
     couldNotLoad: (libs) => `TensorFlow 加载不了 ${libs.join('、')}：它们在这个环境的 nvidia pip 包里，但不在加载路径上。`,
     notOnLoaderPath: 'pip 包的库目录不在 LD_LIBRARY_PATH 上；这时 TensorFlow 只靠它的 RUNPATH 找库，而 LD_LIBRARY_PATH 上如果有系统装的 CUDA，会先加载那个。',

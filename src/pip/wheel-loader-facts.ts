@@ -11,6 +11,8 @@ const factSchema = z.object({
   to: z.string().regex(/^\d+\.\d+$/),
   need: z.enum(['needed', 'reported', 'not-known']),
   why: z.string().min(1),
+  /** The same reason in Simplified Chinese; without it a zh run says the English one. */
+  whyZh: z.string().min(1).optional(),
   source: z.string().min(3),
 });
 
