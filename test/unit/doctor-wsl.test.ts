@@ -1,54 +1,16 @@
 // The doctor inside WSL2 and on native Windows: fixture machines with the kernel's microsoft marker,
 // WSL's library folder holding the Windows driver's libcuda.so.1 and an nvidia-smi that prints what it
 // printed inside WSL2. The driver is Windows': every driver fix says so, never a Linux driver.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../src/catalog/load.js';
 import { diagnose, type Finding } from '../../src/doctor/diagnose.js';
 import { probeMachine } from '../../src/probe/index.js';
 import { runCli } from '../helpers/cli.js';
 import { condaRecord } from '../fixtures/conda-env.js';
-import { fixtureMachine, type FixtureMachine } from '../fixtures/machine.js';
+import { fixtureMachine } from '../fixtures/machine.js';
+import { WSL1_KERNEL, wslMachine } from '../fixtures/wsl-machine.js';
 
 const catalog = builtinCatalog();
-const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
-const answerQuery = path.join(fixtures, 'nvidia-smi/answer-query.sh');
-const WSL2_KERNEL = 'Linux version 5.15.153.1-microsoft-standard-WSL2 (root@941d701f84f1) (gcc (GCC) 12.2.0, GNU ld (GNU Binutils) 2.40) #1 SMP Fri Mar 29 23:14:13 UTC 2024';
-const WSL1_KERNEL = 'Linux version 4.4.0-18985-Microsoft (Microsoft@Microsoft.com) (gcc version 5.4.0 (GCC) ) #1-Microsoft Fri Sep 13 14:26:00 PST 2019';
-const WSL_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/lib/wsl/lib', WSL_DISTRO_NAME: 'Ubuntu', WSL_INTEROP: '/run/WSL/1_interop' };
-/** The header nvidia-smi printed inside WSL2 on a GeForce RTX 3060 Ti with Windows driver 516.94 (NVIDIA/nvidia-docker#1665). */
-const SMI_516_TABLE = '| NVIDIA-SMI 516.01       Driver Version: 516.94       CUDA Version: 11.7     |';
-
-interface WslMachine {
-  kernel?: string;
-  /** The Windows driver WSL's nvidia-smi reports; undefined: no nvidia-smi and no libcuda (no Windows driver). */
-  driver?: '555.99' | '516.94';
-  windowsVer?: string;
-  ldConf?: boolean;
-  strayLinuxLibcuda?: boolean;
-}
-
-async function wslMachine(spec: WslMachine = {}): Promise<FixtureMachine> {
-  const m = await fixtureMachine('linux', { ...WSL_ENV, ...(spec.kernel === WSL1_KERNEL ? { WSL_INTEROP: '' } : {}) });
-  const kernel = spec.kernel ?? WSL2_KERNEL;
-  await m.file('/proc/version', `${kernel}\n`);
-  await m.file('/proc/sys/kernel/osrelease', `${/^Linux version (\S+)/.exec(kernel)![1]}\n`);
-  if (spec.driver) {
-    await m.file('/usr/lib/wsl/lib/libcuda.so.1', 'the Windows driver\'s libcuda');
-    const [name, cc, table] = spec.driver === '555.99'
-      ? ['NVIDIA GeForce RTX 4070', '8.9', `cat '${path.join(fixtures, 'wsl/nvidia-smi-555.99.txt')}'`]
-      : ['NVIDIA GeForce RTX 3060 Ti', '8.6', `echo '${SMI_516_TABLE}'`];
-    // The query answers in CSV as nvidia-smi does; with no arguments it prints the table with its header.
-    await m.script('/usr/lib/wsl/lib/nvidia-smi', `case "$*" in\n  *--query-gpu=*) . "${answerQuery}"; row 0 "${name}" ${spec.driver} ${cc} "8188 MiB" ;;\n  *) ${table} ;;\nesac`);
-    await m.script('/sbin/ldconfig', `printf '\\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/wsl/lib/libcuda.so.1\\n'`);
-  }
-  if (spec.windowsVer) await m.script('/mnt/c/Windows/System32/cmd.exe', `printf '\\r\\nMicrosoft Windows [Version ${spec.windowsVer}]\\r\\n'`);
-  if (spec.ldConf ?? true) await m.file('/etc/ld.so.conf.d/ld.wsl.conf', '/usr/lib/wsl/lib\n');
-  if (spec.strayLinuxLibcuda) await m.file('/usr/lib/x86_64-linux-gnu/libcuda.so.1', 'a Linux driver package copy');
-  return m;
-}
-
 const byId = (findings: Finding[]) => Object.fromEntries(findings.map((f) => [f.id, f]));
 /** No finding may tell a WSL user to install a Linux driver. */
 const linuxDriverAdvice = (findings: Finding[]) => findings.filter((f) => /display driver|apt (install|remove)[^\n]*nvidia-driver|nvidia-utils|reload the NVIDIA driver/i.test(f.fix ?? ''));

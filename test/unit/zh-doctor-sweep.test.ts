@@ -22,36 +22,17 @@ import { tempDir } from '../helpers/tmp.js';
 import { condaOnOldDriver, windowsConda } from '../fixtures/conda-env.js';
 import { TOOLKIT_LIBRARIES, fixtureMachine, hostPython, type FixtureMachine } from '../fixtures/machine.js';
 import { seedLaptop } from '../fixtures/seed-laptop.js';
+import { WSL1_KERNEL, wslMachine } from '../fixtures/wsl-machine.js';
 import { fixtureVenv } from '../fixtures/venv/fixture-venv.js';
 
 const fixtures = path.join(repoRoot, 'test/fixtures');
 const answerQuery = path.join(fixtures, 'nvidia-smi/answer-query.sh');
-const WSL2_KERNEL = 'Linux version 5.15.153.1-microsoft-standard-WSL2 (root@941d701f84f1) (gcc (GCC) 12.2.0, GNU ld (GNU Binutils) 2.40) #1 SMP Fri Mar 29 23:14:13 UTC 2024';
-const WSL1_KERNEL = 'Linux version 4.4.0-18985-Microsoft (Microsoft@Microsoft.com) (gcc version 5.4.0 (GCC) ) #1-Microsoft Fri Sep 13 14:26:00 PST 2019';
-const WSL_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/lib/wsl/lib', WSL_DISTRO_NAME: 'Ubuntu', WSL_INTEROP: '/run/WSL/1_interop' };
 const HAS_CHINESE = /[\u4e00-\u9fff]/;
 
 /** A Linux box with one of the nvidia-smi captures installed. */
 async function smiBox(fixture: string, at = '/usr/bin/nvidia-smi'): Promise<FixtureMachine> {
   const m = await fixtureMachine('linux', { PATH: '/usr/local/bin:/usr/bin:/bin' });
   await m.nvidiaSmi(at, fixture);
-  return m;
-}
-
-/** WSL as doctor-wsl.test.ts builds it: the kernel's marker, WSL's library folder, cmd.exe's ver. */
-async function wslBox(spec: { kernel?: string; driver?: boolean; windowsVer?: string; ldConf?: boolean; strayLinuxLibcuda?: boolean }): Promise<FixtureMachine> {
-  const m = await fixtureMachine('linux', { ...WSL_ENV, ...(spec.kernel === WSL1_KERNEL ? { WSL_INTEROP: '' } : {}) });
-  const kernel = spec.kernel ?? WSL2_KERNEL;
-  await m.file('/proc/version', `${kernel}\n`);
-  await m.file('/proc/sys/kernel/osrelease', `${/^Linux version (\S+)/.exec(kernel)![1]}\n`);
-  if (spec.driver) {
-    await m.file('/usr/lib/wsl/lib/libcuda.so.1', "the Windows driver's libcuda");
-    await m.script('/usr/lib/wsl/lib/nvidia-smi', `case "$*" in\n  *--query-gpu=*) . "${answerQuery}"; row 0 "NVIDIA GeForce RTX 4070" 555.99 8.9 "8188 MiB" ;;\n  *) cat '${path.join(fixtures, 'wsl/nvidia-smi-555.99.txt')}' ;;\nesac`);
-    await m.script('/sbin/ldconfig', `printf '\\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/wsl/lib/libcuda.so.1\\n'`);
-  }
-  if (spec.windowsVer) await m.script('/mnt/c/Windows/System32/cmd.exe', `printf '\\r\\nMicrosoft Windows [Version ${spec.windowsVer}]\\r\\n'`);
-  if (spec.ldConf ?? true) await m.file('/etc/ld.so.conf.d/ld.wsl.conf', '/usr/lib/wsl/lib\n');
-  if (spec.strayLinuxLibcuda) await m.file('/usr/lib/x86_64-linux-gnu/libcuda.so.1', 'a Linux driver package copy');
   return m;
 }
 
@@ -99,10 +80,10 @@ describe('doctor --lang zh on every fixture machine', () => {
     ['a Tesla K80 on driver 410', () => smiBox('tesla-k80-driver-410'), [['--tf', '2.3'], ['--tf', '2.15']]],
     ['a TITAN V beside an RTX 5880 Ada', () => smiBox('two-gpus'), [['--tf', '2.3'], ['--tf', '2.18']]],
     ["WSL2's nvidia-smi capture", () => smiBox('wsl2', '/usr/lib/wsl/lib/nvidia-smi'), [['--tf', '2.16']]],
-    ['WSL 2 on Windows 11 with driver 555.99', () => wslBox({ driver: true, windowsVer: '10.0.22631.3880' }), [[], ['--tf', '2.3']]],
-    ['WSL 2 on a Windows too old for CUDA', () => wslBox({ driver: true, windowsVer: '10.0.19041.1' }), [['--tf', '2.16']]],
-    ['WSL 1 with no driver', () => wslBox({ kernel: WSL1_KERNEL, ldConf: false }), [[], ['--tf', '2.16']]],
-    ['WSL 2 with a Linux driver inside and no ld.wsl.conf', () => wslBox({ driver: true, ldConf: false, strayLinuxLibcuda: true }), [['--tf', '2.16']]],
+    ['WSL 2 on Windows 11 with driver 555.99', () => wslMachine({ driver: '555.99', windowsVer: '10.0.22631.3880' }), [[], ['--tf', '2.3']]],
+    ['WSL 2 on a Windows too old for CUDA', () => wslMachine({ driver: '555.99', windowsVer: '10.0.19041.1' }), [['--tf', '2.16']]],
+    ['WSL 1 with no driver', () => wslMachine({ kernel: WSL1_KERNEL, ldConf: false }), [[], ['--tf', '2.16']]],
+    ['WSL 2 with a Linux driver inside and no ld.wsl.conf', () => wslMachine({ driver: '555.99', ldConf: false, strayLinuxLibcuda: true }), [['--tf', '2.16']]],
     ['Python with a TF 2.3 that sees no GPU', () => pythonBox('tf-no-gpu'), [[], ['--tf', '2.3']]],
     ['Python with a slow-importing TF 2.3', () => pythonBox('tf23-slow-import'), [[]]],
     ['Python 3.10', () => pythonBox('py310'), [['--tf', '2.3'], ['--tf', '2.10']]],
@@ -180,12 +161,12 @@ describe("doctor --lang zh on pip's tensorflow[and-cuda] in a venv", () => {
 
 describe('the leftovers, one by one', () => {
   it("the share block's WSL line says Windows 显卡驱动 and 无, not 'Windows driver none'; English as doctor-wsl pins it", async () => {
-    const wsl1 = await wslBox({ kernel: WSL1_KERNEL, ldConf: false });
+    const wsl1 = await wslMachine({ kernel: WSL1_KERNEL, ldConf: false });
     const zh = await doctor(wsl1, [], 'zh');
     expect(zh).toContain('wsl: 1，Windows 18985，Windows 显卡驱动 无');
     expect(zh).not.toMatch(/Windows driver|\bnone\b/);
     expect(await doctor(wsl1, [], 'en')).toContain('wsl: 1, Windows 18985, Windows driver none');
-    const wsl2 = await wslBox({ driver: true, windowsVer: '10.0.22631.3880' });
+    const wsl2 = await wslMachine({ driver: '555.99', windowsVer: '10.0.22631.3880' });
     expect(await doctor(wsl2, [], 'zh')).toContain('wsl: 2，Windows 10.0.22631.3880，Windows 显卡驱动 555.99');
     expect(await doctor(wsl2, [], 'en')).toContain('wsl: 2, Windows 10.0.22631.3880, Windows driver 555.99');
   });
@@ -214,7 +195,7 @@ describe('the leftovers, one by one', () => {
   });
 
   it("WSL's Windows build source is said in Chinese words, not as the probe's raw id", async () => {
-    const zh = await doctor(await wslBox({ kernel: WSL1_KERNEL, ldConf: false }), [], 'zh');
+    const zh = await doctor(await wslMachine({ kernel: WSL1_KERNEL, ldConf: false }), [], 'zh');
     expect(zh).toContain('Windows 内部版本 18985（根据内核版本号推断）');
     expect(zh).not.toContain('kernel release');
     // cmd.exe's ver shows in the evidence of a failing wsl finding only; the table word is checked at the source.
