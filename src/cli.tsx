@@ -26,17 +26,17 @@ export interface MainOptions {
 }
 
 /** The details of an unexpected error, in a file of the temp folder; undefined where it cannot be written. */
-function writeCrashReport(details: string): string | undefined {
+function writeCrashReport(details: string, argv: readonly string[]): string | undefined {
   const file = join(tmpdir(), `cudawiz-error-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.txt`);
   try {
-    writeFileSync(file, `cudawiz ${pkg.version} on ${process.platform} ${process.arch}, Node ${process.version}\n${process.argv.slice(2).join(' ')}\n\n${details}\n`);
+    writeFileSync(file, `cudawiz ${pkg.version} on ${process.platform} ${process.arch}, Node ${process.version}\ncudawiz ${argv.join(' ')}\n\n${details}\n`);
     return file;
   } catch {
     return undefined;
   }
 }
 
-export function reportError(raw: unknown, io: CommandIO, json: boolean): number {
+export function reportError(raw: unknown, io: CommandIO, json: boolean, argv: readonly string[] = []): number {
   // A filesystem error (full disk, read-only, no permission…) is the machine's state, not a bug: say it with its fix.
   const error = describeFsError(raw);
   if (error instanceof CudawizError) {
@@ -49,7 +49,7 @@ export function reportError(raw: unknown, io: CommandIO, json: boolean): number 
   // A bug of ours: one line for the user, the stack in a file for the report (never on the screen).
   const e = error as Error;
   const message = (e instanceof Error ? e.message : String(error)).split('\n')[0];
-  const report = writeCrashReport(e instanceof Error ? (e.stack ?? e.message) : String(error));
+  const report = writeCrashReport(e instanceof Error ? (e.stack ?? e.message) : String(error), argv);
   if (json) io.stdout.write(`${JSON.stringify({ error: { code: 'internal', message, fix: null, report: report ?? null } }, null, 2)}\n`);
   io.stderr.write(`cudawiz: ${stepsText.unexpected(message)}\n  → ${stepsText.reportIt(report)}\n`);
   return EXIT.problems;
@@ -126,6 +126,6 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       process.removeListener('SIGINT', onSigint);
     }
   } catch (error) {
-    return reportError(error, io, loose.json);
+    return reportError(error, io, loose.json, argv);
   }
 }

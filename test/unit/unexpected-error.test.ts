@@ -29,7 +29,7 @@ const bug = () => {
 describe('an unexpected error', () => {
   it('prints one line and where the details are, exit 1; the file holds the stack', async () => {
     const t = io();
-    expect(reportError(bug(), t.io, false)).toBe(1);
+    expect(reportError(bug(), t.io, false, ['install', '--tf', '2.3'])).toBe(1);
     const said = t.err();
     expect(said).toMatch(/^cudawiz: unexpected error: Cannot read properties of undefined \(reading 'cuda'\)\n/);
     expect(said).not.toMatch(/\n\s+at /);
@@ -38,6 +38,7 @@ describe('an unexpected error', () => {
     const details = await readFile(file!, 'utf8');
     expect(details).toMatch(/TypeError: Cannot read properties of undefined/);
     expect(details).toMatch(/\n\s+at /);
+    expect(details).toContain('cudawiz install --tf 2.3');
     await rm(file!);
   });
 
