@@ -80,7 +80,7 @@ async function setupZh(): Promise<void> {
       machine.mirror.fault({ mode: 'trickle', path: '.run', bytesPerSecond: 2048 });
       const term = await wizard(machine, { CUDA_FIXTURE_SLOW_FILES: '40', SHELL: '/bin/bash', CUDAWIZ_LANG: 'zh' });
       try {
-        await show('zh wizard: scan', await term.waitFor('为某个 TensorFlow 版本重新安装', 30_000));
+        await show('zh wizard: scan', await term.waitFor('为某个 TensorFlow 版本全新安装', 30_000));
         await term.keys('Enter');
         await show('zh wizard: choose TensorFlow', await term.waitFor('选择 TensorFlow 版本'));
         await term.keys('Enter');
@@ -127,7 +127,7 @@ async function pick(term: Terminal, focused: RegExp): Promise<string> {
 /** The words a capture waits for, per language. */
 const WORDS = {
   en: { scan: 'New setup', choose: 'Which TensorFlow version?', go: 'Go ahead?', archive: 'Archive path:', done: 'Enter or q quit', prefix: 'wizard', failed: '✗ Install the CUDA toolkit' },
-  zh: { scan: '为某个 TensorFlow 版本重新安装', choose: '选择 TensorFlow 版本', go: '开始吗？', archive: '压缩包路径：', done: 'Enter 或 q 退出', prefix: 'zh wizard', failed: '✗ 安装 CUDA 工具包' },
+  zh: { scan: '为某个 TensorFlow 版本全新安装', choose: '选择 TensorFlow 版本', go: '开始吗？', archive: '压缩包路径：', done: 'Enter 或 q 退出', prefix: 'zh wizard', failed: '✗ 安装 CUDA 工具包' },
 };
 
 /** TF 2.4 needs cuDNN 8.0.5 for CUDA 11.0, whose Linux tgz is behind NVIDIA's login: the wizard waits. */

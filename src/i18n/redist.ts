@@ -40,7 +40,7 @@ export const redistText = localized({
     envQuestion: (targets: string, release: string) => `Change ${targets} so TensorFlow finds CUDA ${release} (for your user only)?`,
     envLeft: 'left as it is (--configure-env no); to do it yourself:',
     envApplied: (n: number) => `${n} change(s) for your user, recorded for rollback`,
-    routeLabel: 'CUDA from NVIDIA\'s per-component archives (no administrator, a fraction of the download)',
+    routeLabel: "NVIDIA's per-component CUDA archives (no admin, small download)",
     repaired: (dir: string, components: string[]) => components.length ? `${dir}: fetched and unpacked again: ${components.join(', ')}` : `${dir}: every file matches its sha256`,
     removed: (dir: string, release: string, files: number) => `${dir}: cudawiz's CUDA ${release} redist toolkit removed (${files} files).`,
   },

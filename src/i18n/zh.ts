@@ -11,7 +11,7 @@ export const zh: Strings = {
   none: '未找到',
   existingInstall: '这台机器已经装有 CUDA。你想做什么？',
   repair: '修复（按诊断结果修复问题）',
-  newSetup: '为某个 TensorFlow 版本重新安装',
+  newSetup: '为某个 TensorFlow 版本全新安装',
   problemsFound: (n: number) => `发现 ${n} 个问题`,
   noProblems: '没有发现问题',
   moreProblems: (n: number) => `  ……还有 ${n} 个（cudawiz doctor 会列出全部及修复方法）`,

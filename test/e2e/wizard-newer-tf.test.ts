@@ -50,7 +50,7 @@ describe('the wizard with a TensorFlow newer than the catalog', () => {
     // 2.14+ on Linux: the wizard asks how to get CUDA — the redist archives first (CUDA 12 has them
     // since 12.9.1 is in the catalog), then pip, then the system toolkit, which this walk takes.
     screen = await term.waitFor(`How should TensorFlow ${newest.version} get CUDA and cuDNN?`, 30_000);
-    expect(screen.replace(/\s+/g, ' ')).toMatch(/❯ ?CUDA from NVIDIA's per-component archives \(no administrator, a fraction of the download\) — recommended/);
+    expect(screen).toMatch(/❯ NVIDIA's per-component CUDA archives \(no admin, small download\) — recommended/);
     await term.keys('Down');
     await term.waitFor(/❯ pip wheels/);
     await term.keys('Down');

@@ -46,7 +46,7 @@ describe('the wizard in Chinese, in a real terminal', () => {
       await grab();
       return s;
     };
-    expect(await seen('为某个 TensorFlow 版本重新安装')).toContain('NVIDIA GeForce RTX 2060');
+    expect(await seen('为某个 TensorFlow 版本全新安装')).toContain('NVIDIA GeForce RTX 2060');
     await t.keys('Enter');
     expect(await seen('选择 TensorFlow 版本')).toMatch(/❯ TensorFlow 2\.3\.0 +CUDA 10\.1 · cuDNN 7\.6/);
     await t.keys('Enter');
@@ -148,7 +148,7 @@ describe('the wizard in Chinese when it needs the user', () => {
       screens.push(s);
       return s;
     };
-    await seen('为某个 TensorFlow 版本重新安装');
+    await seen('为某个 TensorFlow 版本全新安装');
     await t.keys('Enter');
     await seen('选择 TensorFlow 版本');
     await pick(t, /❯ TensorFlow 2\.4\.0 /);
@@ -171,7 +171,7 @@ describe('the wizard in Chinese when it needs the user', () => {
   it('the CUDA installer fails: the failure, the log tail and what to do are Chinese (exit 1)', async () => {
     machine = await laptop(undefined, { pythonPath: path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu') });
     const t = (term = await openTerminal([process.execPath, builtCli, '--lang', 'zh', ...machine.globals], { env: { ...machine.env, CUDA_FIXTURE_FAIL: 'exit:1' } }));
-    await t.waitFor('为某个 TensorFlow 版本重新安装', 30_000);
+    await t.waitFor('为某个 TensorFlow 版本全新安装', 30_000);
     await t.keys('Enter');
     await t.waitFor('选择 TensorFlow 版本');
     await t.keys('Enter');
