@@ -2,6 +2,7 @@
 // loads from NVIDIA's per-component archives (in parallel, verified), unpack them into one per-user
 // toolkit folder, get cuDNN (its public archive where the catalog has one), put the toolkit on the
 // loader path for this user only, and verify. No administrator, no installer, no login.
+import { planText } from '../i18n/plan.js';
 import { cliText } from '../i18n/cli.js';
 import { CudawizError, UsageError } from '../errors.js';
 import { diagnose } from '../doctor/diagnose.js';
@@ -19,7 +20,7 @@ import { beginUnpack, checkRedistToolkit, downloadArchives, repairRedist, unpack
 import { verifySetup } from '../verify/index.js';
 import { createPlanContext, type PlanContext, type PlanOptions } from './context.js';
 import { NeedsInput, type Step } from './runner.js';
-import { envPlanFor, importCudnnStep, obtainCudnnStep, verifiedOrThrow } from './setup.js';
+import { describeEnvChange, envPlanFor, importCudnnStep, obtainCudnnStep, verifiedOrThrow } from './setup.js';
 
 export interface RedistPlanContext extends PlanContext {
   redist: RedistCatalog;
@@ -172,7 +173,7 @@ export const redistEnvStep: Step<RedistPlanContext> = {
   async check(ctx) {
     const { plan } = await userEnvPlan(ctx);
     if (plan.changes.length === 0) ctx.envInPlace = true;
-    return plan.changes.length === 0 ? { done: true, reason: stepsText.loaderFinds } : { done: false, reason: stepsText.changesPlanned(plan.changes.length) };
+    return plan.changes.length === 0 ? { done: true, reason: stepsText.loaderFinds } : { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange)) };
   },
   async run(ctx, io) {
     const { plan, places } = await userEnvPlan(ctx);

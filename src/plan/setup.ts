@@ -306,7 +306,7 @@ export const configureEnvStep: Step<PlanContext> = {
 };
 
 /** One change as the plan names it: the file it writes, the PATH it edits, or the command it runs. */
-function describeEnvChange(c: EnvChange): string {
+export function describeEnvChange(c: EnvChange): string {
   if (c.kind === 'ldconfig') return planText.envRunLdconfig;
   if (c.kind === 'windows-path') return planText.envWindowsPath(c.target);
   return c.target;
