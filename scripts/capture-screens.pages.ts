@@ -65,6 +65,8 @@ export function normaliseCapture(text: string): string {
     .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
     .replace(/[█░]+\s*\d+%/g, 'BAR')
     .replace(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/g, '⠿')
+    .replace(/Python 3\.\d+\.\d+/g, 'Python 3.N')
+    .replace(/(you have|你的是) 3\.\d+/g, '$1 3.N')
     .replace(/\s+/g, ' ')
     .trim();
 }
