@@ -16,6 +16,14 @@ import { openTerminal, type Terminal } from '../test/helpers/tmux.js';
 const TF23 = path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu');
 const CUDA_1103 = { version: '11.0.3', runPath: 'compute/cuda/11.0.3/local_installers/cuda_11.0.3_450.51.06_linux.run' };
 
+/** Every capture's title: a page's marker must name one of these. */
+export const CAPTURE_TITLES = [
+  ...['scan', 'choose TensorFlow', 'plan', 'progress', 'loader path question', 'ready', 'waiting for cuDNN', 'the wrong cuDNN archive', 'the installer fails', 'the installer fails (exit code)'].flatMap((t) => [`wizard: ${t}`, `zh wizard: ${t}`]),
+  'wizard: choose TensorFlow 2.4', 'wizard: route question (TF 2.18)',
+  'requirements', 'explain', 'doctor', 'install --dry-run', 'download cuda', 'download cudnn (gated)', 'install --yes', 'repair', 'rollback', 'install --verbose',
+  'error: unknown TF version', 'error: the wizard without a terminal', 'error: checksum mismatch', 'error: a bad overlay',
+] as const;
+
 /** Where a capture goes: its title (the name a page's `<!-- capture: NAME -->` marker uses) and its text. */
 export type Sink = (title: string, text: string) => Promise<void>;
 
@@ -45,11 +53,11 @@ async function withLaptop(make: () => Promise<Laptop>, body: (m: Laptop) => Prom
 const WORDS = {
   en: {
     scan: 'New setup', choose: 'Which TensorFlow version?', go: 'Go ahead?', archive: 'Archive path:', done: 'Enter or q quit', prefix: 'wizard',
-    failed: '✗ Install the CUDA toolkit', envQuestion: /TensorFlow\s+finds\s+CUDA\s+10\.1\?/, no: /❯ No/, ready: 'Your machine is ready', envStep: '✓ Make the libraries findable',
+    failed: '✗ Install the CUDA toolkit', envQuestion: /TensorFlow\s+finds\s+CUDA\s+10\.1\?/, no: /❯ No/, ready: 'Your machine is ready', envStep: '✓ Make the libraries findable', copying: /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Copy cuDNN into the CUDA folder\n\s+[█░]+ \d+%/,
   },
   zh: {
     scan: '为某个 TensorFlow 版本全新安装', choose: '选择 TensorFlow 版本', go: '开始吗？', archive: '压缩包路径：', done: 'Enter 或 q 退出', prefix: 'zh wizard',
-    failed: '✗ 安装 CUDA 工具包', envQuestion: /让\s*TensorFlow\s*找到\s*CUDA\s*10\.1/, no: /❯ 否/, ready: '这台机器已经可以用 TensorFlow 了', envStep: '✓ 让系统找到动态链接库',
+    failed: '✗ 安装 CUDA 工具包', envQuestion: /让\s*TensorFlow\s*找到\s*CUDA\s*10\.1/, no: /❯ 否/, ready: '这台机器已经可以用 TensorFlow 了', envStep: '✓ 让系统找到动态链接库', copying: /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] 把 cuDNN 复制进 CUDA 目录\n\s+[█░]+ \d+%/,
   },
 };
 
@@ -74,8 +82,8 @@ export async function setup(show: Sink, lang: 'en' | 'zh' = 'en', toPlan = false
         await show(`${w.prefix}: plan`, await term.waitFor(w.go, 30_000));
         if (toPlan) return;
         await term.keys('Enter');
-        await show(`${w.prefix}: CUDA download`, await term.waitFor(/\d+%/, 30_000));
-        if (lang === 'en') await show('wizard: CUDA install', await term.waitFor(/Installing|installing/, 60_000));
+        // A step with something to count draws a bar; the cuDNN copy's stays up longest on the fixture laptop.
+        await show(`${w.prefix}: progress`, await term.waitFor(w.copying, 60_000));
         await show(`${w.prefix}: loader path question`, await term.waitFor(w.envQuestion, 60_000));
         await term.keys('Down');
         await term.waitFor(w.no);
