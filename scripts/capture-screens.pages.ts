@@ -54,10 +54,13 @@ export async function pageBlocks(root: string): Promise<MarkedBlock[]> {
 /**
  * What may differ between two runs of the same capture and says nothing about the CLI: speeds, free
  * space, ETAs, the loopback mirror's port, a progress bar's fill and percentage, the spinner's frame,
- * this machine's Python patch level, and where the terminal wrapped (whitespace, newlines included).
+ * this machine's Python version, and where the terminal wrapped (whitespace, newlines, a word broken at column 80).
  */
 export function normaliseCapture(text: string): string {
   return text
+    // A row of exactly 80 columns went on in the next one: tmux broke a word there.
+    .replace(/^(.{80})\n/gm, '$1')
+    .replace(/\s+/g, ' ')
     .replace(/\d+(?:\.\d+)? ?[KMG]?i?B\/s/g, 'N/s')
     .replace(/\d+(?:\.\d+)? ?[KMG]iB free/g, 'N free')
     .replace(/剩余 ?\d+(?:\.\d+)?\s*[KMG]iB/g, '剩余 N')
@@ -67,7 +70,6 @@ export function normaliseCapture(text: string): string {
     .replace(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/g, '⠿')
     .replace(/Python 3\.\d+\.\d+/g, 'Python 3.N')
     .replace(/(you have|你的是) 3\.\d+/g, '$1 3.N')
-    .replace(/\s+/g, ' ')
     .trim();
 }
 

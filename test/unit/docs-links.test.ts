@@ -56,6 +56,12 @@ describe('links on the pages', async () => {
     expect(broken).toEqual([]);
   });
 
+  it('every page under docs/ and CONTRIBUTING.md opens with the question it answers', () => {
+    const opening = (text: string) => text.split('\n\n')[1] ?? '';
+    const without = pages.filter((p) => (p.startsWith('docs/') || p === 'CONTRIBUTING.md') && !/^\*\*[^*]+[?？]\*\*$/.test(opening(texts.get(p)!)));
+    expect(without).toEqual([]);
+  });
+
   it('spells anchors as GitHub does', () => {
     expect(slug("Could not load dynamic library 'cudart64_101.dll'")).toBe('could-not-load-dynamic-library-cudart64_101dll');
     expect(slug('The pip route: `tensorflow[and-cuda]`')).toBe('the-pip-route-tensorflowand-cuda');
