@@ -51,6 +51,13 @@ export async function pageBlocks(root: string): Promise<MarkedBlock[]> {
   return all;
 }
 
+/** Terminal columns a line takes: CJK and full-width characters take two. */
+function columns(line: string): number {
+  let n = 0;
+  for (const ch of line) n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
+  return n;
+}
+
 /**
  * What may differ between two runs of the same capture and says nothing about the CLI: speeds, free
  * space, ETAs, the loopback mirror's port, a progress bar's fill and percentage, the spinner's frame,
@@ -58,8 +65,8 @@ export async function pageBlocks(root: string): Promise<MarkedBlock[]> {
  */
 export function normaliseCapture(text: string): string {
   return text
-    // A row of exactly 80 columns went on in the next one: tmux broke a word there.
-    .replace(/^(.{80})\n/gm, '$1')
+    // A full row (80 columns; 79 when a wide character did not fit) went on in the next: tmux broke a word there.
+    .replace(/^(.*)\n/gm, (row, line: string) => (columns(line) >= 79 ? line : row))
     .replace(/\s+/g, ' ')
     .replace(/\d+(?:\.\d+)? ?[KMG]?i?B\/s/g, 'N/s')
     .replace(/\d+(?:\.\d+)? ?[KMG]iB free/g, 'N free')

@@ -35,7 +35,9 @@ describe("the pages' captures", () => {
 
   it('ignores only what says nothing about the CLI', () => {
     expect(normaliseCapture('a  1.3 MiB/s\n(72.5\nGiB free) 127.0.0.1:40451 ⠸')).toBe(normaliseCapture('a 2.0 MiB/s (7.1 GiB free) 127.0.0.1:5 ⠧'));
-    expect(normaliseCapture(`${'x'.repeat(80)}\n/root a`)).toBe(normaliseCapture(`${'x'.repeat(80)}/root\na`));
+    expect(normaliseCapture(`${'x'.repeat(80)}\n/root a`)).toBe(normaliseCapture(`${'x'.repeat(80)}/root a`));
+    const zh = '下载失败'.repeat(9); // 72 columns
+    expect(normaliseCapture(`${zh}（http://127.0.0.1:34\n893/x`)).toBe(normaliseCapture(`${zh}（http://127.0.0.1:3\n9783/x`));
     expect(normaliseCapture('cuDNN 8.0.4')).not.toBe(normaliseCapture('cuDNN 8.0.5'));
     expect(normaliseCapture('Downloads 6.3 KiB')).not.toBe(normaliseCapture('Downloads 0 B'));
   });
