@@ -1,7 +1,7 @@
 // The repair plan: first settle any cuDNN copy a killed run left half-done (finish it when every
 // file can still be placed, else roll it back), then the setup steps, which skip what is healthy.
 import { finishImport, importState, rollbackImport } from '../cudnn/index.js';
-import type { MachineFacts } from '../probe/types.js';
+import type { Finding } from '../doctor/finding.js';
 import type { PlanContext } from './context.js';
 import type { Step } from './runner.js';
 import { setupSteps } from './setup.js';
@@ -30,7 +30,14 @@ export function settleInterruptedCopy(toolkitDir: string): Step<PlanContext> {
   };
 }
 
-export function repairSteps(facts: MachineFacts): Step<PlanContext>[] {
-  const interrupted = facts.toolkits.filter((t) => t.cudawizCopy?.state === 'copying').map((t) => settleInterruptedCopy(t.path));
+const INTERRUPTED = 'copy-interrupted:';
+
+/**
+ * The repair plan from the doctor's findings for this target: the one place a finding becomes a
+ * remedy step. Today: settle each copy the doctor found half-done (a failing `copy-interrupted:DIR`),
+ * then the setup steps, which skip what is healthy. Remedies per finding kind join here.
+ */
+export function repairSteps(findings: readonly Finding[], _ctx: PlanContext): Step<PlanContext>[] {
+  const interrupted = findings.filter((f) => f.id.startsWith(INTERRUPTED) && f.status === 'fail').map((f) => settleInterruptedCopy(f.id.slice(INTERRUPTED.length)));
   return [...interrupted, ...setupSteps()];
 }
