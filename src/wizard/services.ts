@@ -17,7 +17,7 @@ import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
 import { choosePlan, offeredRoutes, runChosenPlan, type PlanMachine } from '../plan/choose.js';
 import type { RunnerEvent } from '../plan/events.js';
 import { ProbeCache } from '../probe/cache.js';
-import { pythonFits } from '../plan/python-step.js';
+import { pythonFits } from '../plan/steps/python.js';
 import { majorMinor } from '../version.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
