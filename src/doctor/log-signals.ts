@@ -70,3 +70,33 @@ export function logListsNoGpu(text: string): boolean {
     /^\s*\[PhysicalDevice\(name='\/physical_device:CPU:0', device_type='CPU'\)\]\s*$/m.test(text)
   );
 }
+
+/** TF prints driver versions without leading zeros ("535.261.3" for 535.261.03): give them back as NVIDIA writes them. */
+function driverVersionText(v: string): string {
+  const [maj, min, patch] = v.split('.');
+  if (patch === undefined) return v;
+  // "375.66.0" is driver 375.66 (two parts); "470.57.2" is 470.57.02.
+  return patch === '0' ? `${maj}.${min}` : `${maj}.${min}.${patch.padStart(2, '0')}`;
+}
+
+/**
+ * The driver versions a log names: its user-space library (TF's cuda_diagnostics "libcuda reported version is:",
+ * nvidia-smi's "NVML library version:", nvidia-smi's table "Driver Version:") and its kernel module
+ * ("kernel reported version is:", "kernel version X does not match DSO version Y").
+ */
+export function loggedDriverVersions(text: string): { library?: string; kernel?: string } {
+  const mismatch = /kernel version (\d+\.\d+(?:\.\d+)?) does not match DSO version (\d+\.\d+(?:\.\d+)?)/.exec(text);
+  const library =
+    mismatch?.[2] ??
+    /libcuda reported version is:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1] ??
+    /NVML library version:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1] ??
+    /Driver Version:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1];
+  const kernel = mismatch?.[1] ?? /kernel reported version is:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1];
+  return { library: library ? driverVersionText(library) : undefined, kernel: kernel ? driverVersionText(kernel) : undefined };
+}
+
+/** The script hides every GPU: CUDA_VISIBLE_DEVICES set to -1 or "" (os.environ[...] = "-1", export CUDA_VISIBLE_DEVICES=-1). */
+export function logHidesGpus(text: string): string | undefined {
+  const m = /CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*(['"]?)(-1|)\1(?=\s|$|[;,)])/m.exec(text);
+  return m ? `CUDA_VISIBLE_DEVICES=${m[2] === '' ? '""' : m[2]}` : undefined;
+}
