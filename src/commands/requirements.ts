@@ -2,7 +2,7 @@
 // catalog alone, and with --gpu whether that GPU runs it natively, through a slow JIT, or not at all.
 import { computeCapabilityFromName, gpuSupport, type GpuSupport } from '../catalog/gpu-support.js';
 import { cudnnChoiceLines } from '../catalog/cudnn-choice.js';
-import { requirementsFor, type Requirements } from '../catalog/queries.js';
+import { publicCopyUrl, requirementsFor, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { osOption, requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
@@ -66,7 +66,8 @@ export function renderRequirements(r: Requirements, out: Output): void {
   if (r.cudnnArchive) {
     const a = r.cudnnArchive;
     out.line(`  ${padColumns(catalogText.reqArchive, LABEL_WIDTH)}${a.file}  ${catalogText.reqArchiveFor(a.version, a.cuda)}`);
-    if (a.access === 'public') out.line(`${UNDER_LABEL}${a.publicUrl ?? a.url}`);
+    const publicUrl = publicCopyUrl(a);
+    if (publicUrl) out.line(`${UNDER_LABEL}${publicUrl}`);
     for (const l of cudnnChoiceLines(a, r.row)) out.line(`${UNDER_LABEL}${l}`);
   }
   for (const n of r.notes) out.line(`  ${out.symbol('info')} ${n}`);

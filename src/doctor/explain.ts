@@ -2,7 +2,7 @@
 // problem. Pure: the log's text and the catalog in, plain data out (the command reads files and prints).
 // pip's own errors pasted in are read too (explain-pip.ts); inside WSL no fix ever names a Linux driver.
 import { newestNativeTf } from '../catalog/gpu-support.js';
-import { andCudaRequirement, driverMinFor, findCudaRelease, findCudnnRelease, newestTfForCuda, toolkitsShippingLibrary } from '../catalog/queries.js';
+import { andCudaRequirement, archiveAccess, driverMinFor, findCudaRelease, findCudnnRelease, newestTfForCuda, toolkitsShippingLibrary } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { explainText as T } from '../i18n/doctor.js';
 import { defaultCudaRoot, librarySearchVar, toolkitDir, toolkitLibraryDir, WINDOWS_ZLIB_FROM_CUDNN, type OsName } from '../platform.js';
@@ -267,7 +267,8 @@ function libraryFolderWords(ctx: FixContext): string {
 function cudnnInstallWords(ctx: FixContext, cudnnMajor: string): string {
   const { cuda, tf } = targetCuda(ctx);
   const archive = cuda ? findCudnnRelease(ctx.catalog, cudnnMajor, cuda, ctx.os)?.archives[ctx.os] : undefined;
-  return T.installCudnn(cudnnMajor, cuda, archive?.file, tf);
+  // Public copy or login: the catalog's one fact, as requirements and install say it.
+  return T.installCudnn(cudnnMajor, cuda, archive?.file, tf, archive ? archiveAccess(archive) === 'public' : false);
 }
 
 

@@ -18,9 +18,9 @@ const en = {
   installCuda: (cuda: string, tf: string | undefined) => `Install CUDA ${cuda}${tf ? ` (cudawiz install --tf ${tf})` : ''}`,
   putDirOn: (dir: string, where: string) => `put ${dir} on ${where}`,
   putFolderOn: (where: string) => `put its library folder on ${where}`,
-  installCudnn: (cudnnMajor: string, cuda: string | undefined, archive: string | undefined, tf: string | undefined) =>
-    `Install cuDNN ${cudnnMajor}${cuda ? ` for CUDA ${cuda}` : ''}${archive ? ` (${archive})` : ''}` +
-    `${cuda ? ` into the CUDA ${cuda} folder` : ''}${tf ? ` (cudawiz install --tf ${tf} --cudnn-archive FILE)` : ''}`,
+  installCudnn: (cudnnMajor: string, cuda: string | undefined, archive: string | undefined, tf: string | undefined, publicCopy: boolean) =>
+    `Install cuDNN ${cudnnMajor}${cuda ? ` for CUDA ${cuda}` : ''}${archive ? ` (${archive}${publicCopy ? ', a public copy, no login needed' : ''})` : ''}` +
+    `${cuda ? ` into the CUDA ${cuda} folder` : ''}${tf ? (publicCopy ? ` (cudawiz install --tf ${tf} downloads it)` : ` (cudawiz install --tf ${tf} --cudnn-archive FILE)`) : ''}`,
   sideBySide: 'other CUDA versions beside it are fine, nothing to uninstall',
   driverFixWindows: 'Install or update the NVIDIA display driver (https://www.nvidia.com/Download/index.aspx); nvcuda.dll comes with it, never with the CUDA toolkit.',
   driverFixLinux:
@@ -230,9 +230,9 @@ const zh: ExplainStrings = {
   installCuda: (cuda, tf) => `安装 CUDA ${cuda}${tf ? `（cudawiz install --tf ${tf}）` : ''}`,
   putDirOn: (dir, where) => `把 ${dir} 加入 ${where}`,
   putFolderOn: (where) => `把它的库目录加入 ${where}`,
-  installCudnn: (cudnnMajor, cuda, archive, tf) =>
-    `安装${cuda ? `适配 CUDA ${cuda} 的` : ''} cuDNN ${cudnnMajor}${archive ? `（${archive}）` : ''}` +
-    `${cuda ? `，放进 CUDA ${cuda} 的目录` : ''}${tf ? `（cudawiz install --tf ${tf} --cudnn-archive FILE）` : ''}`,
+  installCudnn: (cudnnMajor, cuda, archive, tf, publicCopy) =>
+    `安装${cuda ? `适配 CUDA ${cuda} 的` : ''} cuDNN ${cudnnMajor}${archive ? `（${archive}${publicCopy ? '，公开下载，不用登录' : ''}）` : ''}` +
+    `${cuda ? `，放进 CUDA ${cuda} 的目录` : ''}${tf ? (publicCopy ? `（cudawiz install --tf ${tf} 会下载它）` : `（cudawiz install --tf ${tf} --cudnn-archive FILE）`) : ''}`,
   sideBySide: '旁边装着其他版本的 CUDA 没关系，不用卸载',
   driverFixWindows: '安装或更新 NVIDIA 显卡驱动（https://www.nvidia.com/Download/index.aspx）；nvcuda.dll 随显卡驱动提供，CUDA Toolkit 里没有。',
   driverFixLinux:
