@@ -4,7 +4,7 @@
 import { explainText as T } from '../i18n/doctor.js';
 import { WSL_LIBRARY_DIR } from '../platform.js';
 import { logLines, type ExplainFinding, type FixContext } from './explain-finding.js';
-import { loggedDriverVersions, logHidesGpus } from './log-signals.js';
+import { loggedDriverVersions, logHidesGpus, WSL_GPU_BLOCKED } from './log-signals.js';
 
 /** The driver fix for this log: Windows', Linux', or — inside WSL — always the Windows driver, never a Linux one. */
 export function driverFix(ctx: Pick<FixContext, 'os' | 'wsl' | 'wsl1'>): string {
@@ -49,6 +49,9 @@ export function driverFindings(ctx: FixContext, text: string): ExplainFinding[] 
   const out: ExplainFinding[] = [];
   const versions = loggedDriverVersions(text);
   const libcudaMissing = LIBCUDA_MISSING.test(text);
+
+  const blocked = firstLine(lines, WSL_GPU_BLOCKED);
+  if (blocked) out.push({ id: 'wsl-gpu-blocked', severity: 'error', line: blocked, meaning: T.wslBlockedMeaning, fix: T.wslBlockedFix });
 
   const mismatch = firstLine(lines, MISMATCH);
   if (mismatch) {

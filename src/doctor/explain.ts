@@ -23,7 +23,7 @@ export { driverFix } from './explain-driver.js';
  * without them), then the TensorFlow package and what installs it, then the libraries it loads.
  */
 const FIX_ORDER = [
-  'driver-module-not-loaded', 'driver-library-mismatch', 'missing-driver', 'driver-compat-unsupported', 'driver-sees-no-gpu',
+  'wsl-gpu-blocked', 'driver-module-not-loaded', 'driver-library-mismatch', 'missing-driver', 'driver-compat-unsupported', 'driver-sees-no-gpu',
   'cuda-init-unknown', 'no-cuda-device', 'driver-too-old',
   'windows-no-native-gpu', 'tf-built-without-cuda', 'pip-32bit-python', 'pip-tensorflow-gpu-ended', 'pip-python-unsupported',
   'pip-no-such-version', 'pip-wheel-unsupported', 'conda-package-not-found', 'conda-unsatisfiable', 'poetry-python-range',
@@ -41,7 +41,7 @@ export const EXPLAIN_IDS = [
   'pip-tensorflow-gpu-ended', 'pip-python-unsupported', 'pip-wheel-unsupported', 'pip-32bit-python', 'pip-no-such-version',
   'driver-module-not-loaded', 'driver-library-mismatch', 'driver-compat-unsupported', 'driver-sees-no-gpu', 'cuda-init-unknown',
   'no-cuda-device', 'tf-built-without-cuda', 'tf-build-info', 'conda-package-not-found', 'conda-unsatisfiable',
-  'poetry-python-range', 'poetry-no-version', 'poetry-no-candidates',
+  'poetry-python-range', 'poetry-no-version', 'poetry-no-candidates', 'wsl-gpu-blocked',
 ] as const;
 
 export interface LoggedGpu {

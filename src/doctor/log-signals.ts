@@ -11,8 +11,11 @@ export function logSaysWsl1(text: string): boolean {
   return /\d+\.\d+\.\d+-\d+-Microsoft\b/.test(text);
 }
 
+/** NVML's words inside WSL when the Windows side keeps the GPU from it (microsoft/WSL#9166, #11865). */
+export const WSL_GPU_BLOCKED = /Failed to initialize NVML: GPU access blocked by the operating system/;
+
 export function logSaysWsl(text: string): boolean {
-  return WSL_PATH.test(text) || WSL_KERNEL.test(text);
+  return WSL_PATH.test(text) || WSL_KERNEL.test(text) || WSL_GPU_BLOCKED.test(text);
 }
 
 /** A Windows path (C:\Users\…), a win_amd64 wheel, or Python's "on win32" banner. */

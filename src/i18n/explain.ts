@@ -183,6 +183,10 @@ const en = {
   noDeviceFix:
     'Check CUDA_VISIBLE_DEVICES (unset, or an index that nvidia-smi lists); run nvidia-smi: if it fails, explain its message too (cudawiz explain reads it). In a container, start it with `--gpus all`.',
   noDeviceFixWsl: 'Check CUDA_VISIBLE_DEVICES (unset, or 0); run nvidia-smi inside WSL: if it fails, update the NVIDIA driver on Windows and run `wsl --update` and `wsl --shutdown` in PowerShell.',
+  wslBlockedMeaning:
+    'Inside WSL, NVML could not reach the GPU through Windows ("GPU access blocked by the operating system"): the GPU is not shared with WSL, or the nvidia-smi that ran is a Linux package\'s, not WSL\'s.',
+  wslBlockedFix:
+    'Run WSL\'s own /usr/lib/wsl/lib/nvidia-smi and remove any Linux nvidia-utils package from WSL; on Windows, update the NVIDIA driver, and a data-centre GPU must be in WDDM mode, not TCC (WSL gets no TCC GPU); then run `wsl --update` and `wsl --shutdown` in PowerShell.',
   // ---- TensorFlow's build info (explain-build-info.ts)
   cpuBuildMeaning: (tf: string | undefined) =>
     `This TensorFlow${tf ? ` ${tf}` : ''} was built without CUDA (is_cuda_build: False): it never looks for a GPU. tensorflow-cpu, and tensorflow on native Windows after 2.10, are such builds.`,
@@ -377,6 +381,9 @@ const zh: ExplainStrings = {
   noDeviceHiddenFix: '去掉这个设置（或者把 CUDA_VISIBLE_DEVICES 设成 nvidia-smi 列出的编号，例如 0）。',
   noDeviceFix: '检查 CUDA_VISIBLE_DEVICES（不设置，或者设成 nvidia-smi 列出的编号）；运行 nvidia-smi：如果它报错，把它的输出也交给 explain（cudawiz explain 能读）。在容器里要用 `--gpus all` 启动。',
   noDeviceFixWsl: '检查 CUDA_VISIBLE_DEVICES（不设置，或者设成 0）；在 WSL 里运行 nvidia-smi：如果它报错，在 Windows 上更新 NVIDIA 显卡驱动，再在 PowerShell 里运行 `wsl --update` 和 `wsl --shutdown`。',
+  wslBlockedMeaning: '在 WSL 里，NVML 没能通过 Windows 用上 GPU（"GPU access blocked by the operating system"）：这块 GPU 没有共享给 WSL，或者运行的 nvidia-smi 是 Linux 软件包里的，不是 WSL 自带的。',
+  wslBlockedFix:
+    '运行 WSL 自带的 /usr/lib/wsl/lib/nvidia-smi，并把 WSL 里的 Linux nvidia-utils 软件包删掉；在 Windows 上更新 NVIDIA 显卡驱动，数据中心 GPU 必须处于 WDDM 模式而不是 TCC 模式（WSL 用不了 TCC 模式的 GPU）；然后在 PowerShell 里运行 `wsl --update` 和 `wsl --shutdown`。',
   cpuBuildMeaning: (tf) =>
     `这个 TensorFlow${tf ? ` ${tf}` : ''} 编译时没有带 CUDA（is_cuda_build: False），根本不会去找 GPU。tensorflow-cpu，以及 2.10 之后原生 Windows 上的 tensorflow，都是这种版本。`,
   cpuBuildFixLinux: (req) => `在它的环境里卸载 tensorflow-cpu（或 tensorflow-intel），再 pip install "${req}"。`,

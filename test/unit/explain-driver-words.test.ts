@@ -89,6 +89,14 @@ describe("the driver's own words", () => {
     expect(e.findings[0].fix).toContain('sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm');
   });
 
+  it('NVML\'s "GPU access blocked by the operating system" (microsoft/WSL#9166) is WSL\'s own: WSL\'s nvidia-smi, WDDM not TCC, wsl --update', () => {
+    const e = explain('wsl-nvml-gpu-access-blocked.log');
+    expect(e.wsl).toBe(true);
+    expect(e.findings.map((f) => f.id)).toEqual(['wsl-gpu-blocked']);
+    expect(e.findings[0].fix).toContain('/usr/lib/wsl/lib/nvidia-smi');
+    expect(e.findings[0].fix).toContain('WDDM mode, not TCC');
+  });
+
   it('inside WSL the same words get the Windows driver, never a Linux one', () => {
     const module = explain('linux-tf-nvidia-smi-no-driver.log', { os: 'linux', wsl: true });
     expect(module.findings[0].fix).toMatch(/on Windows .* never a Linux one inside WSL/);
@@ -192,8 +200,8 @@ describe('the command', () => {
   });
 
   it('every fixture log of this issue names its source on its first line', () => {
-    const mine = readdirSync(logs).filter((f) => /^(linux-(tf-nvidia|tf210-kernel|nvml|tf1-kernel|cuinit|nvidia-smi|tf-visible|tf-build)|conda-|poetry-|windows-tf-native)/.test(f));
-    expect(mine.length).toBeGreaterThanOrEqual(15);
+    const mine = readdirSync(logs).filter((f) => /^(linux-(tf-nvidia|tf210-kernel|nvml|tf1-kernel|cuinit|nvidia-smi|tf-visible|tf-build)|conda-|poetry-|windows-tf-native|wsl-nvml)/.test(f));
+    expect(mine.length).toBeGreaterThanOrEqual(16);
     for (const f of mine) expect(log(f).split('\n')[0], f).toMatch(/^# source: https:\/\/github\.com\/|^# source: the warning TensorFlow/);
   });
 });

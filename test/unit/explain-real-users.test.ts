@@ -213,6 +213,7 @@ const SAMPLES: Record<(typeof EXPLAIN_IDS)[number], string> = {
   'poetry-python-range': log('poetry-tensorflow-python-range.log'),
   'poetry-no-version': log('poetry-tensorflow-no-version.log'),
   'poetry-no-candidates': log('poetry-tensorflow-no-candidates.log'),
+  'wsl-gpu-blocked': log('wsl-nvml-gpu-access-blocked.log'),
 };
 
 /** Advice to put a driver into Linux: the distribution's package, a container flag, or "install the driver" not said of Windows. */
