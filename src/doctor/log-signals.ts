@@ -93,7 +93,9 @@ export function loggedDriverVersions(text: string): { library?: string; kernel?:
     mismatch?.[2] ??
     /libcuda reported version is:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1] ??
     /NVML library version:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1] ??
-    /Driver Version:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1];
+    /Driver Version:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1] ??
+    // The user-space library's own file name, as `ls` or ldconfig -p prints it: libcuda.so.535.261.03.
+    /libcuda\.so\.(\d{3}\.\d+(?:\.\d+)?)\b/.exec(text)?.[1];
   const kernel = mismatch?.[1] ?? /kernel reported version is:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1];
   return { library: library ? driverVersionText(library) : undefined, kernel: kernel ? driverVersionText(kernel) : undefined };
 }

@@ -70,7 +70,7 @@ const en = {
   driverOldTarget: (min: string, cuda: string, osName: string) => ` to ${min} or newer (CUDA ${cuda}'s minimum on ${osName})`,
   driverOldSupports: (cuda: string) => ` to one that supports CUDA ${cuda}`,
   driverOldMeaning: (cuda: string | undefined) =>
-    `The NVIDIA driver is older than the CUDA${cuda ? ` ${cuda}` : ''} runtime TensorFlow loaded (nvidia-smi's "CUDA Version" is the newest it supports).`,
+    `The NVIDIA driver is older than the CUDA${cuda ? ` ${cuda}` : ''} runtime TensorFlow loaded (nvidia-smi's "CUDA Version" is the newest it supports). The runtime says the same when no NVIDIA driver is installed at all: if nvidia-smi is missing or fails, install the driver first.`,
   driverOldFix: (target: string, showMin: boolean) => `Update the NVIDIA driver${target}${showMin ? ' (cudawiz requirements --tf YOUR_TF shows the minimum)' : ''}; the toolkit can stay.`,
   driverOldFixWsl: (target: string, showMin: boolean) =>
     `Update the NVIDIA driver on Windows${target}${showMin ? ' (cudawiz requirements --tf YOUR_TF shows the minimum)' : ''}, never a Linux one inside WSL; the toolkit can stay.`,
@@ -280,7 +280,8 @@ const zh: ExplainStrings = {
   mismatchFix: (want, m, where) => `安装 cuDNN ${want} 或更新的 ${m}.x，并确保 ${where} 里没有更旧的副本（conda 环境、别的 CUDA 目录）排在前面。`,
   driverOldTarget: (min, cuda, osName) => `到 ${min} 或更新（CUDA ${cuda} 在 ${osName} 上的最低要求）`,
   driverOldSupports: (cuda) => `到支持 CUDA ${cuda} 的版本`,
-  driverOldMeaning: (cuda) => `NVIDIA 显卡驱动比 TensorFlow 加载的 CUDA${cuda ? ` ${cuda}` : ''} 运行时旧（nvidia-smi 显示的 "CUDA Version" 是它支持的最高版本）。`,
+  driverOldMeaning: (cuda) =>
+    `NVIDIA 显卡驱动比 TensorFlow 加载的 CUDA${cuda ? ` ${cuda}` : ''} 运行时旧（nvidia-smi 显示的 "CUDA Version" 是它支持的最高版本）。完全没装 NVIDIA 显卡驱动时，运行时也会这么说：如果 nvidia-smi 不存在或者报错，先安装显卡驱动。`,
   driverOldFix: (target, showMin) => `更新 NVIDIA 显卡驱动${target}${showMin ? '（cudawiz requirements --tf YOUR_TF 会显示最低版本）' : ''}；CUDA Toolkit 不用动。`,
   driverOldFixWsl: (target, showMin) =>
     `在 Windows 上更新 NVIDIA 显卡驱动${target}${showMin ? '（cudawiz requirements --tf YOUR_TF 会显示最低版本）' : ''}，千万不要在 WSL 里装 Linux 显卡驱动；CUDA Toolkit 不用动。`,

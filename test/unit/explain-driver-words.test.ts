@@ -27,6 +27,17 @@ describe("the driver's own words", () => {
     expect(fix).toContain('never reinstall a package-managed driver from nvidia.com');
   });
 
+  it("issue 26's Debian 12 box (driver 535.261.03 user space, no module): nvidia-smi's words and the library's file name give the version", () => {
+    const text = [
+      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+      '$ ls /usr/lib/x86_64-linux-gnu/libcuda.so.*',
+      '/usr/lib/x86_64-linux-gnu/libcuda.so.1  /usr/lib/x86_64-linux-gnu/libcuda.so.535.261.03',
+    ].join('\n');
+    const e = explainLog(catalog, text);
+    expect(e.findings.map((f) => f.id)).toEqual(['driver-module-not-loaded']);
+    expect(e.findings[0].meaning).toContain('user-space libraries are installed (version 535.261.03), but its kernel module is not loaded');
+  });
+
   it("TF's \"kernel driver does not appear to be running on this host … /proc/driver/nvidia/version does not exist\" (tensorflow#255) names the kernel driver", () => {
     const e = explain('linux-tf210-kernel-driver-not-running.log');
     expect(e.findings.map((f) => f.id)).toEqual(['driver-module-not-loaded']);
