@@ -22,7 +22,7 @@ export const catalogText = localized({
     cudnnGetUnknown: (tf: string, cudnn: string | null, cuda: string, page: string) => `cudawiz install --tf ${tf} --cudnn-archive FILE, with FILE = cuDNN ${cudnn} for CUDA ${cuda} (${page})`,
     sizeUnknown: 'size unknown',
     gpuFamilyBasis: (reason: string, family: string, cc: string) =>
-      `${reason} (compute capability ${cc} rests on the GPU's family, ${family}: the catalog does not name this product itself)`,
+      `${reason.replace(/\.?$/, '.')} Compute capability ${cc} rests on the GPU's family, ${family}: the catalog does not name this product itself.`,
     sizeAtLeast: (known: string, unknown: number) => `at least ${known} (${unknown} size${unknown === 1 ? '' : 's'} unknown)`,
     andCudaWrongPython: (requirement: string, python: string, pythons: string) => `pip cannot install ${requirement} on Python ${python}: it resolves on Python ${pythons} only.`,
     andCudaWrongPythonFix: (pythons: string) => `Make the virtual environment with a Python in ${pythons} (e.g. python3.10 -m venv .venv) and pass it with --venv, or pick a TensorFlow this Python can take.`,
@@ -100,7 +100,7 @@ export const catalogText = localized({
     cudnnGetLogin: (tf, file, page) => `cudawiz install --tf ${tf} --cudnn-archive FILE，FILE 是 ${file}（在 ${page} 登录 NVIDIA 开发者账号后下载）`,
     cudnnGetUnknown: (tf, cudnn, cuda, page) => `cudawiz install --tf ${tf} --cudnn-archive FILE，FILE 是适配 CUDA ${cuda} 的 cuDNN ${cudnn}（${page}）`,
     sizeUnknown: '大小未知',
-    gpuFamilyBasis: (reason, family, cc) => `${reason}（计算能力 ${cc} 是按这块 GPU 所属的系列 ${family} 推断的：目录数据里没有这个型号本身）`,
+    gpuFamilyBasis: (reason, family, cc) => `${reason.replace(/。?$/, '。')}计算能力 ${cc} 是按这块 GPU 所属的系列 ${family} 推断的：目录数据里没有这个型号本身。`,
     sizeAtLeast: (known, unknown) => `至少 ${known}（${unknown} 个大小未知）`,
     andCudaWrongPython: (requirement, python, pythons) => `pip 无法在 Python ${python} 上安装 ${requirement}：它只能在 Python ${pythons} 上解析依赖。`,
     andCudaWrongPythonFix: (pythons) => `请用 ${pythons} 范围内的 Python 创建虚拟环境（例如 python3.10 -m venv .venv），再用 --venv 指定它；或换一个这个 Python 能装的 TensorFlow 版本。`,
