@@ -1,4 +1,5 @@
 // Verdicts on the CUDA toolkits and the cuDNN inside the one TensorFlow uses.
+import { cudnnGetFix } from '../catalog/cudnn-choice.js';
 import type { Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { doctorText as T } from '../i18n/doctor.js';
@@ -72,7 +73,7 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
     out.push(finding('toolkit-complete', 'fail', T.toolkitPartial(used.version, used.path, label(lacking)), [T.has(label(present(used)))], T.reinstallCuda(req.cuda, req.tensorflow)));
   }
   const copy = facts.cudnn.find((c) => c.where === 'toolkit' && c.path === used.path);
-  const fix = T.cudnnArchiveFix(req.tensorflow, req.cudnnArchive?.file, req.cudnnArchive?.page, req.cudnn, req.cuda, catalog.cudnn.archivePage);
+  const fix = cudnnGetFix(req.cudnnArchive, req.tensorflow, { cudnn: req.cudnn, cuda: req.cuda, page: catalog.cudnn.archivePage });
   out.push(cudnnFinding(facts, req, copy, T.toolkitAt(used.version, used.path), fix));
   return out;
 }

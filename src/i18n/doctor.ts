@@ -127,8 +127,6 @@ const en = {
   redistSameNames: (toolkit: string, cuda: string) => `${toolkit} (redist, same library names as ${cuda})`,
   toolkitPartial: (version: string | undefined, path: string, missing: string) => `CUDA ${version} at ${path} is partial: no ${missing}`,
   reinstallCuda: (cuda: string, tf: string) => `Reinstall CUDA ${cuda} with its libraries: cudawiz install --tf ${tf}`,
-  cudnnArchiveFix: (tf: string, file: string | undefined, page: string | undefined, cudnn: string | null, cuda: string, archivePage: string) =>
-    `cudawiz install --tf ${tf} --cudnn-archive FILE, with FILE = ${file ? `${file} (log in at ${page})` : `cuDNN ${cudnn} for CUDA ${cuda} (${archivePage})`}`,
   toolkitAt: (version: string | undefined, path: string) => `CUDA ${version} at ${path}`,
   wheelsCuda: (cuda: string) => `CUDA ${cuda} comes from pip's nvidia-* wheels (tensorflow[and-cuda]); no toolkit needed`,
   inWheels: (file: string, where: string | undefined) => `${file}: in ${where ?? 'the Python environment'}'s nvidia wheels`,
@@ -381,8 +379,6 @@ const zh: DoctorStrings = {
   redistSameNames: (toolkit, cuda) => `${toolkit}（redist 组件包，动态链接库名与 ${cuda} 相同）`,
   toolkitPartial: (version, path, missing) => `${path} 的 CUDA ${version} 不完整：缺少 ${missing}`,
   reinstallCuda: (cuda, tf) => `重新安装带全部库的 CUDA ${cuda}：cudawiz install --tf ${tf}`,
-  cudnnArchiveFix: (tf, file, page, cudnn, cuda, archivePage) =>
-    `cudawiz install --tf ${tf} --cudnn-archive FILE，FILE 是 ${file ? `${file}（在 ${page} 登录 NVIDIA 开发者账号后下载）` : `适配 CUDA ${cuda} 的 cuDNN ${cudnn}（${archivePage}）`}`,
   toolkitAt: (version, path) => `${path} 的 CUDA ${version}`,
   wheelsCuda: (cuda) => `CUDA ${cuda} 来自 pip 的 nvidia-* 包（tensorflow[and-cuda]）；不需要安装 CUDA Toolkit`,
   inWheels: (file, where) => `${file}：在 ${where ?? '这个 Python 环境'} 的 nvidia 包里`,

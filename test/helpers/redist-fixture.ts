@@ -89,6 +89,17 @@ function members(release: FixtureRelease, id: ComponentId, platform: FixturePlat
         { name: linux ? 'nvvm/bin/cicc' : 'nvvm/bin/cicc.exe', data: bytes(30) },
         { name: 'include/crt/host_config.h', data: '/* crt */\n' },
       ];
+    case 'cuda_nvrtc': {
+      // NVRTC's soname is libnvrtc.so.11.2 through CUDA 11.x and libnvrtc.so.12 from 12.0; its builtins carry the minor.
+      const soname = release === '11.8.0' ? '11.2' : '12';
+      const dllTag = release === '11.8.0' ? '112_0' : '120_0';
+      return [
+        { name: 'include/nvrtc.h', data: '/* NVRTC */\n' },
+        ...(linux
+          ? [...so('libnvrtc', soname, 29), ...so('libnvrtc-builtins', mm, 4)]
+          : [dll(`nvrtc64_${dllTag}.dll`, 60), dll(`nvrtc-builtins64_${mm.replace('.', '')}.dll`, 30)]),
+      ];
+    }
     case 'libnvjitlink':
       return [{ name: 'include/nvJitLink.h', data: '/* nvJitLink */\n' }, ...so('libnvJitLink', '12', 54)];
     default:
