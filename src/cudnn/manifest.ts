@@ -2,8 +2,6 @@
 // before the first copy and after the last, so an interrupted copy can be finished or undone.
 import { envText } from '../i18n/env.js';
 import { cudnnText } from '../i18n/cudnn.js';
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { lstat, mkdir, readFile, readlink, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
@@ -12,6 +10,10 @@ import { safetyText } from '../i18n/safety.js';
 import type { OsName } from '../platform.js';
 import type { ArchiveFormat } from './archive.js';
 import type { LayoutEra } from './layout.js';
+import { sha256File } from './file-hasher.js';
+import { hostPath, isRelativeInside } from './member-paths.js';
+
+export { hostPath, isRelativeInside, sha256File };
 
 export const MANIFEST_DIR = '.cudawiz';
 
@@ -48,16 +50,6 @@ export interface Manifest {
   kept?: string[];
 }
 
-/**
- * A `/`-separated path that stays below its folder whatever the OS: not empty, not absolute, no
- * drive letter, no backslash, no `.`/`..`/empty segment, no control characters.
- */
-export function isRelativeInside(rel: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  if (rel === '' || /^[a-zA-Z]:/.test(rel) || rel.startsWith('/') || rel.includes('\\') || /[\u0000-\u001f]/.test(rel)) return false;
-  return rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
-}
-
 const relPath = z.string().min(1).max(4096);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const fileState = z.object({
@@ -88,11 +80,6 @@ export const manifestSchema = z.object({
 export function manifestPaths(toolkitDir: string) {
   const dir = path.join(toolkitDir, MANIFEST_DIR);
   return { dir, manifest: path.join(dir, 'manifest.json'), backup: path.join(dir, 'backup'), staging: path.join(dir, 'staging') };
-}
-
-/** A manifest path ("lib/x64/cudnn.lib") under a host directory. */
-export function hostPath(base: string, rel: string): string {
-  return path.join(base, ...rel.split('/'));
 }
 
 /**
@@ -140,12 +127,6 @@ export async function writeManifest(toolkitDir: string, manifest: Manifest): Pro
   const tmp = `${p.manifest}.tmp`;
   await writeFile(tmp, `${JSON.stringify(manifest, null, 2)}\n`);
   await rename(tmp, p.manifest);
-}
-
-export async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /** What is at a path now, without following a link; undefined when nothing is. */
