@@ -3,15 +3,19 @@
 // a planted link or into someone else's file, the crash report is readable by its user only, and a
 // --mirror password appears in none of them, nor on the screen. The built CLI in real child processes;
 // as `nobody` too when the tests run as root.
-import { chmod, lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { builtinCatalog } from '../../src/catalog/load.js';
+import type { CudaRelease } from '../../src/catalog/schema.js';
 import { reportError } from '../../src/cli.js';
+import { installToolkit, type InstallToolkitOptions } from '../../src/cuda/install.js';
+import { CudawizError } from '../../src/errors.js';
 import { createPrivateFile, openNamedLog } from '../../src/private-file.js';
 import { redactCredentials } from '../../src/redact.js';
-import { builtCli } from '../helpers/cli.js';
+import { builtCli, repoRoot } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { NOBODY, runningAsRoot } from '../fixtures/cuda-installer/unprivileged.js';
 
@@ -123,5 +127,43 @@ describe('redaction', () => {
     expect(redactCredentials(`--mirror ${MIRROR}`)).toBe('--mirror https://***@127.0.0.1:9/nvidia/');
     expect(redactCredentials('https://host/f.tar.xz?token=abc&x=1')).toBe('https://host/f.tar.xz?token=***&x=1');
     expect(redactCredentials('https://developer.download.nvidia.com/compute/cuda/redist/')).toBe('https://developer.download.nvidia.com/compute/cuda/redist/');
+  });
+});
+
+describe("the installer's fixed-name log under a cache", () => {
+  const catalog = builtinCatalog();
+  const cuda101 = catalog.cuda.releases.find((r) => r.version === '10.1.243') as CudaRelease;
+  async function installer() {
+    const dir = await tempDir('cw-hardening-installer-');
+    const installerFile = path.join(dir, 'downloads', 'cuda_10.1.243_418.87.00_linux.run');
+    await mkdir(path.dirname(installerFile));
+    await copyFile(path.join(repoRoot, 'test/fixtures/cuda-installer/cuda_runfile.sh'), installerFile);
+    const tmpLog = path.join(dir, 'tmp-cuda-installer.log');
+    const logDir = path.join(dir, 'logs');
+    await mkdir(logDir);
+    const options: InstallToolkitOptions = { os: 'linux', catalog, installerFile, release: cuda101, root: path.join(dir, 'root'), tmpDir: path.join(dir, 'scratch'), logDir, installerLogs: [path.join(dir, 'scratch', 'cuda-installer.log')], leftoverLogFile: tmpLog, env: { CUDA_FIXTURE_TMP_LOG: tmpLog } };
+    return { options, logDir };
+  }
+
+  it('a link planted at its name is removed as a name: the log is a new 0600 file, the link\'s target untouched', async () => {
+    const m = await machine();
+    const i = await installer();
+    await symlink(path.join(m.victim, 'passwd'), path.join(i.logDir, 'cuda-10.1.243-installer.log'));
+    const r = await installToolkit(i.options);
+    const s = await lstat(r.logFile!);
+    expect(s.isFile()).toBe(true);
+    expect(s.mode & 0o777).toBe(0o600);
+    expect(await readFile(r.logFile!, 'utf8')).toContain('Toolkit:  Installed in');
+    await victimUnchanged(m.victim);
+  });
+
+  it('a log folder other users can write: refused before the installer runs, with the reason', async () => {
+    const i = await installer();
+    await chmod(i.logDir, 0o777);
+    const e = await installToolkit(i.options).then(() => undefined, (error: unknown) => error as CudawizError);
+    expect(e).toBeInstanceOf(CudawizError);
+    expect(e!.code).toBe('log-unwritable');
+    expect(e!.message).toContain('other users can write it');
+    await expect(lstat(path.join(i.options.root, 'cuda-10.1'))).rejects.toThrow();
   });
 });
