@@ -2,7 +2,7 @@
 // before the first copy and after the last, so an interrupted copy can be finished or undone.
 import { envText } from '../i18n/env.js';
 import { cudnnText } from '../i18n/cudnn.js';
-import { lstat, mkdir, readFile, readlink, rename, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { CudawizError } from '../errors.js';
@@ -12,6 +12,7 @@ import type { ArchiveFormat } from './archive.js';
 import type { LayoutEra } from './layout.js';
 import { sha256File } from './file-hasher.js';
 import { hostPath, isRelativeInside } from './member-paths.js';
+import { untrustedBookkeeping } from './owner-trust.js';
 
 export { hostPath, isRelativeInside, sha256File };
 
@@ -88,7 +89,13 @@ export function manifestPaths(toolkitDir: string) {
  * `toolkitDir` is the folder it was found in, whatever the file records.
  */
 export async function readManifest(toolkitDir: string): Promise<Manifest | undefined> {
-  const file = manifestPaths(toolkitDir).manifest;
+  const paths = manifestPaths(toolkitDir);
+  const file = paths.manifest;
+  // Someone else's manifest (or one they could have rewritten) would hand them cudawiz's writes and deletions.
+  if (await lstat(file).then(() => true, () => false)) {
+    const untrusted = await untrustedBookkeeping([toolkitDir, paths.dir, file, paths.backup]);
+    if (untrusted) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, untrusted), { code: 'manifest-unsafe', fix: safetyText.unsafeOwnerFix(toolkitDir) });
+  }
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -123,9 +130,13 @@ export async function readManifest(toolkitDir: string): Promise<Manifest | undef
 /** Atomic: a reader (or a crash) sees the old manifest or the new one, never half of one. */
 export async function writeManifest(toolkitDir: string, manifest: Manifest): Promise<void> {
   const p = manifestPaths(toolkitDir);
-  await mkdir(p.dir, { recursive: true });
+  await mkdir(p.dir, { recursive: true, mode: 0o755 });
+  // Never into a folder another user owns or could change, never through a link.
+  const untrusted = await untrustedBookkeeping([toolkitDir, p.dir]);
+  if (untrusted) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, untrusted), { code: 'manifest-unsafe', fix: safetyText.unsafeOwnerFix(toolkitDir) });
   const tmp = `${p.manifest}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(manifest, null, 2)}\n`);
+  await rm(tmp, { force: true });
+  await writeFile(tmp, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx', mode: 0o644 });
   await rename(tmp, p.manifest);
 }
 

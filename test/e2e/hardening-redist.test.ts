@@ -28,7 +28,10 @@ async function laptop(extra: Record<string, (top: string) => FixtureEntry[]>) {
   await chmod(base, 0o755);
   const home = path.join(base, 'home');
   const bin = path.join(home, 'bin');
+  const driverLib = path.join(base, 'driver-lib');
   await mkdir(bin, { recursive: true });
+  await mkdir(driverLib);
+  await writeFile(path.join(driverLib, 'libcuda.so.1'), 'fixture driver library');
   await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/rtx2060-laptop.sh'), path.join(bin, 'nvidia-smi'));
   await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/answer-query.sh'), path.join(bin, 'answer-query.sh'));
   mirror = await startMirror({ root: await tempDir('cw-mirror-') });
@@ -39,7 +42,9 @@ async function laptop(extra: Record<string, (top: string) => FixtureEntry[]>) {
   const overlay = path.join(home, 'overlay.json');
   await copyFile(fixture.overlay, overlay);
   if (runningAsRoot) await execa('chown', ['-R', `${NOBODY}:${NOBODY}`, home]);
-  const env = { HOME: home, SHELL: '/bin/bash', PATH: `${bin}:${process.env.PATH ?? ''}`, PYTHONPATH: path.join(repoRoot, 'test/fixtures/python/py310') };
+  const toolkit = path.join(home, '.local/share/cudawiz/cuda/cuda-11.8');
+  // What a user who added the printed lines has (--configure-env no).
+  const env = { HOME: home, SHELL: '/bin/bash', PATH: `${bin}:${process.env.PATH ?? ''}`, LD_LIBRARY_PATH: `${path.join(toolkit, 'lib64')}:${driverLib}`, PYTHONPATH: path.join(repoRoot, 'test/fixtures/python/py310') };
   const globals = ['--catalog', overlay, '--mirror', mirror.url, '--cache-dir', path.join(home, 'cache')];
   const run = async (argv: string[]) => {
     const command = [process.execPath, builtCli, ...argv];
@@ -47,7 +52,6 @@ async function laptop(extra: Record<string, (top: string) => FixtureEntry[]>) {
     const r = await execa(file, args, { env, extendEnv: false, cwd: home, reject: false });
     return { code: r.exitCode ?? -1, out: `${String(r.stdout)}\n${String(r.stderr)}` };
   };
-  const toolkit = path.join(home, '.local/share/cudawiz/cuda/cuda-11.8');
   return { home, run, globals, toolkit };
 }
 
@@ -84,5 +88,54 @@ describe('redist archives that would write outside the toolkit (issue 32, items 
     const rollback = await m.run(['rollback', '--json', ...m.globals]);
     expect(rollback.code, rollback.out).toBe(0);
     expect((await readdir(elsewhereDir)).sort()).toEqual(['keep.h']);
+  });
+});
+
+describe('rollback of a redist toolkit (issue 33, items 1–2)', () => {
+  it("removes only the files its manifest lists that are unchanged; the user's own files and a changed one stay, named; root does not touch that user's toolkit", async () => {
+    const m = await laptop({});
+    const r = await m.run([...install, ...m.globals]);
+    expect(r.code, r.out).toBe(0);
+    // The user's own files in the toolkit folder, and one of cudawiz's changed since.
+    const theirs = ['lib64/libnvinfer.so.8', 'notebooks/try.ipynb'];
+    for (const f of theirs) {
+      await mkdir(path.dirname(path.join(m.toolkit, f)), { recursive: true });
+      await writeFile(path.join(m.toolkit, f), `the user's ${f}\n`);
+    }
+    await writeFile(path.join(m.toolkit, 'include/cublas_v2.h'), '/* edited by the user */\n');
+    if (runningAsRoot) {
+      await execa('chown', ['-R', `${NOBODY}:${NOBODY}`, m.toolkit]);
+      // Root is not that user: the toolkit's bookkeeping is someone else's, so nothing of it is removed.
+      const asRoot = await execa(process.execPath, [builtCli, 'rollback', '--cuda-dir', m.toolkit, '--no-color'], { reject: false, env: { PATH: process.env.PATH ?? '', HOME: m.home }, extendEnv: false });
+      expect(asRoot.exitCode, String(asRoot.stdout) + String(asRoot.stderr)).toBe(1);
+      expect(String(asRoot.stdout) + String(asRoot.stderr)).toContain(`is owned by user ${NOBODY}, neither root nor you`);
+      expect(String(asRoot.stdout) + String(asRoot.stderr)).not.toContain('rollback --cuda-dir');
+      expect((await lstat(path.join(m.toolkit, 'lib64/libcudart.so.11.8.89'))).isFile()).toBe(true);
+    }
+    const rollback = await m.run(['rollback', '--no-color', ...m.globals]);
+    expect(rollback.code, rollback.out).toBe(0);
+    expect(rollback.out).toContain("left 2 files cudawiz never wrote (yours): lib64/libnvinfer.so.8, notebooks/try.ipynb");
+    expect(rollback.out).toContain('left 1 file cudawiz wrote that changed since');
+    expect(rollback.out).toContain('include/cublas_v2.h');
+    for (const f of theirs) expect(await readFile(path.join(m.toolkit, f), 'utf8')).toBe(`the user's ${f}\n`);
+    expect(await readFile(path.join(m.toolkit, 'include/cublas_v2.h'), 'utf8')).toBe('/* edited by the user */\n');
+    await expect(lstat(path.join(m.toolkit, 'lib64/libcudart.so.11.8.89'))).rejects.toThrow();
+    await expect(lstat(path.join(m.toolkit, '.cudawiz'))).rejects.toThrow();
+    await expect(lstat(path.join(m.toolkit, 'bin'))).rejects.toThrow();
+  }, 240_000);
+
+  it('a minimal or foreign manifest in a folder of data: rollback --cuda-dir deletes nothing, exit 1, and says why in words', async () => {
+    const base = await tempDir('cw-hardening-minimal-');
+    const data = path.join(base, 'data');
+    await mkdir(path.join(data, '.cudawiz'), { recursive: true });
+    await writeFile(path.join(data, 'thesis.tex'), 'years of work\n');
+    await writeFile(path.join(data, '.cudawiz', 'redist.json'), JSON.stringify({ tool: 'cudawiz', what: 'cuda-redist', files: [] }));
+    const r = await execa(process.execPath, [builtCli, 'rollback', '--cuda-dir', data, '--no-color'], { reject: false, env: { PATH: process.env.PATH ?? '', HOME: base }, extendEnv: false });
+    const out = String(r.stdout) + String(r.stderr);
+    expect(r.exitCode, out).toBe(1);
+    expect(out).toContain('is not a cudawiz manifest cudawiz can use');
+    expect(out).not.toMatch(/Expected|invalid_type|ZodError/);
+    expect(await readFile(path.join(data, 'thesis.tex'), 'utf8')).toBe('years of work\n');
+    expect((await readdir(path.join(data, '.cudawiz')))).toEqual(['redist.json']);
   });
 });
