@@ -500,7 +500,7 @@ export async function removeRedistToolkit(toolkitDir: string): Promise<RedistRem
   await rm(redistManifestFile(toolkitDir), { force: true });
   await rm(`${redistManifestFile(toolkitDir)}.tmp`, { force: true });
   await removeEmptyFolders(toolkitDir);
-  const left = (await lstat(toolkitDir).then(() => walk(toolkitDir), () => [])).map((e) => e.rel);
+  const left = (await lstat(toolkitDir).then(() => walk(toolkitDir), () => [])).map((e) => e.rel).filter((rel) => !changed.includes(rel));
   return { removed: true, files, release: manifest.release, changed, left };
 }
 
