@@ -144,7 +144,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM')
-        throw new CudawizError(commandsText.noPermission(dir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: elevationHint(ctx.host.os, `cudawiz rollback --cuda-dir "${dir}"`) });
+        throw new CudawizError(commandsText.noPermission(dir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: ctx.host.os === 'linux' && process.getuid?.() === 0 ? safetyText.rootCannotWrite(dir) : elevationHint(ctx.host.os, `cudawiz rollback --cuda-dir "${dir}"`) });
       if (cudaDir === undefined && refusable(error)) {
         refused.push({ toolkitDir: dir, message: error.message, fix: error.fix });
         continue;
