@@ -64,6 +64,8 @@ export const catalogText = localized({
     expectedMd5: 'expected 32 lowercase hex digits',
     expectedCc: 'expected a compute capability, e.g. "8.6"',
     expectedRelativePath: 'expected a relative path ending .tar.xz or .zip, without ".."',
+    expectedSize: 'expected a size in bytes: whole digits, e.g. "913876"',
+    expectedText: 'expected some text here',
     // ---------------------------------------------------------------- `cudawiz requirements` (src/commands/requirements.ts)
     reqOs: (windows: boolean): string => (windows ? 'Windows (native)' : 'Linux'),
     reqTitle: (tf: string, os: string) => `TensorFlow ${tf} on ${os}`,
@@ -136,6 +138,8 @@ export const catalogText = localized({
     expectedMd5: '应为 32 位小写十六进制数字',
     expectedCc: '应为计算能力，例如 “8.6”',
     expectedRelativePath: '应为以 .tar.xz 或 .zip 结尾的相对路径，且不含 “..”',
+    expectedSize: '应为以字节计的大小：只含数字，例如 “913876”',
+    expectedText: '此处应填写文字',
     reqOs: (windows) => (windows ? '原生 Windows' : 'Linux'),
     reqTitle: (tf, os) => `TensorFlow ${tf}（${os}）`,
     reqRow: (row) => `  （取 TensorFlow 测试配置表中的 ${row} 一行）`,

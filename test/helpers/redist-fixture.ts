@@ -120,7 +120,7 @@ export interface RedistFixture {
  * bytes (weights follow the real archives' sizes in MB), so a test stays small and a bench can scale.
  * The archives and the overlay are written into `dir`.
  */
-export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, options: { /** Which release's archives (default 11.8.0). */ release?: FixtureRelease; platform?: FixturePlatform; kib?: number; overlayExtra?: Record<string, unknown>; /** Windows: a program that answers `nvcc.exe --version` (the Wine lane's fixture). */ nvccExe?: Buffer } = {}): Promise<RedistFixture> {
+export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, options: { /** Which release's archives (default 11.8.0). */ release?: FixtureRelease; platform?: FixturePlatform; kib?: number; overlayExtra?: Record<string, unknown>; /** Windows: a program that answers `nvcc.exe --version` (the Wine lane's fixture). */ nvccExe?: Buffer; /** Hostile extras: entries (full member names, given the archive's top folder) appended to a component's archive. */ extra?: Record<string, (top: string) => FixtureEntry[]> } = {}): Promise<RedistFixture> {
   const platform = options.platform ?? 'linux-x86_64';
   const release = options.release ?? '11.8.0';
   const data = releaseData(release);
@@ -135,7 +135,7 @@ export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, opt
     const name = path.posix.basename(rel);
     const top = name.replace(/\.(tar\.xz|zip)$/, '');
     const entries = members(release, id, platform, (w) => libraryBytes(w * unit), options.nvccExe);
-    const file = await writeArchive(path.join(dir, name), platform === 'linux-x86_64' ? 'tar.xz' : 'zip', [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }], { xzPreset: 1 });
+    const file = await writeArchive(path.join(dir, name), platform === 'linux-x86_64' ? 'tar.xz' : 'zip', [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }, ...(options.extra?.[id]?.(top) ?? [])], { xzPreset: 1 });
     const bytes = await readFile(file);
     const served = await mirror.addFile(`compute/cuda/redist/${rel}`, bytes);
     archives[id] = { urlPath: `compute/cuda/redist/${rel}`, sha256: served.sha256, size: served.size, file };
