@@ -130,6 +130,22 @@ const en = {
   cudnnArchiveFix: (tf: string, file: string | undefined, page: string | undefined, cudnn: string | null, cuda: string, archivePage: string) =>
     `cudawiz install --tf ${tf} --cudnn-archive FILE, with FILE = ${file ? `${file} (log in at ${page})` : `cuDNN ${cudnn} for CUDA ${cuda} (${archivePage})`}`,
   toolkitAt: (version: string | undefined, path: string) => `CUDA ${version} at ${path}`,
+  // ---------------------------------------------------------------- CUDA runtimes on the loader path (checks-runtime, runtime-serving)
+  runtimeServes: (version: string, dir: string, file: string, tfs: string) => `CUDA ${version} runtime at ${dir} (${file}) serves TensorFlow ${tfs}`,
+  runtimeServesNone: (version: string, dir: string, file: string) => `CUDA ${version} runtime at ${dir} (${file}) serves no TensorFlow in the catalog`,
+  runtimeVersionUnknown: (dir: string, file: string) => `A CUDA runtime of unknown version at ${dir} (${file})`,
+  runtimeFrom: (from: string, where: string | undefined) => `version from ${from}${where ? ` (${where})` : ''}`,
+  servedExactly: (tfs: string, cuda: string) => `exactly: TensorFlow ${tfs} (built with CUDA ${cuda})`,
+  servedByMinorCompat: (tfs: string, cuda: string, major: number, driver: string | undefined) =>
+    `by CUDA ${major} minor-version compatibility: TensorFlow ${tfs} (built with CUDA ${cuda})${driver ? `; needs driver ${driver} or newer` : ''}`,
+  notServedMissing: (tfs: string, cuda: string, files: string) => `not TensorFlow ${tfs} (built with CUDA ${cuda}): no ${files}`,
+  eachNeedsCudnn: 'each also needs the cuDNN its row names (cudawiz doctor --tf V checks it)',
+  range: (first: string, last: string) => `${first}–${last}`,
+  cudaByMinorCompat: (cuda: string, from: string, paths: string, driver: string | undefined) =>
+    `CUDA ${cuda}'s libraries from CUDA ${from} (same library names, CUDA minor-version compatibility${driver ? `: driver ${driver} or newer` : ''}): ${paths}`,
+  // ---------------------------------------------------------------- src/verify/nvcc.ts (#33: never run what others can change)
+  notRunUntrusted: (program: string, writable: string) => `${program} not run: ${writable} is writable by other users`,
+  versionFrom: (source: string | undefined, release: string | undefined) => `release ${release ?? 'unknown'}${source ? ` (from ${source})` : ''}`,
   wheelsCuda: (cuda: string) => `CUDA ${cuda} comes from pip's nvidia-* wheels (tensorflow[and-cuda]); no toolkit needed`,
   inWheels: (file: string, where: string | undefined) => `${file}: in ${where ?? 'the Python environment'}'s nvidia wheels`,
   wheelCudnnWhere: "pip's nvidia-cudnn wheel",
@@ -358,7 +374,7 @@ const zh: DoctorStrings = {
   zlibOk: (dll, path, bits) => `${dll}：${path}${bits ? `（${bits} 位）` : ''}`,
 
   describeToolkit: (version, path, aliases, source) =>
-    `CUDA ${version ?? '（版本未知）'}，位于 ${path}${aliases.length ? `（也叫 ${aliases.join('、')}）` : ''}${source ? `，版本取自 ${source}` : ''}`,
+    `CUDA ${version ?? '（版本未知）'}，位于 ${path}${aliases.length ? `（也叫 ${aliases.join('、')}）` : ''}${source ? `，版本取自 ${VERSION_SOURCE_ZH[source] ?? source}` : ''}`,
   unreadableToolkit: (path, error) => `读不了 CUDA Toolkit 目录 ${path}（${error}）`,
   foundVia: (via) => `发现途径：${via}`,
   unreadableFix: (check) => `检查一下：${check}；用能读取它的用户运行 cudawiz，或者修复损坏的链接。`,
@@ -384,6 +400,20 @@ const zh: DoctorStrings = {
   cudnnArchiveFix: (tf, file, page, cudnn, cuda, archivePage) =>
     `cudawiz install --tf ${tf} --cudnn-archive FILE，FILE 是 ${file ? `${file}（在 ${page} 登录 NVIDIA 开发者账号后下载）` : `适配 CUDA ${cuda} 的 cuDNN ${cudnn}（${archivePage}）`}`,
   toolkitAt: (version, path) => `${path} 的 CUDA ${version}`,
+  runtimeServes: (version, dir, file, tfs) => `${dir} 里的 CUDA ${version} 运行库（${file}）可供 TensorFlow ${tfs} 使用`,
+  runtimeServesNone: (version, dir, file) => `${dir} 里的 CUDA ${version} 运行库（${file}）不能供目录数据里的任何 TensorFlow 使用`,
+  runtimeVersionUnknown: (dir, file) => `${dir} 里有一个版本未知的 CUDA 运行库（${file}）`,
+  runtimeFrom: (from, where) => `版本取自 ${VERSION_SOURCE_ZH[from] ?? RUNTIME_FROM_ZH[from] ?? from}${where ? `（${where}）` : ''}`,
+  servedExactly: (tfs, cuda) => `版本完全一致：TensorFlow ${tfs}（用 CUDA ${cuda} 编译）`,
+  servedByMinorCompat: (tfs, cuda, major, driver) =>
+    `靠 CUDA ${major} 的小版本兼容：TensorFlow ${tfs}（用 CUDA ${cuda} 编译）${driver ? `；显卡驱动至少要 ${driver}` : ''}`,
+  notServedMissing: (tfs, cuda, files) => `不能用于 TensorFlow ${tfs}（用 CUDA ${cuda} 编译）：缺少 ${files}`,
+  eachNeedsCudnn: '每个版本还需要它那一行写明的 cuDNN（cudawiz doctor --tf V 会检查）',
+  range: (first, last) => `${first}–${last}`,
+  cudaByMinorCompat: (cuda, from, paths, driver) =>
+    `CUDA ${cuda} 所需的动态链接库来自 CUDA ${from}（文件名相同，靠 CUDA 小版本兼容${driver ? `：显卡驱动至少要 ${driver}` : ''}）：${paths}`,
+  notRunUntrusted: (program, writable) => `没有运行 ${program}：${writable} 可被其他用户写入`,
+  versionFrom: (source, release) => `release ${release ?? '未知'}${source ? `（取自 ${VERSION_SOURCE_ZH[source] ?? source}）` : ''}`,
   wheelsCuda: (cuda) => `CUDA ${cuda} 来自 pip 的 nvidia-* 包（tensorflow[and-cuda]）；不需要安装 CUDA Toolkit`,
   inWheels: (file, where) => `${file}：在 ${where ?? '这个 Python 环境'} 的 nvidia 包里`,
   wheelCudnnWhere: 'pip 的 nvidia-cudnn 包',
@@ -497,6 +527,20 @@ const zh: DoctorStrings = {
   shareWsl: (version, windows, driver) => `${version}，Windows ${windows}，Windows 显卡驱动 ${driver}`,
   sharePip: (cuda, cudnn) => `${cuda}，cudnn ${cudnn}`,
   shareConda: (cuda, cudnn) => `cuda ${cuda}，cudnn ${cudnn}`,
+};
+
+/** Where a toolkit's version was read (Toolkit.versionSource ids), in Chinese; file names stay as they are. */
+const VERSION_SOURCE_ZH: Record<string, string> = {
+  'dpkg status': 'dpkg 的软件包记录',
+  'file name': '运行库的文件名',
+  'directory name': '目录名',
+};
+
+/** Where a CUDA runtime's version was read (CudaRuntime.from ids), in Chinese. */
+const RUNTIME_FROM_ZH: Record<string, string> = {
+  toolkit: 'CUDA Toolkit',
+  'conda env': 'conda 环境',
+  'pip wheel': 'pip 的 wheel',
 };
 
 export const doctorText = localized({ en, zh });

@@ -66,9 +66,19 @@ export interface Toolkit {
   /** "10.1.243", or "11.8" when only major.minor can be trusted. */
   version?: string;
   majorMinor?: string;
-  versionSource?: 'version.txt' | 'version.json' | 'cuda_runtime_api.h' | 'nvcc' | 'directory name';
-  /** Where its shared libraries are: bin on Windows, lib64 on Linux. */
+  versionSource?: 'version.txt' | 'version.json' | 'cuda.h' | 'cuda_runtime_api.h' | 'dpkg status' | 'file name' | 'directory name';
+  /**
+   * How its files are laid out: NVIDIA's own folder (bin, include, lib64 under one root: /usr/local/cuda-X.Y,
+   * /opt/cuda, a redist toolkit), or a distro's packages spread over /usr (Debian/Ubuntu's
+   * lib/x86_64-linux-gnu, Fedora/RHEL's lib64; nvcc in /usr/bin, headers in /usr/include).
+   */
+  layout: 'toolkit folder' | 'distro packages';
+  /** Where its shared libraries are: bin on Windows, lib64 on Linux, the distro's library folder for a distro layout. */
   libraryDir: string;
+  /** Where the real nvcc sits when it is not bin/nvcc under the root (Debian: /usr/lib/nvidia-cuda-toolkit/bin/nvcc). */
+  nvcc?: string;
+  /** The package that installed it, as the package database records it (distro layouts). */
+  package?: { manager: 'dpkg'; name: string; version: string };
   /** Library files present per component (nvcc: the compiler's file name). */
   components: Partial<Record<ToolkitComponent, string[]>>;
   /** Components TensorFlow needs that this toolkit lacks. */
