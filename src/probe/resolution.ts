@@ -66,7 +66,8 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
     const byDir = new Map<string, string[]>();
     for (const e of await ldCache(host, mfs)) {
       if (!GPU_LIBRARY.test(e.name)) continue;
-      const d = p.dirname(e.path);
+      // Merged /usr: the cache says /lib/x86_64-linux-gnu for what apt put in /usr/lib/x86_64-linux-gnu — one folder, named as it really is.
+      const d = mfs.realpath(p.dirname(e.path));
       byDir.set(d, [...(byDir.get(d) ?? []), e.name]);
     }
     for (const [d, files] of byDir) {

@@ -3,6 +3,7 @@
 import type { LibrarySource, PipCudaFacts, WheelLibraryFix } from '../pip/index.js';
 import type { OsName } from '../platform.js';
 import type { CondaEnv } from './conda.js';
+import type { DriverInstall, KernelModuleState, UserspaceDriver } from './driver-userspace.js';
 import type { WslFacts } from './wsl.js';
 
 export interface GpuInfo {
@@ -17,7 +18,7 @@ export interface GpuInfo {
 
 export interface DriverFacts {
   version?: string;
-  source?: 'nvidia-smi' | 'kernel module';
+  source?: 'nvidia-smi' | 'kernel module' | 'userspace library';
 }
 
 export type GpuProbeState =
@@ -41,6 +42,12 @@ export interface GpuFacts {
   computeCapFieldMissing?: boolean;
   /** The raw line that explains a non-ok state (UUIDs removed). */
   evidence?: string;
+  /** Linux: the driver's user-space library and the version its file name carries (answers without the kernel module). */
+  userspace?: UserspaceDriver;
+  /** Linux: whether the kernel module is loaded (/proc/driver/nvidia/version, /proc/modules). */
+  kernelModule?: KernelModuleState;
+  /** Linux: how the driver was installed, for a fix that fits (package manager or NVIDIA's .run). */
+  install?: DriverInstall;
 }
 
 export type ToolkitComponent = 'nvcc' | 'cudart' | 'cublas' | 'cublasLt' | 'cufft' | 'curand' | 'cusolver' | 'cusparse' | 'cupti' | 'cudnn';
