@@ -1,6 +1,6 @@
 // The facts the probes collect about a machine. Plain data: the doctor, the plan and --json read it.
 // Paths are the machine's own (C:\… on Windows), never the host path a fixture maps them to.
-import type { LibrarySource, PipCudaFacts, WheelLibraryFix } from '../pip/index.js';
+import type { LibrarySource, PipCudaFacts, WheelLibraryFix } from '../wheels/index.js';
 import type { OsName } from '../platform.js';
 import type { CondaEnv } from './conda.js';
 import type { DriverInstall, KernelModuleState, UserspaceDriver } from './driver-userspace.js';
@@ -82,6 +82,8 @@ export interface Toolkit {
   layout: 'toolkit folder' | 'distro packages';
   /** Where its shared libraries are: bin on Windows, lib64 on Linux, the distro's library folder for a distro layout. */
   libraryDir: string;
+  /** libraryDir with links resolved, when that differs (CUDA 13's lib64 → lib): the name the ld cache uses. */
+  libraryDirReal?: string;
   /** Where the real nvcc sits when it is not bin/nvcc under the root (Debian: /usr/lib/nvidia-cuda-toolkit/bin/nvcc). */
   nvcc?: string;
   /** The package that installed it, as the package database records it (distro layouts). */
@@ -145,6 +147,11 @@ export interface SearchDir {
 export interface SearchPath {
   os: OsName;
   dirs: SearchDir[];
+  /**
+   * Linux: the ld cache's entries in its own order (`ldconfig -p`). The cache is per file: for two
+   * copies of one soname, the loader takes the one listed first, whatever order their folders came in.
+   */
+  ldCache?: { name: string; dir: string }[];
 }
 
 export interface WindowsExtras {

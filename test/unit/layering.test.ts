@@ -26,4 +26,9 @@ describe('layering', () => {
   it('the plan renders nothing: its reporters live beside the CLI output', async () => {
     expect(into(await importsOf('src/plan'), ['src/cli', 'src/wizard', 'src/commands', 'components'])).toEqual([]);
   });
+
+  it("the probe reads the wheels' facts from src/wheels, below it and the pip route: it imports nothing of src/pip", async () => {
+    expect(into(await importsOf('src/probe'), ['src/pip', 'src/plan', 'src/cli', 'src/wizard', 'src/commands'])).toEqual([]);
+    expect(into(await importsOf('src/wheels'), ['src/pip', 'src/probe', 'src/plan', 'src/doctor', 'src/cli', 'src/wizard', 'src/commands'])).toEqual([]);
+  });
 });
