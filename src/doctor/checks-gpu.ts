@@ -16,7 +16,8 @@ function describeGpu(g: MachineFacts['gpu']['gpus'][number]): string {
 /** The user-space driver is there and its kernel module is not: after a kernel update whose module build failed, say. */
 export function moduleNotLoaded(gpu: MachineFacts['gpu']): boolean {
   const k = gpu.kernelModule;
-  return Boolean(gpu.userspace && k && !k.versionFile && k.modules !== undefined && !k.modules.includes('nvidia'));
+  // /proc/modules may be hidden (containers): then the absent version file alone says it.
+  return Boolean(gpu.userspace && k && !k.versionFile && !(k.modules ?? []).includes('nvidia'));
 }
 
 /** Libraries of one version, a loaded module of another (nvidia-smi: "Driver/library version mismatch"). */
@@ -60,7 +61,7 @@ function driverHalvesFinding(facts: MachineFacts): Finding | undefined {
   return finding('gpu', 'fail', T.moduleNotLoaded(v), [
     smiEvidence(facts),
     T.kernelFileAbsent(LINUX_DRIVER_VERSION_FILE),
-    T.noModuleInProcModules(PROC_MODULES_FILE),
+    gpu.kernelModule?.modules ? T.noModuleInProcModules(PROC_MODULES_FILE) : '',
     T.userspaceLibrary(gpu.userspace!.library, v),
     installEvidence(gpu),
   ], moduleFix(gpu, v));

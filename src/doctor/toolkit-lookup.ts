@@ -37,7 +37,7 @@ export function toolkitServes(t: Toolkit, cuda: string): boolean {
 
 /** The toolkit whose library directory (under any of its names; a distro's is the system's library folder) is `dir`. */
 export function toolkitOwning(facts: MachineFacts, dir: string): Toolkit | undefined {
-  return facts.toolkits.find((t) => [t.libraryDir, ...t.aliases.map((a) => toolkitLibraryDir(facts.os, a))].some((lib) => samePath(facts.os, lib, dir)));
+  return facts.toolkits.find((t) => [t.libraryDir, ...(t.libraryDirReal ? [t.libraryDirReal] : []), ...t.aliases.map((a) => toolkitLibraryDir(facts.os, a))].some((lib) => samePath(facts.os, lib, dir)));
 }
 
 /** The cuDNN copy that lives in `dir` (a toolkit's, or one on the search path). */

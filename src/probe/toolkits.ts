@@ -175,7 +175,8 @@ function describeDistro(host: Host, mfs: MachineFs, d: DistroToolkit, aliases: s
 async function describe(host: Host, mfs: MachineFs, dir: string, aliases: string[], foundVia: string[]): Promise<Toolkit> {
   const p = pathFor(host.os);
   const libraryDir = toolkitLibraryDir(host.os, dir);
-  const base = { path: dir, aliases, foundVia, libraryDir, layout: 'toolkit folder' as const };
+  const real = mfs.realpath(libraryDir);
+  const base = { path: dir, aliases, foundVia, libraryDir, ...(real !== libraryDir ? { libraryDirReal: real } : {}), layout: 'toolkit folder' as const };
   const error = mfs.accessError(dir);
   if (error) {
     const fromName = toolkitVersionFromDirName(host.os, p.basename(dir));
@@ -221,7 +222,7 @@ export async function probeToolkits(host: Host, mfs: MachineFs, cudaRoot: string
     byReal.set(key(real), entry);
   }
   const toolkits = await Promise.all([...byReal.values()].map((e) => describe(host, mfs, e.path, [...e.aliases].filter((a) => a.toLowerCase() !== e.path.toLowerCase()), [...e.via])));
-  if (distro) toolkits.push(describeDistro(host, mfs, distro, [...distroAliases], [...distroVia]));
+  if (distro) toolkits.push(describeDistro(host, mfs, distro, [...new Set([...distro.aliases, ...distroAliases])].sort(), [...distroVia]));
   toolkits.sort((a, b) => a.path.localeCompare(b.path));
   let nvccOnPath: NvccOnPath | undefined;
   if (nvcc) {

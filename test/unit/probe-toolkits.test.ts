@@ -108,7 +108,7 @@ describe('toolkit probe', () => {
     expect(apt).toMatchObject({
       layout: 'distro packages', libraryDir: '/usr/lib/x86_64-linux-gnu', nvcc: '/usr/bin/nvcc', version: '11.8.89', majorMinor: '11.8',
       versionSource: 'dpkg status', package: { manager: 'dpkg', name: 'nvidia-cuda-toolkit', version: '11.8.89' },
-      aliases: ['/usr/lib/cuda'], foundVia: expect.arrayContaining(['distro packages', 'CUDA_HOME']),
+      aliases: ['/usr/lib/cuda', '/usr/lib/nvidia-cuda-toolkit'], foundVia: expect.arrayContaining(['distro packages', 'CUDA_HOME']),
     });
     // Complete for TensorFlow: every runtime library where apt put it; only cuDNN (not in Debian) is missing.
     expect(apt?.missing).toEqual(['cudnn']);
