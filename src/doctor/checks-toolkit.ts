@@ -1,6 +1,6 @@
 // Verdicts on the CUDA toolkits and the cuDNN inside the one TensorFlow uses.
 import { cudnnGetFix } from '../catalog/cudnn-choice.js';
-import type { Requirements } from '../catalog/queries.js';
+import { cudaFamily, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { doctorText as T } from '../i18n/doctor.js';
 import { gpuText } from '../i18n/gpu.js';
@@ -66,7 +66,11 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
     return out;
   }
   const exact = right.some((t) => t.majorMinor === cuda);
-  out.push(finding('toolkit', 'pass', exact ? T.cudaInstalled(req.cuda, T.list(right.map((t) => t.path))) : T.cudaFromRedist(req.cuda, right[0].majorMinor ?? '?', T.list(right.map((t) => t.path))), right.map((t) => (t.redist && t.majorMinor !== cuda ? T.redistSameNames(describeToolkit(t), cuda) : describeToolkit(t)))));
+  const paths = T.list(right.map((t) => t.path));
+  const title = exact ? T.cudaInstalled(req.cuda, paths)
+    : right[0].redist ? T.cudaFromRedist(req.cuda, right[0].majorMinor ?? '?', paths)
+    : T.cudaByMinorCompat(req.cuda, right[0].majorMinor ?? '?', paths, cudaFamily(catalog, req.cuda)?.minorCompatDriverMin?.[facts.os]);
+  out.push(finding('toolkit', 'pass', title, right.map((t) => (t.redist && t.majorMinor !== cuda ? T.redistSameNames(describeToolkit(t), cuda) : describeToolkit(t)))));
   const used = toolkitInUse(facts, req) ?? right[0];
   const lacking = used.missing.filter((c) => c !== 'cudnn' && c !== 'nvcc');
   if (lacking.length) {
