@@ -10,8 +10,7 @@ import { CudawizError, UsageError } from '../../errors.js';
 import type { Host } from '../../host.js';
 import { redistText } from '../../i18n/redist.js';
 import { stepsText } from '../../i18n/steps.js';
-import { pathFor, pathListSeparator, splitPathList, toolkitDir, toolkitLibraryDir, toolkitSubdirs, userToolkitRoot } from '../../platform.js';
-import { ProbeCache } from '../../probe/cache.js';
+import { toolkitDir, userToolkitRoot } from '../../platform.js';
 import type { Toolkit } from '../../probe/types.js';
 import type { RedistCatalog } from '../../redist/catalog.js';
 import { redistRouteFor, type RedistChoice } from '../../redist/choose.js';
@@ -68,22 +67,7 @@ export const redistEnvStep = envStep<RedistPlanContext>({
   question: (targets, cuda) => redistText.envQuestion(targets, cuda),
   leftAsIs: () => redistText.envLeft,
   applied: (plan, r) => ({ summary: redistText.envApplied(r.applied.length), evidence: [...plan.notes, ...plan.changes.map((c) => c.target)] }),
-  inPlace: (ctx) => {
-    ctx.envInPlace = true;
-  },
 });
-
-/** The environment a new shell gets once the user's env script or User PATH holds the toolkit. */
-function newShellEnv(ctx: RedistPlanContext): Host['env'] {
-  const p = pathFor(ctx.os);
-  const sub = toolkitSubdirs(ctx.os);
-  const prepend = (name: string, dirs: string[]) => {
-    const key = Object.keys(ctx.host.env).find((k) => (ctx.os === 'windows' ? k.toUpperCase() === name : k === name)) ?? name;
-    return { [key]: [...dirs, ...splitPathList(ctx.os, ctx.host.env[key])].join(pathListSeparator(ctx.os)) };
-  };
-  const bin = [p.join(ctx.toolkitDir, sub.bin), ...(ctx.os === 'windows' ? [p.join(ctx.toolkitDir, sub.cupti)] : [])];
-  return { ...ctx.host.env, ...prepend('PATH', bin), ...(ctx.os === 'linux' ? prepend('LD_LIBRARY_PATH', [toolkitLibraryDir(ctx.os, ctx.toolkitDir), p.join(ctx.toolkitDir, sub.cupti)]) : {}) };
-}
 
 export const redistVerifyStep = verifyStep<RedistPlanContext>(() => redistText.stepVerify, async (ctx) => {
   const files = await checkRedistToolkit(ctx.toolkitDir, { deep: true });
@@ -93,9 +77,8 @@ export const redistVerifyStep = verifyStep<RedistPlanContext>(() => redistText.s
     evidence: files.changed.length ? [redistText.filesChanged(files.changed.slice(0, 5).join(', '))] : [],
     fix: redistText.filesFix,
   };
-  const shell = ctx.envInPlace ? { ...ctx.host, env: newShellEnv(ctx) } : undefined;
-  const target = verifyTarget(ctx, shell);
-  const layers = [filesLayer, ...(await verifySetup(shell ? { ...target, probes: new ProbeCache(shell) } : target))];
+  // verifySetup judges the loader path a new shell gets (newShellHost): what the env step wrote, not what it meant to.
+  const layers = [filesLayer, ...(await verifySetup(verifyTarget(ctx)))];
   return verifiedOrThrow(layers, (l) => l.title);
 });
 
