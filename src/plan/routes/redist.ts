@@ -8,6 +8,7 @@ import type { Catalog } from '../../catalog/schema.js';
 import { toolkitServes } from '../../doctor/toolkit-lookup.js';
 import { CudawizError, UsageError } from '../../errors.js';
 import type { Host } from '../../host.js';
+import { singleQuoted } from '../../env/shell-quote.js';
 import { redistText } from '../../i18n/redist.js';
 import { stepsText } from '../../i18n/steps.js';
 import { toolkitDir, userToolkitRoot } from '../../platform.js';
@@ -66,7 +67,12 @@ export const redistEnvStep = envStep<RedistPlanContext>({
   userOnly: true,
   question: (targets, cuda) => redistText.envQuestion(targets, cuda),
   leftAsIs: () => redistText.envLeft,
-  applied: (plan, r) => ({ summary: redistText.envApplied(r.applied.length), evidence: [...plan.notes, ...plan.changes.map((c) => c.target)] }),
+  applied: (plan, r) => {
+    const script = plan.changes.find((c) => c.kind === 'env-script')?.target;
+    const fish = script?.endsWith('.fish');
+    const thisShell = script ? [redistText.envThisShell(`${fish ? 'source' : '.'} ${singleQuoted(script, fish ? 'fish' : 'posix')}`)] : [];
+    return { summary: redistText.envApplied(r.applied.length), evidence: [...plan.notes, ...plan.changes.map((c) => c.target), ...thisShell] };
+  },
 });
 
 export const redistVerifyStep = verifyStep<RedistPlanContext>(() => redistText.stepVerify, async (ctx) => {
@@ -79,7 +85,7 @@ export const redistVerifyStep = verifyStep<RedistPlanContext>(() => redistText.s
   };
   // verifySetup judges the loader path a new shell gets (newShellHost): what the env step wrote, not what it meant to.
   const layers = [filesLayer, ...(await verifySetup(verifyTarget(ctx)))];
-  return verifiedOrThrow(layers, (l) => l.title);
+  return verifiedOrThrow(layers);
 });
 
 export function redistRouteSteps(): Step<RedistPlanContext>[] {
