@@ -40,6 +40,8 @@ export const redistText = localized({
     envQuestion: (targets: string, release: string) => `Change ${targets} so TensorFlow finds CUDA ${release} (for your user only)?`,
     envLeft: 'left as it is (--configure-env no); to do it yourself:',
     envApplied: (n: number) => `${n} change(s) for your user, recorded for rollback`,
+    /** The one line that gives the terminal cudawiz ran in what new ones now get. */
+    envThisShell: (line: string) => `new terminals have it; for this one: ${line}`,
     routeLabel: "NVIDIA's per-component CUDA archives (no admin, small download)",
     repaired: (dir: string, components: string[]) => components.length ? `${dir}: fetched and unpacked again: ${components.join(', ')}` : `${dir}: every file matches its sha256`,
     removed: (dir: string, release: string, files: number) => `${dir}: cudawiz's CUDA ${release} redist toolkit removed (${files} files).`,
@@ -100,6 +102,7 @@ export const redistText = localized({
     envQuestion: (targets, release) => `是否修改 ${targets}，让 TensorFlow 找到 CUDA ${release}（仅当前用户）？`,
     envLeft: '保持不变（--configure-env no）；如需自行设置：',
     envApplied: (n) => `为当前用户做了 ${n} 处修改，已记录以便回滚`,
+    envThisShell: (line) => `新开的终端已生效；当前终端请运行：${line}`,
     routeLabel: '用 NVIDIA 分组件压缩包获取 CUDA（无需管理员权限，下载量小得多）',
     repaired: (dir, components) => components.length ? `${dir}：已重新下载并解压：${components.join('、')}` : `${dir}：每个文件的 sha256 都一致`,
     removed: (dir, release, files) => `${dir}：已删除 cudawiz 的 CUDA ${release} 分组件工具包（${files} 个文件）。`,
