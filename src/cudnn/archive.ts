@@ -482,12 +482,15 @@ export interface ExtractOptions {
   /** Extract just these member names. */
   only?: Set<string>;
   onFile?: (name: string, bytes: number) => void;
+  /** A member that is not a file, folder or link (a hard link, a device file) is not written: it is said here, never dropped silently. */
+  onSkipped?: (name: string) => void;
 }
 
 /** Extracts into `dest` and returns each file's sha256 (computed while writing). */
 export async function extractArchive(file: string, format: ArchiveFormat, dest: string, options: ExtractOptions = {}): Promise<Map<string, string>> {
   if (format === 'zip') return extractZip(file, dest, options);
   const only = options.only;
-  const { hashes } = await tarPass(file, format, dest, { signal: options.signal, onFile: options.onFile, write: (e) => !only || only.has(e.name) });
+  const { hashes, entries } = await tarPass(file, format, dest, { signal: options.signal, onFile: options.onFile, write: (e) => !only || only.has(e.name) });
+  for (const e of entries) if ((e.type === 'hardlink' || e.type === 'other') && (!only || only.has(e.name))) options.onSkipped?.(e.name);
   return hashes;
 }

@@ -234,6 +234,8 @@ export interface RedistUnpack {
   finish(onProgress?: UnpackOptions['onProgress']): Promise<RedistManifest>;
   /** After a failed download: leaves the folder as it was (no folder, or the previous manifest). */
   abandon(): Promise<void>;
+  /** Archive members not written (hard links, device files), as `component: member`. */
+  readonly skipped: readonly string[];
 }
 
 /**
@@ -268,12 +270,13 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
   await writeRedistManifest(toolkitDir, manifest);
   const staging = path.join(toolkitDir, '.cudawiz', 'staging');
   const todo = manifest.components.filter((c) => !c.done);
+  const skipped: string[] = [];
   const stageOne = async (c: RedistComponentRecord, archive: string) => {
     const format = await detectFormat(archive);
     if (!format) throw new CudawizError(redistText.notAnArchive(archive), { code: 'redist-archive-unreadable', fix: stepsText.runAgain });
     const stage = path.join(staging, c.id);
     await rm(stage, { recursive: true, force: true });
-    const hashes = await extractArchive(archive, format, stage, { signal: options.signal }).catch((error: unknown) => {
+    const hashes = await extractArchive(archive, format, stage, { signal: options.signal, onSkipped: (name) => skipped.push(`${c.id}: ${name}`) }).catch((error: unknown) => {
       if (!(error instanceof ArchiveReadError)) throw error;
       throw error.reason === 'unsafe-path'
         ? new CudawizError(redistText.unsafeArchive(c.id, error.message), { code: 'redist-archive-unsafe', fix: redistText.unsafeArchiveFix })
@@ -383,7 +386,7 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
     await rm(staging, { recursive: true, force: true });
     await writeRedistManifest(toolkitDir, previous);
   };
-  return { stage, finish, abandon };
+  return { stage, finish, abandon, skipped };
 }
 
 /** Unpacks the components not yet done (all, for a fresh toolkit) and finishes the manifest. */

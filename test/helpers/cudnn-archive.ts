@@ -8,7 +8,8 @@ import { execa } from 'execa';
 
 export interface FixtureEntry {
   name: string;
-  type?: 'file' | 'symlink' | 'dir';
+  /** `hardlink`: to `target`, a member name; `fifo`: a device-like member with no data. */
+  type?: 'file' | 'symlink' | 'dir' | 'hardlink' | 'fifo';
   data?: Buffer | string;
   target?: string;
 }
@@ -39,6 +40,10 @@ else:
                 i.type = tarfile.DIRTYPE; i.mode = 0o755; t.addfile(i)
             elif e['type'] == 'symlink':
                 i.type = tarfile.SYMTYPE; i.linkname = e['target']; i.mode = 0o777; t.addfile(i)
+            elif e['type'] == 'hardlink':
+                i.type = tarfile.LNKTYPE; i.linkname = e['target']; i.mode = 0o644; t.addfile(i)
+            elif e['type'] == 'fifo':
+                i.type = tarfile.FIFOTYPE; i.mode = 0o644; t.addfile(i)
             else:
                 b = base64.b64decode(e['data']); i.size = len(b); i.mode = 0o644; t.addfile(i, io.BytesIO(b))
 `;

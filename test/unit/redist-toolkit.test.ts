@@ -9,7 +9,8 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundleForNode } from '../../bench/bundle-for-node.mjs';
 import { loadRedistCatalog, releaseArchives } from '../../src/redist/catalog.js';
-import { checkRedistToolkit, downloadArchives, readRedistManifest, removeRedistToolkit, repairRedist, unpackRedist } from '../../src/redist/toolkit.js';
+import { beginUnpack, checkRedistToolkit, downloadArchives, readRedistManifest, removeRedistToolkit, repairRedist, unpackRedist } from '../../src/redist/toolkit.js';
+import type { FixtureEntry } from '../helpers/cudnn-archive.js';
 import { repoRoot } from '../helpers/cli.js';
 import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
 import { serveRedistFixtures } from '../helpers/redist-fixture.js';
@@ -21,9 +22,9 @@ afterEach(async () => {
   mirror = undefined;
 });
 
-async function setup(platform: 'linux-x86_64' | 'windows-x86_64' = 'linux-x86_64') {
+async function setup(platform: 'linux-x86_64' | 'windows-x86_64' = 'linux-x86_64', extra?: Record<string, (top: string) => FixtureEntry[]>) {
   mirror = await startMirror({ root: await tempDir('cw-mirror-') });
-  const fixture = await serveRedistFixtures(mirror, await tempDir('cw-redist-fixture-'), { platform });
+  const fixture = await serveRedistFixtures(mirror, await tempDir('cw-redist-fixture-'), { platform, extra });
   const catalog = loadRedistCatalog(fixture.overlay);
   const release = catalog.releases.find((r) => r.version === '11.8.0')!;
   const os = platform === 'linux-x86_64' ? ('linux' as const) : ('windows' as const);
@@ -113,6 +114,20 @@ describe('the redist toolkit', () => {
     expect(r.refetched).toEqual(['libcurand']);
     expect(mirror!.requests.slice(before).map((q) => path.posix.basename(q.path))).toEqual(['libcurand-linux-x86_64-10.3.0.86-archive.tar.xz']);
     expect((await checkRedistToolkit(s.toolkitDir, { deep: true })).changed).toEqual([]);
+  });
+
+  it('names the members it does not write (a hard link, a FIFO) instead of dropping them silently', async () => {
+    const s = await setup('linux-x86_64', {
+      cuda_cudart: (top) => [
+        { name: `${top}/lib/libcudart-hard.so`, type: 'hardlink', target: `${top}/LICENSE` },
+        { name: `${top}/lib/a-fifo`, type: 'fifo' },
+      ],
+    });
+    const unpack = await beginUnpack({ catalog: s.catalog, release: s.release, os: s.os, toolkitDir: s.toolkitDir });
+    for (const [component, archive] of await fetchPaths(s.fetchAll)) unpack.stage(component, archive);
+    await unpack.finish();
+    expect([...unpack.skipped].sort()).toEqual([expect.stringMatching(/^cuda_cudart: .*\/lib\/a-fifo$/), expect.stringMatching(/^cuda_cudart: .*\/lib\/libcudart-hard\.so$/)]);
+    await expect(lstat(path.join(s.toolkitDir, 'lib64/a-fifo'))).rejects.toThrow(/ENOENT/);
   });
 
   it('rollback removes the toolkit whole and leaves nothing', async () => {

@@ -3,7 +3,7 @@
 import { formatBytes } from '../../fetch/index.js';
 import { redistText } from '../../i18n/redist.js';
 import { releaseArchives } from '../../redist/catalog.js';
-import { beginUnpack, checkRedistToolkit, downloadArchives, repairRedist, unpackRedist } from '../../redist/toolkit.js';
+import { beginUnpack, checkRedistToolkit, downloadArchives, repairRedist } from '../../redist/toolkit.js';
 import type { RedistPlanContext } from '../context.js';
 import type { Step } from '../runner.js';
 
@@ -69,17 +69,14 @@ export const redistUnpackStep: Step<RedistPlanContext> = {
     const begun = ctx.unpack;
     ctx.unpack = undefined;
     const progress = (p: { files: number }) => io.progress({ bytes: p.files, unit: 'files' });
-    const m = begun ? await begun.finish(progress) : await unpackRedist({
-      catalog: ctx.redist,
-      release: ctx.choice.release,
-      os: ctx.os,
-      toolkitDir: ctx.toolkitDir,
-      builtFor: ctx.choice.builtWith,
-      files: ctx.archiveFiles ?? new Map(),
-      signal: io.signal,
-      onProgress: progress,
-    });
-    return { summary: redistText.unpackDone(m.release, m.files.length, ctx.toolkitDir) };
+    let unpack = begun;
+    if (!unpack) {
+      unpack = await beginUnpack({ catalog: ctx.redist, release: ctx.choice.release, os: ctx.os, toolkitDir: ctx.toolkitDir, builtFor: ctx.choice.builtWith, signal: io.signal });
+      for (const [component, archive] of ctx.archiveFiles ?? new Map<string, string>()) unpack.stage(component, archive);
+    }
+    const m = await unpack.finish(progress);
+    const skipped = unpack.skipped.length ? [redistText.skippedMembers(unpack.skipped)] : [];
+    return { summary: redistText.unpackDone(m.release, m.files.length, ctx.toolkitDir), evidence: skipped.length ? skipped : undefined };
   },
 };
 
