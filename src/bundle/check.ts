@@ -20,11 +20,20 @@ export interface BundleProblem {
   message: string;
 }
 
+export interface BundleFile {
+  path: string;
+  sha256: string;
+  md5: string;
+  size: number;
+  id: string;
+  kind: string;
+}
+
 export interface OpenBundle {
   dir: string;
   manifest: BundleManifest;
   /** File name → its path in the bundle (verified just now). */
-  files: Map<string, { path: string; sha256: string; size: number; id: string; kind: string }>;
+  files: Map<string, BundleFile>;
   /** The cuDNN archive in the bundle, for the plan's obtain-cudnn step. */
   cudnnArchive?: string;
 }
@@ -84,7 +93,7 @@ export async function checkBundle(dir: string, want: BundleExpectation): Promise
       problems.push({ code: 'altered', file: f.file, message: bundleText.altered(f.file, want256 ?? '', d.sha256) });
       continue;
     }
-    files.set(f.file, { path: p, sha256: d.sha256, size: d.bytes, id: f.id, kind: f.kind });
+    files.set(f.file, { path: p, sha256: d.sha256, md5: d.md5, size: d.bytes, id: f.id, kind: f.kind });
   }
   if (problems.length === 0 && !m.complete) problems.push({ code: 'incomplete', message: bundleText.incomplete(root) });
   const cudnn = expected.files.find((f) => f.kind === 'cudnn');

@@ -5,9 +5,12 @@
 // bundle cut short completes on the next run; a login-gated cuDNN archive leaves it incomplete
 // (exit 3) until the user places it, and a wrong file placed there is said, not taken.
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, readFile, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { checkBundle } from '../../src/bundle/check.js';
+import { loadCatalog } from '../../src/catalog/load.js';
+import { loadRedistCatalog } from '../../src/redist/catalog.js';
 import { runCli } from '../helpers/cli.js';
 import { buildCudnnArchive } from '../helpers/cudnn-archive.js';
 import { englishIn } from '../helpers/english-runs.js';
@@ -54,7 +57,7 @@ async function connected(os: 'linux' | 'windows', options: { cudnnNotServed?: bo
   const overlay = path.join(home, 'overlay.json');
   await copyFile(fixture.overlay, overlay);
   const globals = ['--catalog', overlay, '--mirror', mirror.url, '--cache-dir', path.join(home, 'cache')];
-  return { home, fixture, globals, cudnn: { ...c, path: cudnn.file, sha256: cudnnServed.sha256 }, installer: { ...i, sha256: installer.sha256 } };
+  return { home, fixture, globals, overlay, cudnn: { ...c, path: cudnn.file, sha256: cudnnServed.sha256 }, installer: { ...i, sha256: installer.sha256 } };
 }
 
 interface Manifest { format: number; cudawiz: string; tensorflow: string; route: string; os: string; cuda?: string; complete: boolean; files: { id: string; file: string; size?: number; sha256?: string; present: boolean; access: string }[] }
@@ -182,5 +185,34 @@ describe('cudawiz download --tf: a bundle per route and OS', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('安装包已完成');
     expect(englishIn(r.stdout + r.stderr)).toEqual([]);
+  });
+
+  it('checkBundle re-hashes every file and names what is wrong: one byte changed, one file missing, another OS, another TensorFlow or route', async () => {
+    const m = await connected('linux');
+    const dest = path.join(m.home, 'bundle');
+    expect((await runCli(['download', '--tf', '2.10', '--route', 'redist', '--os', 'linux', '--dest', dest, ...m.globals])).code).toBe(0);
+    const want = { catalog: loadCatalog({ overlayFile: m.overlay }), redist: loadRedistCatalog(m.overlay) };
+    const good = await checkBundle(dest, { ...want, os: 'linux', tf: '2.10.0', route: 'redist' });
+    expect(good.problems).toEqual([]);
+    expect(good.bundle?.files.size).toBe(9);
+    expect(good.bundle?.cudnnArchive).toBe(path.join(dest, m.cudnn.file));
+
+    expect((await checkBundle(dest, { ...want, os: 'windows' })).problems.map((p) => p.message)).toEqual(['it was made for linux, and this machine runs windows']);
+    expect((await checkBundle(dest, { ...want, os: 'linux', tf: '2.12' })).problems.map((p) => p.code)).toEqual(['other-tf']);
+    expect((await checkBundle(dest, { ...want, os: 'linux', route: 'toolkit' })).problems.map((p) => p.code)).toEqual(['other-route']);
+
+    const cublas = path.join(dest, path.basename(m.fixture.archives.libcublas.file));
+    const bytes = await readFile(cublas);
+    bytes[1000] ^= 1;
+    await writeFile(cublas, bytes);
+    await rm(path.join(dest, path.basename(m.fixture.archives.libcurand.file)));
+    const broken = await checkBundle(dest, { ...want, os: 'linux' });
+    expect(broken.problems.map((p) => [p.code, p.file])).toEqual([
+      ['altered', path.basename(cublas)],
+      ['missing', path.basename(m.fixture.archives.libcurand.file)],
+    ]);
+    expect(broken.problems[0].message).toContain(`its sha256 is ${sha256(bytes)}, the manifest says ${m.fixture.archives.libcublas.sha256}`);
+    // Not a bundle at all.
+    expect((await checkBundle(m.home, { ...want, os: 'linux' })).problems.map((p) => p.code)).toEqual(['no-manifest']);
   });
 });
