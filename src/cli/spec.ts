@@ -47,6 +47,7 @@ export const GLOBAL_FLAGS = {
 /** What install and repair share: both run a plan through the same runner. */
 const PLAN_FLAGS = {
   'cudnn-archive': { type: 'string', value: 'FILE', help: 'planCudnnArchive' },
+  from: { type: 'string', value: 'DIR', help: 'planFrom' },
   downloads: { type: 'string', value: 'DIR', help: 'planDownloads' },
   'configure-env': { type: 'string', value: 'yes|no', help: 'planConfigureEnv' },
   connections: { type: 'string', value: 'N', help: 'planConnections' },
@@ -100,7 +101,7 @@ export const COMMAND_SPECS = {
   install: {
     summary: 'installSummary',
     flags: {
-      tf: { type: 'string', value: 'V', required: true, help: 'installTf' },
+      tf: { type: 'string', value: 'V', help: 'installTf' },
       route: { type: 'string', value: 'toolkit|redist|pip', help: 'installRoute' },
       venv: { type: 'string', value: 'DIR', help: 'installVenv' },
       ...PLAN_FLAGS,
