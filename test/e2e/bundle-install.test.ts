@@ -118,10 +118,11 @@ describe('cudawiz install --from DIR with the network closed', () => {
     for (const [dir, code, says] of cases) {
       const r = await m.run(['install', '--from', dir, '--yes', '--json']);
       expect(r.code, r.stdout + r.stderr).toBe(1);
-      const last = events(r.stdout).at(-1)!;
-      expect(last.error?.code ?? (last as { code?: string }).code, r.stdout).toBe(code);
-      expect(r.stdout).toContain(says);
-      expect(r.stdout).toContain('Nothing was changed.');
+      // Refused before any plan: one JSON document naming every problem.
+      const error = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+      expect(error.code, r.stdout).toBe(code);
+      expect(error.message).toContain(says);
+      expect(error.message).toContain('Nothing was changed.');
       expect(await treeDigest(m.home)).toEqual(home);
     }
     // Asked for another TF than the bundle holds: refused the same way.
