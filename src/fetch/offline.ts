@@ -37,7 +37,7 @@ export function offlineError(advice: OfflineAdvice, url?: string): CudawizError 
 }
 
 /**
- * Before a download the cache cannot serve: one quick request to the host it would come from. A
+ * Before a download the cache cannot serve: one quick HEAD to the root of the host it would come from. A
  * host that cannot be reached at all is the offline error; anything else (an answer of any status,
  * a slow host) lets the download go ahead and fail or succeed on its own terms.
  */
@@ -46,7 +46,8 @@ export async function assertReachable(request: { url: string; file: string; cach
   if (cached) return;
   const url = applyMirror(request.url, request.mirror);
   try {
-    const r = await openResponse(url, { method: 'HEAD', idleTimeoutMs: 10_000, signal: request.signal });
+    // The host's root, not the file: an answer of any kind means the host is there, and the file itself is asked for once, by the download.
+    const r = await openResponse(new URL('/', url).href, { method: 'HEAD', idleTimeoutMs: 10_000, signal: request.signal });
     r.body.destroy();
   } catch (error) {
     if (isNetworkDown(error)) throw offlineError(advice, url);
