@@ -87,7 +87,7 @@ describe('cudawiz install --from DIR with the network closed', () => {
     expect(await toolkitState(offline.toolkit)).toEqual(await toolkitState(online.toolkit));
     // Nothing was copied into the cache: the archives were read from the bundle where they lie.
     expect(await readdir(path.join(offline.home, 'cache')).catch(() => [])).not.toEqual(expect.arrayContaining([expect.stringMatching(/archive\.tar\.xz$/)]));
-  });
+  }, 240_000);
 
   it('refuses a bundle with one byte changed, one file missing, or made for the other OS, and leaves the home as it was', async () => {
     const made = await bundleMadeOnline();
@@ -130,7 +130,7 @@ describe('cudawiz install --from DIR with the network closed', () => {
     expect(other.code).toBe(1);
     expect(other.stderr).toContain('it is for TensorFlow 2.10, not 2.12');
     expect(await treeDigest(m.home)).toEqual(home);
-  });
+  }, 180_000);
 
   it('with no bundle and no network, the first download says "you are offline" and which bundle to make (exit 1), in both languages', async () => {
     const made = await bundleMadeOnline();
@@ -143,5 +143,5 @@ describe('cudawiz install --from DIR with the network closed', () => {
     expect(zh.code).toBe(1);
     expect(zh.stdout + zh.stderr).toContain('这台机器没有联网');
     expect(englishIn(zh.stdout + zh.stderr)).toEqual([]);
-  });
+  }, 120_000);
 });

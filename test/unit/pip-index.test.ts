@@ -6,6 +6,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseIni, pipConfigFiles, pipIndexInUse, PYPI_SIMPLE } from '../../src/fetch/pip-index.js';
 import { tempDir } from '../helpers/tmp.js';
+import { realHost } from '../../src/host.js';
+import { runCli } from '../helpers/cli.js';
+import { pipLaptop } from '../helpers/pip-laptop.js';
 
 const read = (root: string) => (file: string) => {
   try {
@@ -45,5 +48,20 @@ describe('the pip index in use', () => {
       'C:\\tf\\.venv\\pip.ini',
     ]);
     expect(parseIni('[global]\nINDEX_URL=x\n').get('global')?.get('index-url')).toBe('x');
+  });
+
+  it("the pip route's plan says which index its wheels come from: PyPI, a user's pip.conf, PIP_INDEX_URL", async () => {
+    const l = await pipLaptop();
+    const plan = async (env: Record<string, string> = {}) => {
+      const r = await runCli(['install', '--tf', '2.16.1', '--route', 'pip', '--venv', path.join(l.home, 'venv'), '--dry-run', '--json', ...l.globals], { host: { ...realHost({ ...l.env, ...env }), home: l.home } });
+      const steps = r.stdout.trim().split('\n').map((x) => JSON.parse(x)).find((e) => e.type === 'plan')?.steps as { id: string; reason?: string }[];
+      return steps.find((s) => s.id === 'pip-install')?.reason ?? r.stdout + r.stderr;
+    };
+    expect(await plan()).toContain("wheels from https://pypi.org/simple (pip's default");
+    const conf = path.join(l.home, '.config/pip/pip.conf');
+    await mkdir(path.dirname(conf), { recursive: true });
+    await writeFile(conf, '[global]\nindex-url = https://pypi.tuna.tsinghua.edu.cn/simple\n');
+    expect(await plan()).toContain(`wheels from https://pypi.tuna.tsinghua.edu.cn/simple (${conf})`);
+    expect(await plan({ PIP_INDEX_URL: 'https://corp.example/simple' })).toContain('wheels from https://corp.example/simple (PIP_INDEX_URL)');
   });
 });
