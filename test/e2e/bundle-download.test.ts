@@ -63,7 +63,7 @@ async function connected(os: 'linux' | 'windows', options: { cudnnNotServed?: bo
 interface Manifest { format: number; cudawiz: string; tensorflow: string; route: string; os: string; cuda?: string; complete: boolean; files: { id: string; file: string; size?: number; sha256?: string; present: boolean; access: string }[] }
 const manifestOf = async (dir: string) => JSON.parse(await readFile(path.join(dir, 'cudawiz-bundle.json'), 'utf8')) as Manifest;
 
-describe('cudawiz download --tf: a bundle per route and OS', () => {
+describe('cudawiz download --tf: a bundle per route and OS', { timeout: 120_000 }, () => {
   for (const os of ['linux', 'windows'] as const) {
     it(`redist × ${os}: every archive and cuDNN, verified, with a manifest; a second run fetches nothing`, async () => {
       const m = await connected(os);
@@ -132,7 +132,7 @@ describe('cudawiz download --tf: a bundle per route and OS', () => {
     const fetched = new Set(mirror!.requests.slice(before).map((q) => path.posix.basename(q.path)));
     for (const f of had) expect(fetched.has(f)).toBe(false);
     expect(fetched.has(path.basename(cufft.file))).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('a cuDNN archive only the login gives is named with its page and the bundle stays incomplete (exit 3) until it is placed; a wrong file is said, the right one completes it', async () => {
     const m = await connected('linux', { cudnnNotServed: true });
