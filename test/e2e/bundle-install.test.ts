@@ -12,6 +12,8 @@ import { buildCudnnArchive, treeDigest } from '../helpers/cudnn-archive.js';
 import { englishIn } from '../helpers/english-runs.js';
 import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
 import { serveRedistFixtures } from '../helpers/redist-fixture.js';
+import { laptop as toolkitLaptop } from '../helpers/laptop.js';
+import { runBuilt } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
 let mirror: NvidiaMirror | undefined;
@@ -144,4 +146,33 @@ describe('cudawiz install --from DIR with the network closed', () => {
     expect(zh.stdout + zh.stderr).toContain('这台机器没有联网');
     expect(englishIn(zh.stdout + zh.stderr)).toEqual([]);
   }, 120_000);
+
+  it('sets TF 2.3 up from a toolkit bundle (the runfile, and the cuDNN archive placed by hand) with the network closed: the toolkit an online install makes', async () => {
+    const online = await toolkitLaptop();
+    mirror = online.mirror;
+    const bundle = path.join(online.home, 'tf-2.3-linux');
+    const make = ['download', '--tf', '2.3', '--route', 'toolkit', '--os', 'linux', '--dest', bundle, ...online.globals];
+    // The mirror has no public copy of the cuDNN 7.6.5 tgz: the bundle waits for it (exit 3) until it is placed.
+    expect((await runBuilt(make, { env: online.env })).code).toBe(3);
+    await copyFile(online.archive, path.join(bundle, path.basename(online.archive)));
+    const made = await runBuilt(make, { env: online.env });
+    expect(made.code, made.stdout + made.stderr).toBe(0);
+    const on = await runBuilt(['install', '--tf', '2.3', '--yes', '--json', ...online.globals, '--downloads', online.downloads, '--configure-env', 'no'], { env: online.env });
+    expect(events(on.stdout).at(-1), on.stdout + on.stderr).toMatchObject({ type: 'result', ok: true });
+
+    // Another laptop, its mirror closed and nothing in its Downloads: only the bundle can serve.
+    const off = await toolkitLaptop();
+    await off.mirror.close();
+    await rm(off.archive);
+    const globals = ['--catalog', online.overlay, '--mirror', CLOSED, '--cuda-root', off.cudaRoot, '--cache-dir', off.cache];
+    const r = await runBuilt(['install', '--from', bundle, '--yes', '--json', ...globals, '--downloads', off.downloads, '--configure-env', 'no'], { env: off.env });
+    const ev = events(r.stdout);
+    expect(ev.at(-1), r.stdout + r.stderr).toMatchObject({ type: 'result', ok: true, exitCode: 0 });
+    expect(ev.filter((e) => e.type === 'step-done').map((e) => e.id)).toEqual(['preflight', 'python', 'disk-space', 'download-cuda', 'install-cuda', 'obtain-cudnn', 'import-cudnn', 'configure-env', 'verify']);
+    for (const dir of ['bin', 'include', 'lib64']) expect((await readdir(path.join(off.toolkit, dir))).sort(), dir).toEqual((await readdir(path.join(online.toolkit, dir))).sort());
+    const manifest = (t: string) => readFile(path.join(t, '.cudawiz/manifest.json'), 'utf8').then((x) => JSON.parse(x) as { state: string; archive: { version: string; sha256?: string }; files: { path: string }[] });
+    const [a, b] = [await manifest(online.toolkit), await manifest(off.toolkit)];
+    expect(b).toMatchObject({ state: 'complete', archive: { version: a.archive.version } });
+    expect(b.files.map((f) => f.path).sort()).toEqual(a.files.map((f) => f.path).sort());
+  }, 240_000);
 });
