@@ -175,4 +175,16 @@ describe('cudawiz install --from DIR with the network closed', () => {
     expect(b).toMatchObject({ state: 'complete', archive: { version: a.archive.version } });
     expect(b.files.map((f) => f.path).sort()).toEqual(a.files.map((f) => f.path).sort());
   }, 240_000);
+
+  it('repair --from DIR with the network closed: a damaged library is unpacked again from the bundle', async () => {
+    const made = await bundleMadeOnline();
+    const m = await laptop(made.overlay, CLOSED);
+    const first = await m.run(['install', '--from', made.bundle, '--yes']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    await writeFile(path.join(m.toolkit, 'lib64/libcusparse.so.11.7.5.86'), 'overwritten by something else');
+    const r = await m.run(['repair', '--tf', '2.10', '--from', made.bundle, '--yes']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('fetched and unpacked again: libcusparse');
+    expect(await readFile(path.join(m.toolkit, 'lib64/libcusparse.so.11.7.5.86'))).not.toEqual(Buffer.from('overwritten by something else'));
+  }, 240_000);
 });
