@@ -8,7 +8,7 @@ import type { Route } from '../src/wizard/controller.js';
 import { KeyHints } from './KeyHints.js';
 import { useUi } from './UiContext.js';
 
-export function RouteScreen({ tf, routes, onPick, onBack }: { tf: string; routes: Route[]; onPick(route: Route): void; onBack(): void }) {
+export function RouteScreen({ tf, routes, sizes, onPick, onBack }: { tf: string; routes: Route[]; sizes?: Partial<Record<Route, string>>; onPick(route: Route): void; onBack(): void }) {
   const { t } = useUi();
   useInput((_input, key) => {
     if (key.escape) onBack();
@@ -18,6 +18,10 @@ export function RouteScreen({ tf, routes, onPick, onBack }: { tf: string; routes
     <Box flexDirection="column">
       <Text bold>{t.chooseRoute(tf)}</Text>
       <Select options={routes.map((r, i) => ({ value: r, label: i === 0 ? t.routeRecommended(labels[r]) : labels[r] }))} onChange={(v) => onPick(v as Route)} />
+      {/* What each route downloads, as `cudawiz requirements` says it: one short line each, under the choice. */}
+      {routes.filter((r) => sizes?.[r]).map((r) => (
+        <Text key={r} dimColor>{`  ${r}: ${sizes![r]}`}</Text>
+      ))}
       <KeyHints text={t.keysSelect} />
     </Box>
   );

@@ -11,7 +11,7 @@ import { formatBytes, parseMirror, resolveCacheDir, type DownloadProgress } from
 import { bundleText } from '../i18n/bundle.js';
 import { commandsText } from '../i18n/commands.js';
 import { loadRedistCatalog } from '../redist/catalog.js';
-import { routeTotal } from './routes-view.js';
+import { routeTotal } from '../bundle/describe.js';
 
 export function bundleRouteOption(value: unknown): RouteId {
   if (value === undefined) return 'toolkit';

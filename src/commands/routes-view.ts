@@ -1,28 +1,10 @@
 // The routes' files as `requirements` prints them: each route, what it needs, its total, and each
 // file with its size and sha256 (or where its checksum comes from).
+import { routeSummary } from '../bundle/describe.js';
 import type { RouteFiles } from '../bundle/routes.js';
 import type { Output } from '../cli/output.js';
 import { formatBytes } from '../format.js';
 import { bundleText } from '../i18n/bundle.js';
-import { cliText } from '../i18n/cli.js';
-
-/** "3 files, 993.2 MiB in all" / "at least …" / "size unknown". */
-export function routeTotal(r: RouteFiles): string {
-  const size = r.sizesKnown ? bundleText.total(formatBytes(r.knownBytes)) : r.knownBytes > 0 ? bundleText.atLeast(formatBytes(r.knownBytes)) : bundleText.sizeUnknown;
-  return r.pip ? size : cliText.clauses(bundleText.files(r.files.length), size);
-}
-
-/** The one line under a route's name: its CUDA, administrator, login, total and scratch room. */
-export function routeSummary(r: RouteFiles): string {
-  const parts = [
-    ...(r.cuda ? [bundleText.cudaRelease(r.cuda)] : []),
-    r.needs.admin ? bundleText.needsAdmin : bundleText.needsNoAdmin,
-    r.needs.login ? bundleText.needsLogin : bundleText.needsNoLogin,
-    routeTotal(r),
-    ...(r.needs.scratchBytes ? [bundleText.scratch(formatBytes(r.needs.scratchBytes))] : []),
-  ];
-  return cliText.semicolons(parts);
-}
 
 export function renderRoutes(routes: RouteFiles[], out: Output): void {
   out.line();

@@ -48,6 +48,8 @@ export interface WizardServices {
   choices(scan: ScanSummary): { choices: TfChoice[]; defaultVersion?: string };
   /** The ways to set that TF up here, the first the recommended one (redist where it exists, then pip). */
   routes(tf: string): Route[];
+  /** What each route downloads, in words ("9 files, 2.0 GiB in all"), as `requirements` says it. */
+  routeSizes?(tf: string): Partial<Record<Route, string>>;
   run(
     tf: string | undefined,
     mode: Mode,
@@ -64,7 +66,7 @@ export type WizardState =
   /** Something went wrong: what, what to do, and where Esc goes back to (none: only quit, exit 1). */
   | { screen: 'error'; message: string; fix?: string; back?: WizardState }
   | { screen: 'choose'; scan: ScanSummary; choices: TfChoice[]; defaultVersion?: string }
-  | { screen: 'route'; scan: ScanSummary; tf: string; routes: Route[] }
+  | { screen: 'route'; scan: ScanSummary; tf: string; routes: Route[]; sizes?: Partial<Record<Route, string>> }
   | { screen: 'plan'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; preview: RunnerState }
   | { screen: 'run'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; runner: RunnerState; waiting?: InputNeed }
   | { screen: 'done'; tf?: string; mode: Mode; runner: RunnerState; result: RunResult; pip?: string };
@@ -149,7 +151,7 @@ export class WizardController {
     const scan = s.scan;
     return this.attempt(s, async () => {
       const routes = this.services.routes(version);
-      if (routes.length > 1) this.set({ screen: 'route', scan, tf: version, routes });
+      if (routes.length > 1) this.set({ screen: 'route', scan, tf: version, routes, sizes: this.services.routeSizes?.(version) });
       else await this.preview(s, scan, version, 'setup', routes[0]);
     });
   }

@@ -22,6 +22,8 @@ import { majorMinor } from '../version.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
 import { stepsText } from '../i18n/steps.js';
+import { allRouteFiles } from '../bundle/routes.js';
+import { routeTotal } from '../bundle/describe.js';
 
 export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary {
   const installedTf = facts.python.tensorflow?.version;
@@ -93,6 +95,7 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
     routes: (tf) => offeredRoutes(machine, tf),
+    routeSizes: (tf) => Object.fromEntries(allRouteFiles(catalog, machine.redist(), tf, host.os).filter((r) => r.available).map((r) => [r.route, routeTotal(r)])),
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
       if (!version) return { ok: false, exitCode: 2, message: stepsText.noTfChosen };
