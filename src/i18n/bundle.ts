@@ -55,6 +55,7 @@ export const bundleText = localized({
     fromBundleReason: (file: string, dir: string) => `${file} from the bundle in ${dir} (checked when it was opened; no network)`,
     archivesFromBundle: (n: number, size: string, release: string, dir: string) => `${n} archives of CUDA ${release} (${size}) from the bundle in ${dir}; no network`,
     pipIndex: (url: string, from: 'env' | 'file' | 'default', file?: string): string => from === 'env' ? `wheels from ${url} (PIP_INDEX_URL)` : from === 'file' ? `wheels from ${url} (${file})` : `wheels from ${url} (pip's default; PIP_INDEX_URL or pip.conf point pip at a nearer index)`,
+    useBundle: (name: string, route: string) => `Use the downloaded bundle ${name} (${route} route, no network)`,
   },
   zh: {
     routesTitle: '每种方式要下载的文件（给离线机器做安装包：cudawiz download --tf V --route R --dest DIR）：',
@@ -108,5 +109,6 @@ export const bundleText = localized({
     fromBundleReason: (file, dir) => `${file} 取自 ${dir} 里的安装包（打开时已校验；不访问网络）`,
     archivesFromBundle: (n, size, release, dir) => `CUDA ${release} 的 ${n} 个组件包（${size}）取自 ${dir} 里的安装包；不访问网络`,
     pipIndex: (url, from, file) => from === 'env' ? `wheel 来自 ${url}（PIP_INDEX_URL）` : from === 'file' ? `wheel 来自 ${url}（${file}）` : `wheel 来自 ${url}（pip 的默认源；可用 PIP_INDEX_URL 或 pip.conf 指向更近的镜像源）`,
+    useBundle: (name, route) => `使用已下载的安装包 ${name}（${route} 方式，不联网）`,
   },
 });
