@@ -182,7 +182,7 @@ export function planLinuxEnv(input: EnvPlanInput, plan: EnvPlan): void {
   }
   const home = input.places.home.replace(/\/+$/, '');
   const underHome = input.toolkitDir === home || input.toolkitDir.startsWith(`${home}/`);
-  if (underHome) planUserScript(input, state, plan);
+  if (underHome || input.forUser) planUserScript(input, state, plan);
   else if (input.elevated) planSystemConf(input, state, plan);
   else planManual(input, state, plan);
 }

@@ -106,6 +106,8 @@ export interface EnvPlanInput {
   windows?: WindowsEnvState;
   /** Linux home installs: add the `source` line to the shell's rc file (default true). */
   rcLine?: boolean;
+  /** Linux: this user's env script + rc line wherever the toolkit is (the redist route), never ld.so.conf.d. */
+  forUser?: boolean;
 }
 
 export interface EnvApplyOptions {
