@@ -24,7 +24,7 @@ describe('requirements: every route, side by side', () => {
     const cublas = redist.files.find((f) => f.id === 'libcublas')!;
     const fromManifest = manifest('11.8.0').components.libcublas['windows-x86_64'];
     expect(cublas).toMatchObject({ file: 'libcublas-windows-x86_64-11.11.3.6-archive.zip', size: Number(fromManifest.size), sha256: fromManifest.sha256, access: 'public' });
-    expect(redist.files.map((f) => f.id)).toEqual(['cuda_cudart', 'libcublas', 'libcufft', 'libcurand', 'libcusolver', 'libcusparse', 'cuda_cupti', 'cuda_nvcc', 'cudnn']);
+    expect(redist.files.map((f) => f.id)).toEqual(['cuda_cudart', 'libcublas', 'libcufft', 'libcurand', 'libcusolver', 'libcusparse', 'cuda_cupti', 'cuda_nvcc', 'cuda_nvrtc', 'cudnn']);
     // The cuDNN zip's size is unknown to the catalog: no total, and never 0.
     expect(redist.sizesKnown).toBe(false);
     expect(redist.totalBytes).toBeNull();
@@ -36,7 +36,7 @@ describe('requirements: every route, side by side', () => {
     const text = await runCli(['requirements', '--tf', '2.10', '--os', 'windows', '--no-color']);
     expect(text.stdout).toContain('libcublas-windows-x86_64-11.11.3.6-archive.zip  401.4 MiB');
     expect(text.stdout).toContain(`sha256 ${fromManifest.sha256}`);
-    expect(text.stdout).toContain('CUDA 11.8.0; no administrator; no login; 9 files, at least 993.2 MiB (some sizes unknown)');
+    expect(text.stdout).toContain('CUDA 11.8.0; no administrator; no login; 10 files, at least 1.1 GiB (some sizes unknown)');
     expect(text.stdout).toContain('CUDA 11.2.2; needs an administrator; no login; 2 files, size unknown');
     expect(text.stdout).not.toMatch(/\b0 B\b/);
   });
@@ -68,10 +68,10 @@ describe('requirements: every route, side by side', () => {
 
   it('says it all in Chinese with --lang zh', async () => {
     const r = await runCli(['requirements', '--tf', '2.16', '--os', 'linux', '--lang', 'zh', '--no-color']);
-    expect(r.stdout).toContain('不需要管理员权限；不需要登录；10 个文件，共 3.0 GiB');
+    expect(r.stdout).toContain('不需要管理员权限；不需要登录；11 个文件，共 3.1 GiB');
     expect(englishIn(r.stdout)).toEqual([]);
     const w = await runCli(['requirements', '--tf', '2.10', '--os', 'windows', '--lang', 'zh', '--no-color']);
-    expect(w.stdout).toContain('至少 993.2 MiB（有些文件大小未知）');
+    expect(w.stdout).toContain('至少 1.1 GiB（有些文件大小未知）');
     expect(englishIn(w.stdout)).toEqual([]);
   });
 });
