@@ -47,6 +47,7 @@ export const GLOBAL_FLAGS = {
 /** What install and repair share: both run a plan through the same runner. */
 const PLAN_FLAGS = {
   'cudnn-archive': { type: 'string', value: 'FILE', help: 'planCudnnArchive' },
+  from: { type: 'string', value: 'DIR', help: 'planFrom' },
   downloads: { type: 'string', value: 'DIR', help: 'planDownloads' },
   'configure-env': { type: 'string', value: 'yes|no', help: 'planConfigureEnv' },
   connections: { type: 'string', value: 'N', help: 'planConnections' },
@@ -84,21 +85,23 @@ export const COMMAND_SPECS = {
   },
   download: {
     summary: 'downloadSummary',
-    positional: { name: 'cuda|cudnn', help: 'downloadWhat' },
+    positional: { name: 'cuda|cudnn', help: 'downloadWhat', optional: true },
     flags: {
-      version: { type: 'string', value: 'V', required: true, help: 'downloadVersion' },
+      version: { type: 'string', value: 'V', help: 'downloadVersion' },
+      tf: { type: 'string', value: 'V', help: 'downloadTf' },
+      route: { type: 'string', value: 'toolkit|redist|pip', help: 'downloadRoute' },
       cuda: { type: 'string', value: 'X.Y', help: 'downloadCuda' },
       os: { type: 'string', value: 'windows|linux', help: 'downloadOs' },
       dest: { type: 'string', value: 'DIR', help: 'downloadDest' },
       connections: { type: 'string', value: 'N', help: 'downloadConnections' },
       'allow-unverified': { type: 'boolean', help: 'downloadAllowUnverified' },
     },
-    examples: ['cudawiz download cuda --version 10.1 --os linux', 'cudawiz download cudnn --version 7.6.5 --cuda 10.1 --dest .'],
+    examples: ['cudawiz download cuda --version 10.1 --os linux', 'cudawiz download cudnn --version 7.6.5 --cuda 10.1 --dest .', 'cudawiz download --tf 2.10 --route redist --os windows --dest ./tf-2.10-bundle'],
   },
   install: {
     summary: 'installSummary',
     flags: {
-      tf: { type: 'string', value: 'V', required: true, help: 'installTf' },
+      tf: { type: 'string', value: 'V', help: 'installTf' },
       route: { type: 'string', value: 'toolkit|redist|pip', help: 'installRoute' },
       venv: { type: 'string', value: 'DIR', help: 'installVenv' },
       ...PLAN_FLAGS,

@@ -1,4 +1,5 @@
-// `cudawiz download cuda|cudnn --version V`: a verified installer or archive for an offline machine.
+// `cudawiz download cuda|cudnn --version V`: a verified installer or archive for an offline machine;
+// `cudawiz download --tf V [--route R] [--os O] --dest DIR`: a verified bundle of a whole route (src/bundle/).
 // Progress goes to stderr as an occasional percentage line; stdout gets the result (or one JSON document).
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +13,9 @@ import { fetchText, shownSource } from '../i18n/fetch.js';
 import { publicCopyUnavailable } from '../catalog/cudnn-choice.js';
 import { parseMirror } from '../fetch/mirror.js';
 import { hashFile } from '../fetch/ordered-hasher.js';
+import { bundleText } from '../i18n/bundle.js';
+import { cliText } from '../i18n/cli.js';
+import { runBundle } from './download-bundle.js';
 
 function connectionsOption(value: unknown): number {
   if (value === undefined) return 4;
@@ -79,8 +83,13 @@ function freeSpaceOverride(value: string | undefined) {
 
 export async function run(ctx: CommandContext): Promise<number> {
   const kind = ctx.positionals[0];
+  if (ctx.values.tf !== undefined) {
+    if (kind !== undefined) throw new UsageError(bundleText.kindWithTf, bundleText.destRequiredFix);
+    return runBundle(ctx, { connections: connectionsOption(ctx.values.connections), reporter: percentReporter });
+  }
+  if (kind === undefined) throw new UsageError(cliText.argumentRequired('cudawiz download', 'cuda|cudnn'), `${fetchText.downloadExample}; ${bundleText.needTfOrKind}`);
   if (kind !== 'cuda' && kind !== 'cudnn') {
-    throw new UsageError(kind ? fetchText.cannotDownload(kind) : fetchText.sayWhatToDownload, fetchText.downloadExample);
+    throw new UsageError(fetchText.cannotDownload(kind), fetchText.downloadExample);
   }
   const version = requireString(ctx.values, 'version', kind === 'cuda' ? 'cudawiz download cuda --version 10.1' : 'cudawiz download cudnn --version 7.6.5 --cuda 10.1');
   const os = osOption(ctx.values.os, ctx.host.os);

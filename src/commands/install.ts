@@ -8,7 +8,7 @@ import { requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../errors.js';
 import type { RouteId } from '../plan/choose.js';
-import { choosePlanFor, planOptionsFromFlags, runPlanCommand } from './plan-command.js';
+import { bundleFromFlag, choosePlanFor, planOptionsFromFlags, runPlanCommand } from './plan-command.js';
 
 export type InstallRoute = RouteId;
 
@@ -29,12 +29,15 @@ function commandLine(tf: string, route: InstallRoute, venv: string | undefined):
 }
 
 export async function run(ctx: CommandContext): Promise<number> {
-  const tf = requireString(ctx.values, 'tf', 'cudawiz install --tf 2.3 --cudnn-archive ~/Downloads/cudnn-10.1-linux-x64-v7.6.5.32.tgz --yes');
-  const route = routeOption(ctx.values.route);
+  // --from DIR: the bundle (every file re-hashed, or refused with nothing changed) gives the TF and route not given.
+  const asked = { tf: typeof ctx.values.tf === 'string' && ctx.values.tf ? ctx.values.tf : undefined, route: ctx.values.route === undefined ? undefined : routeOption(ctx.values.route) };
+  const fromBundle = await bundleFromFlag(ctx, asked);
+  const tf = fromBundle?.tf ?? requireString(ctx.values, 'tf', 'cudawiz install --tf 2.3 --cudnn-archive ~/Downloads/cudnn-10.1-linux-x64-v7.6.5.32.tgz --yes');
+  const route = fromBundle?.route ?? asked.route ?? 'toolkit';
   const venv = typeof ctx.values.venv === 'string' ? ctx.values.venv : undefined;
   for (const w of ctx.catalog().warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   if (venv && route !== 'pip') throw new UsageError(commandsText.venvIsPip, `cudawiz install --tf ${tf} --route pip --venv ${venv}`);
-  const plan = choosePlanFor(ctx, { mode: 'install', route, tf, options: { ...planOptionsFromFlags(ctx, commandLine(tf, route, venv)), venvDir: venv } });
+  const plan = choosePlanFor(ctx, { mode: 'install', route, tf, options: { ...planOptionsFromFlags(ctx, commandLine(tf, route, venv), fromBundle), venvDir: venv } });
   if (route === 'toolkit' && hasAndCuda(ctx.catalog(), plan.ctx.req.row, ctx.host.os)) {
     // stdout carries only JSON lines with --json; the hint then goes to stderr.
     if (ctx.out.json) ctx.out.error(pipRouteNote(tf));

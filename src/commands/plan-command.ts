@@ -15,9 +15,23 @@ import type { PlanContext } from '../plan/context.js';
 import type { RunnerEvent } from '../plan/events.js';
 import { jsonLinesReporter, plainReporter } from '../cli/reporters.js';
 import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
+import { seedCache } from '../bundle/seed.js';
+import { useBundle, type BundleUse } from '../bundle/use.js';
+import type { RouteId } from '../bundle/routes.js';
+import { resolveCacheDir } from '../fetch/index.js';
+
+/** `--from DIR`: the bundle opened and every file re-hashed (a refusal changes nothing), or undefined without the flag. */
+export async function bundleFromFlag(ctx: CommandContext, asked: { tf?: string; route?: RouteId }, options: { seedCache?: boolean } = {}): Promise<BundleUse | undefined> {
+  const dir = ctx.values.from;
+  if (typeof dir !== 'string' || !dir) return undefined;
+  const used = await useBundle(dir, { catalog: ctx.catalog(), redist: loadRedistCatalog(ctx.globals.catalog), os: ctx.host.os, ...asked });
+  // A repair refetches through a service of its own (the redist repair): it finds the bundle's archives where it looks first.
+  if (options.seedCache && ctx.values['dry-run'] !== true) await seedCache(used.bundle, resolveCacheDir(ctx.globals.cacheDir), (f) => f.endsWith('-archive.tar.xz') || f.endsWith('-archive.zip'));
+  return used;
+}
 
 /** The plan options every install and repair flag sets (the TF version aside). */
-export function planOptionsFromFlags(ctx: CommandContext, command: string): PlanRequest['options'] {
+export function planOptionsFromFlags(ctx: CommandContext, command: string, fromBundle?: BundleUse): PlanRequest['options'] {
   const v = ctx.values;
   const connections = v.connections === undefined ? undefined : Number(v.connections);
   if (connections !== undefined && (!Number.isInteger(connections) || connections < 1 || connections > 16)) throw new UsageError(commandsText.badConnections);
@@ -28,11 +42,12 @@ export function planOptionsFromFlags(ctx: CommandContext, command: string): Plan
     connections,
     allowUnverified: Boolean(v['allow-unverified']),
     overrideCompilerCheck: Boolean(v['override-compiler-check']),
-    cudnnArchive: typeof v['cudnn-archive'] === 'string' ? path.resolve(v['cudnn-archive']) : undefined,
+    cudnnArchive: typeof v['cudnn-archive'] === 'string' ? path.resolve(v['cudnn-archive']) : fromBundle?.bundle.cudnnArchive,
     downloadsDir: typeof v.downloads === 'string' ? v.downloads : undefined,
     yes: Boolean(v.yes),
     configureEnv: envConsent({ flag: v['configure-env'] as string | undefined, yes: Boolean(v.yes), tty: false }),
     command,
+    ...(fromBundle ? { bundle: fromBundle.bundle, pinRelease: fromBundle.pinRelease } : {}),
   };
 }
 

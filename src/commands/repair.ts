@@ -7,7 +7,7 @@ import { chooseTarget } from '../doctor/target.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { defaultCudaRoot } from '../platform.js';
 import { ProbeCache } from '../probe/cache.js';
-import { choosePlanFor, planOptionsFromFlags, runPlanCommand } from './plan-command.js';
+import { bundleFromFlag, choosePlanFor, planOptionsFromFlags, runPlanCommand } from './plan-command.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const catalog = ctx.catalog();
@@ -29,6 +29,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   // Newer than the catalog: nothing to repair against; the path says what still works (exit 1).
   if (target.beyond) throw beyondCatalogError(target.beyond, ctx.host.os);
   // The chooser repairs a toolkit the way it was made (a redist toolkit as redist), from the doctor's findings.
-  const options = { ...planOptionsFromFlags(ctx, `cudawiz repair --tf ${target.tf}`), probes };
+  const fromBundle = await bundleFromFlag(ctx, { tf: target.tf }, { seedCache: true });
+  const options = { ...planOptionsFromFlags(ctx, `cudawiz repair --tf ${target.tf}`, fromBundle), probes };
   return runPlanCommand(ctx, choosePlanFor(ctx, { mode: 'repair', tf: target.tf, facts, options }));
 }

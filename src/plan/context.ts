@@ -11,6 +11,7 @@ import type { EnvConsent } from '../env/index.js';
 import type { RedistCatalog } from '../redist/catalog.js';
 import type { RedistChoice } from '../redist/choose.js';
 import type { RedistUnpack } from '../redist/toolkit.js';
+import type { OpenBundle } from '../bundle/check.js';
 
 export interface PlanOptions {
   tf: string;
@@ -32,6 +33,10 @@ export interface PlanOptions {
   logDir?: string;
   /** The run's probe cache (the wizard shares one from its scan); a new one when not given. */
   probes?: ProbeCache;
+  /** `--from DIR`: every file comes from this bundle (opened and re-hashed), none from the network. */
+  bundle?: OpenBundle;
+  /** The redist release to keep: a repair's toolkit's own, or the one a bundle holds. */
+  pinRelease?: string;
 }
 
 export interface PlanContext extends PlanOptions {

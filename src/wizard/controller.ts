@@ -43,15 +43,25 @@ export type TfChoice = CatalogChoice & { pythonCannot?: string };
 export type Mode = 'setup' | 'repair';
 export type Route = RouteId;
 
+/** A bundle the wizard found: its folder and the route it holds. */
+export interface WizardBundle {
+  dir: string;
+  route: Route;
+}
+
 export interface WizardServices {
   scan(signal: AbortSignal): Promise<ScanSummary>;
   choices(scan: ScanSummary): { choices: TfChoice[]; defaultVersion?: string };
   /** The ways to set that TF up here, the first the recommended one (redist where it exists, then pip). */
   routes(tf: string): Route[];
+  /** What each route downloads, in words ("9 files, 2.0 GiB in all"), as `requirements` says it. */
+  routeSizes?(tf: string): Partial<Record<Route, string>>;
+  /** Bundles made by `cudawiz download --tf` for this TF and OS, found in Downloads: the wizard offers to use one. */
+  bundles?(tf: string): Promise<WizardBundle[]>;
   run(
     tf: string | undefined,
     mode: Mode,
-    options: { signal: AbortSignal; dryRun: boolean; route?: Route; onEvent(e: RunnerEvent): void; ask?(need: InputNeed): Promise<string | undefined> },
+    options: { signal: AbortSignal; dryRun: boolean; route?: Route; bundle?: string; onEvent(e: RunnerEvent): void; ask?(need: InputNeed): Promise<string | undefined> },
   ): Promise<RunResult>;
   /** What to tell the user at the end (pip command, check command). */
   whatNow(tf: string | undefined): { pip?: string };
@@ -64,9 +74,9 @@ export type WizardState =
   /** Something went wrong: what, what to do, and where Esc goes back to (none: only quit, exit 1). */
   | { screen: 'error'; message: string; fix?: string; back?: WizardState }
   | { screen: 'choose'; scan: ScanSummary; choices: TfChoice[]; defaultVersion?: string }
-  | { screen: 'route'; scan: ScanSummary; tf: string; routes: Route[] }
-  | { screen: 'plan'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; preview: RunnerState }
-  | { screen: 'run'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; runner: RunnerState; waiting?: InputNeed }
+  | { screen: 'route'; scan: ScanSummary; tf: string; routes: Route[]; sizes?: Partial<Record<Route, string>>; bundles?: WizardBundle[] }
+  | { screen: 'plan'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; bundle?: string; preview: RunnerState }
+  | { screen: 'run'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; bundle?: string; runner: RunnerState; waiting?: InputNeed }
   | { screen: 'done'; tf?: string; mode: Mode; runner: RunnerState; result: RunResult; pip?: string };
 
 /** How long a stopped run may take to reach its next await before the wizard exits anyway. */
@@ -149,18 +159,21 @@ export class WizardController {
     const scan = s.scan;
     return this.attempt(s, async () => {
       const routes = this.services.routes(version);
-      if (routes.length > 1) this.set({ screen: 'route', scan, tf: version, routes });
+      // A bundle in Downloads for this TF is offered beside the routes, even where only one route exists.
+      const bundles = (await this.services.bundles?.(version)) ?? [];
+      if (routes.length > 1 || bundles.length) this.set({ screen: 'route', scan, tf: version, routes, sizes: this.services.routeSizes?.(version), bundles });
       else await this.preview(s, scan, version, 'setup', routes[0]);
     });
   }
 
-  chooseRoute(route: Route): Promise<void> {
+  /** A route, or a bundle found in Downloads (its route comes with it). */
+  chooseRoute(route: Route, bundle?: string): Promise<void> {
     const s = this.state;
     if (s.screen !== 'route') return Promise.resolve();
-    return this.preview(s, s.scan, s.tf, 'setup', route);
+    return this.preview(s, s.scan, s.tf, 'setup', route, bundle);
   }
 
-  private async preview(from: WizardState, scan: ScanSummary, tf: string | undefined, mode: Mode, route?: Route): Promise<void> {
+  private async preview(from: WizardState, scan: ScanSummary, tf: string | undefined, mode: Mode, route?: Route, bundle?: string): Promise<void> {
     this.set({ screen: 'preparing', scan, tf });
     await this.attempt(from, async () => {
       let preview = initialRunnerState;
@@ -168,11 +181,12 @@ export class WizardController {
         signal: this.controller.signal,
         dryRun: true,
         route,
+        bundle,
         onEvent: (e) => (preview = reduceRunner(preview, e)),
       });
       // Ctrl+C while the plan was being prepared: the run has already ended.
       if (this.controller.signal.aborted) return;
-      this.set({ screen: 'plan', scan, tf, mode, route, preview });
+      this.set({ screen: 'plan', scan, tf, mode, route, bundle, preview });
     });
   }
 
@@ -191,24 +205,24 @@ export class WizardController {
   async confirm(): Promise<void> {
     const s = this.state;
     if (s.screen !== 'plan') return;
-    const { scan, tf, mode, route } = s;
+    const { scan, tf, mode, route, bundle } = s;
     let runner = initialRunnerState;
-    this.set({ screen: 'run', scan, tf, mode, route, runner });
+    this.set({ screen: 'run', scan, tf, mode, route, bundle, runner });
     const onEvent = (e: RunnerEvent) => {
       runner = reduceRunner(runner, e);
       const cur = this.state;
       // A step that starts again got its answer some other way (the archive appeared in Downloads).
       if (e.type === 'step-start') this.pendingAnswer = undefined;
       const waiting = e.type === 'step-start' || cur.screen !== 'run' ? undefined : cur.waiting;
-      this.set({ screen: 'run', scan, tf, mode, route, runner, waiting });
+      this.set({ screen: 'run', scan, tf, mode, route, bundle, runner, waiting });
     };
     const ask = (need: InputNeed) =>
       new Promise<string | undefined>((resolve) => {
         this.pendingAnswer = resolve;
-        this.set({ screen: 'run', scan, tf, mode, route, runner, waiting: need });
+        this.set({ screen: 'run', scan, tf, mode, route, bundle, runner, waiting: need });
       });
     await this.attempt(s, async () => {
-      const result = await this.services.run(tf, mode, { signal: this.controller.signal, dryRun: false, route, onEvent, ask });
+      const result = await this.services.run(tf, mode, { signal: this.controller.signal, dryRun: false, route, bundle, onEvent, ask });
       this.set({ screen: 'done', tf, mode, runner, result, pip: result.ok ? this.services.whatNow(tf).pip : undefined });
       if (result.exitCode === EXIT.interrupted || this.controller.signal.aborted) this.finished?.(EXIT.interrupted);
     });

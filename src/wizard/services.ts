@@ -11,7 +11,7 @@ import { loadCatalog } from '../catalog/load.js';
 import type { GlobalOptions } from '../cli/args.js';
 import { diagnose } from '../doctor/diagnose.js';
 import type { Host } from '../host.js';
-import { defaultCudaRoot } from '../platform.js';
+import { defaultCudaRoot, defaultDownloadsDir } from '../platform.js';
 import { typedOrFoundInDownloads } from '../plan/archive-answer.js';
 import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
 import { choosePlan, offeredRoutes, runChosenPlan, type PlanMachine } from '../plan/choose.js';
@@ -22,6 +22,10 @@ import { majorMinor } from '../version.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
 import { stepsText } from '../i18n/steps.js';
+import { allRouteFiles } from '../bundle/routes.js';
+import { routeTotal } from '../bundle/describe.js';
+import { findBundles } from '../bundle/find.js';
+import { useBundle } from '../bundle/use.js';
 
 export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary {
   const installedTf = facts.python.tensorflow?.version;
@@ -93,15 +97,23 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
     routes: (tf) => offeredRoutes(machine, tf),
+    routeSizes: (tf) => Object.fromEntries(allRouteFiles(catalog, machine.redist(), tf, host.os).filter((r) => r.available).map((r) => [r.route, routeTotal(r)])),
+    async bundles(tf) {
+      const row = requirementsFor(catalog, tf, host.os).row;
+      const found = await findBundles(defaultDownloadsDir(host.os, host.env, host.home), host.os);
+      return found.filter((b) => b.manifest.complete && (() => { try { return requirementsFor(catalog, b.manifest.tensorflow, host.os).row === row; } catch { return false; } })()).map((b) => ({ dir: b.dir, route: b.manifest.route }));
+    },
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
       if (!version) return { ok: false, exitCode: 2, message: stepsText.noTfChosen };
+      // A bundle the user picked: opened and re-hashed (or refused, nothing changed); every file then comes from it.
+      const used = o.bundle ? await useBundle(o.bundle, { catalog, redist: machine.redist(), os: host.os, tf: version, route: o.route }) : undefined;
       const plan = choosePlan(machine, {
         mode: mode === 'repair' ? 'repair' : 'install',
         route: o.route,
         tf: version,
         facts,
-        options: { cudaRoot: globals.cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask', command: 'cudawiz', probes },
+        options: { cudaRoot: globals.cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask', command: 'cudawiz', probes, ...(used ? { bundle: used.bundle, cudnnArchive: used.bundle.cudnnArchive, pinRelease: used.pinRelease } : {}) },
       });
       // A lock taken over from a killed run is said under the first step, once the plan is on screen.
       const notices: string[] = [];

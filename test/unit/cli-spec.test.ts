@@ -71,7 +71,7 @@ describe('usage errors (exit 2)', () => {
     expect(r.stderr).toContain('--yes belongs to: install, repair.');
     const tf = await runCli(['--no-color', 'rollback', '--tf', '2.3']);
     expect(tf.code).toBe(2);
-    expect(tf.stderr).toContain('--tf belongs to: requirements, doctor, install, repair.');
+    expect(tf.stderr).toContain('--tf belongs to: requirements, doctor, download, install, repair.');
   });
 
   it('a flag without its value, a value given to a switch, and a stray argument', async () => {
@@ -151,6 +151,6 @@ describe('help, read off the spec', () => {
   it('answers even when the other flags are wrong (help is what such a user needs)', async () => {
     const r = await runCli(['install', '--frobnicate', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Usage: cudawiz install --tf V');
+    expect(r.stdout).toContain('Usage: cudawiz install [--tf V]');
   });
 });

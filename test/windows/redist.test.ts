@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, inject } from 'vitest';
 import { buildCudnnArchive } from '../helpers/cudnn-archive.js';
+import { runCli } from '../helpers/cli.js';
 import { serveRedistFixtures } from '../helpers/redist-fixture.js';
 import { tempDir } from '../helpers/tmp.js';
 import { doctorJson, shown } from './doctor.js';
@@ -59,5 +60,31 @@ describe('the redist route under Wine, not elevated', () => {
     expect(m.exists(V118)).toBe(false);
     // There was no User Path before: rollback deletes the value, it does not leave an empty one.
     expect(await m.reg(USER_ENV, 'Path')).toBeUndefined();
+  });
+
+  it('installs TF 2.10 from a Windows redist bundle made on Linux, with the network closed', async () => {
+    laptop = await windowsLaptop();
+    const m = laptop.machine;
+    const scratch = await tempDir('cw-win-bundle-');
+    const cudnn = await buildCudnnArchive(scratch, { era: 'windows-cuda-folder', version: CUDNN.version, cuda: '11.2', fileName: CUDNN.file });
+    const cudnnServed = await laptop.mirror.addFile(CUDNN.urlPath, await readFile(cudnn.file));
+    const fixture = await serveRedistFixtures(laptop.mirror, scratch, {
+      platform: 'windows-x86_64',
+      nvccExe: await readFile(inject('wineLane').fixtureExe),
+      overlayExtra: { cudnn: [{ version: CUDNN.version, cuda: '11.2', archives: { windows: { sha256: cudnnServed.sha256 } } }] },
+    });
+    const overlay = path.join(scratch, 'bundle-overlay.json');
+    await writeFile(overlay, await readFile(fixture.overlay));
+    // Made here (Linux) for Windows, as a user with one connected machine would.
+    const bundle = path.join(scratch, 'tf-2.10-windows');
+    const made = await runCli(['download', '--tf', '2.10', '--route', 'redist', '--os', 'windows', '--dest', bundle, '--catalog', overlay, '--mirror', laptop.mirror.url, '--cache-dir', path.join(scratch, 'cache')]);
+    expect(made.code, made.stdout + made.stderr).toBe(0);
+    const before = laptop.mirror.requests.length;
+    const r = await m.cli(['install', '--from', zPath(bundle), '--yes', '--catalog', zPath(overlay), '--mirror', 'http://127.0.0.1:9'], { env: NOT_ADMIN });
+    expect(r.code, shown(r)).toBe(0);
+    expect(laptop.mirror.requests.length).toBe(before);
+    for (const dll of ['cudart64_110.dll', 'cublas64_11.dll', 'cusparse64_11.dll', 'cudnn64_8.dll']) expect(m.exists(`${V118}\\bin\\${dll}`), dll).toBe(true);
+    const after = await doctorJson(m, '--tf', '2.10', '--catalog', zPath(overlay));
+    expect(after.findings.find((f) => f.id === 'library:cudart')).toMatchObject({ status: 'pass', title: `cudart64_110.dll → ${V118}\\bin` });
   });
 });

@@ -2,7 +2,10 @@
 // installer, a public cuDNN archive) goes through `fetchFile`, and `fileSource(ctx)` is the one
 // parameter that says from where. Today: NVIDIA, through the mirror, into the verified cache; an
 // offline bundle (`install --from DIR`) is another FileSource chosen here from the plan's options.
+import { fileFromBundle } from '../../bundle/source.js';
 import { fetchVerified, type DownloadTarget, type FetchResult } from '../../fetch/index.js';
+import { assertReachable, type OfflineAdvice } from '../../fetch/offline.js';
+import { bundleText } from '../../i18n/bundle.js';
 import type { PlanContext } from '../context.js';
 import type { StepIO } from '../runner.js';
 
@@ -26,9 +29,27 @@ export const networkSource: FileSource = (ctx, io, target) =>
     onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total ?? undefined, speed: p.speed, eta: p.eta ?? undefined, resumedFrom: p.resumedFrom }),
   });
 
-/** The source this plan's files come from. */
-export function fileSource(_ctx: PlanContext): FileSource {
-  return networkSource;
+/** `install --from DIR`: the bundle's own verified file; never a request to the network. */
+export const bundleSource: FileSource = (ctx, io, target) => {
+  const r = fileFromBundle(ctx.bundle!, target);
+  io.log(bundleText.fromBundleReason(target.file, ctx.bundle!.dir));
+  return Promise.resolve(r);
+};
+
+/** What an offline machine is told to bundle: this plan's TF, route and OS. */
+export function offlineAdvice(ctx: PlanContext): OfflineAdvice {
+  return { tf: ctx.tf, route: 'choice' in ctx ? 'redist' : 'toolkit', os: ctx.os };
+}
+
+/** The network, but a host that cannot be reached at all is "you are offline" with the bundle to make, at once. */
+export const onlineSource: FileSource = async (ctx, io, target) => {
+  await assertReachable({ url: target.url, file: target.file, cacheDir: ctx.cacheDir, mirror: ctx.mirror, signal: io.signal }, offlineAdvice(ctx));
+  return networkSource(ctx, io, target);
+};
+
+/** The source this plan's files come from: the bundle given with --from, else the network. */
+export function fileSource(ctx: PlanContext): FileSource {
+  return ctx.bundle ? bundleSource : onlineSource;
 }
 
 /** Downloads a catalog target from the plan's source. */

@@ -1,12 +1,16 @@
 // The pip route's own steps: the virtual environment, pip install "tensorflow[and-cuda]==X" with its
 // output as progress, the wheel folders on the loader path where that TF needs it (with consent), and
 // verify in a fresh Python as after `source DIR/bin/activate`.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { andCudaPythonProblem, andCudaRequirement } from '../../catalog/queries.js';
 import { explainLog } from '../../doctor/explain.js';
 import { CudawizError, EXIT } from '../../errors.js';
 import { formatBytes } from '../../format.js';
 import { pipText } from '../../i18n/pip.js';
+import { bundleText } from '../../i18n/bundle.js';
+import { cliText } from '../../i18n/cli.js';
+import { pipIndexInUse } from '../../fetch/pip-index.js';
 import { stepsText } from '../../i18n/steps.js';
 import { verifyText } from '../../i18n/verify.js';
 import {
@@ -70,6 +74,19 @@ function pipEventsToStep(io: Pick<StepIO, 'log' | 'progress'>): (event: PipEvent
   };
 }
 
+/** Which index pip will take the wheels from (PIP_INDEX_URL, a pip.conf, or PyPI), in the plan's words. */
+function pipIndexLine(ctx: PipPlanContext): string {
+  const read = (file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const index = pipIndexInUse({ os: ctx.os, env: ctx.host.env, home: ctx.host.home, venvDir: ctx.venvDir, read });
+  return bundleText.pipIndex(index.url, index.from, index.file);
+}
+
 export const pipInstallStep: Step<PipPlanContext> = {
   id: 'pip-install',
   get title() {
@@ -79,14 +96,14 @@ export const pipInstallStep: Step<PipPlanContext> = {
     const version = pinnedVersion(ctx);
     const facts = await venvFacts(ctx);
     if (installed(facts, version)) return { done: true, reason: pipText.wheelsInstalled(version, facts!.cudaFromWheels, facts!.cudnnFromWheels) };
-    return { done: false, reason: pipText.willPipInstall(String(andCudaRequirement(ctx.catalog, ctx.tf)), facts?.tensorflow?.version) };
+    return { done: false, reason: cliText.semicolons([pipText.willPipInstall(String(andCudaRequirement(ctx.catalog, ctx.tf)), facts?.tensorflow?.version), pipIndexLine(ctx)]) };
   },
   async run(ctx, io) {
     const r = await pipInstallTensorflow(ctx.host, { venv: ctx.venvDir, catalog: ctx.catalog, tf: ctx.tf, signal: io.signal, onEvent: pipEventsToStep(io) }).finally(() => ctx.probes.pythonChanged(venvPython(ctx)));
     const nvidia = r.installed.filter((p) => p.name.startsWith('nvidia-'));
     return {
       summary: pipText.pipSummary(r.installed.length, nvidia.length, r.wheelBytes ? formatBytes(r.wheelBytes) : undefined),
-      evidence: [...nvidia.filter((p) => /cudnn|cuda-runtime/.test(p.name)).map((p) => `${p.name} ${p.version}`), ...r.warnings],
+      evidence: [pipIndexLine(ctx), ...nvidia.filter((p) => /cudnn|cuda-runtime/.test(p.name)).map((p) => `${p.name} ${p.version}`), ...r.warnings],
     };
   },
 };

@@ -1,11 +1,15 @@
 // The redist route's own steps: NVIDIA's per-component archives downloaded in parallel (verified,
 // each unpacking into staging as it lands), moved into place, and repaired file by file.
-import { formatBytes } from '../../fetch/index.js';
+import { fileFromBundle } from '../../bundle/source.js';
+import { formatBytes, type FetchResult } from '../../fetch/index.js';
+import { assertReachable } from '../../fetch/offline.js';
+import { bundleText } from '../../i18n/bundle.js';
 import { redistText } from '../../i18n/redist.js';
 import { releaseArchives } from '../../redist/catalog.js';
-import { beginUnpack, checkRedistToolkit, downloadArchives, repairRedist } from '../../redist/toolkit.js';
+import { archiveFileName, beginUnpack, checkRedistToolkit, downloadArchives, repairRedist, type RedistArchiveEntry } from '../../redist/toolkit.js';
 import type { RedistPlanContext } from '../context.js';
-import type { Step } from '../runner.js';
+import type { Step, StepIO } from '../runner.js';
+import { offlineAdvice } from './download.js';
 
 export async function toolkitReady(ctx: RedistPlanContext) {
   const check = await checkRedistToolkit(ctx.toolkitDir);
@@ -19,6 +23,7 @@ export const redistDownloadStep: Step<RedistPlanContext> = {
   },
   async check(ctx) {
     if (await toolkitReady(ctx)) return { done: true, reason: redistText.toolkitReady(ctx.choice.release.version, ctx.toolkitDir) };
+    if (ctx.bundle) return { done: false, reason: bundleText.archivesFromBundle(ctx.choice.archives, formatBytes(ctx.choice.bytes), ctx.choice.release.version, ctx.bundle.dir) };
     return { done: false, reason: redistText.downloadPlan(ctx.choice.archives, formatBytes(ctx.choice.bytes), ctx.choice.release.version) };
   },
   async run(ctx, io) {
@@ -29,18 +34,9 @@ export const redistDownloadStep: Step<RedistPlanContext> = {
     // A pipeline: each archive, once downloaded and verified, is extracted into the toolkit's staging
     // folder while the others still download; the unpack step only moves files into place.
     const unpack = await beginUnpack({ catalog: ctx.redist, release: ctx.choice.release, os: ctx.os, toolkitDir: ctx.toolkitDir, builtFor: ctx.choice.builtWith, signal: io.signal });
-    let results;
+    let results: Map<string, FetchResult>;
     try {
-      results = await downloadArchives({
-        catalog: ctx.redist,
-        archives: wanted,
-        cacheDir: ctx.cacheDir,
-        mirror: ctx.mirror,
-        connections: ctx.connections,
-        signal: io.signal,
-        onArchive: (component, r) => unpack.stage(component, r.path),
-        onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total, speed: p.speed, eta: p.speed > 0 ? Math.max(0, (p.total - p.bytes) / p.speed) : undefined }),
-      });
+      results = ctx.bundle ? archivesFromBundle(ctx, wanted, unpack.stage) : await downloadFromNetwork(ctx, io, wanted, (component, r) => unpack.stage(component, r.path));
     } catch (e) {
       await unpack.abandon();
       throw e;
@@ -54,6 +50,33 @@ export const redistDownloadStep: Step<RedistPlanContext> = {
     };
   },
 };
+
+/** The bundle's archives (verified when it was opened), staged for unpacking where they lie: nothing is fetched or copied. */
+function archivesFromBundle(ctx: RedistPlanContext, wanted: RedistArchiveEntry[], stage: (component: string, file: string) => void): Map<string, FetchResult> {
+  const results = new Map<string, FetchResult>();
+  for (const a of wanted) {
+    const r = fileFromBundle(ctx.bundle!, { file: archiveFileName(a), checksum: { sha256: a.sha256 } });
+    results.set(a.component, r);
+    stage(a.component, r.path);
+  }
+  return results;
+}
+
+/** NVIDIA's archives (or the mirror's), in parallel; a host that cannot be reached at all is "you are offline" before any of them. */
+async function downloadFromNetwork(ctx: RedistPlanContext, io: StepIO, wanted: RedistArchiveEntry[], onArchive: (component: string, r: FetchResult) => void): Promise<Map<string, FetchResult>> {
+  const first = wanted[0];
+  if (first) await assertReachable({ url: new URL(first.relative_path, ctx.redist.baseUrl).toString(), file: archiveFileName(first), cacheDir: ctx.cacheDir, mirror: ctx.mirror, signal: io.signal }, offlineAdvice(ctx));
+  return downloadArchives({
+    catalog: ctx.redist,
+    archives: wanted,
+    cacheDir: ctx.cacheDir,
+    mirror: ctx.mirror,
+    connections: ctx.connections,
+    signal: io.signal,
+    onArchive,
+    onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total, speed: p.speed, eta: p.speed > 0 ? Math.max(0, (p.total - p.bytes) / p.speed) : undefined }),
+  });
+}
 
 export const redistUnpackStep: Step<RedistPlanContext> = {
   id: 'unpack-cuda-redist',

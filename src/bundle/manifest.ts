@@ -1,0 +1,82 @@
+// The bundle manifest: what a bundle is for (TensorFlow version, route, OS, the CUDA and cuDNN it
+// installs), each file with its size and sha256, whether it is complete, and which cudawiz made it.
+// Written before the first download (incomplete) and after every file, so an interrupted bundle says
+// what it still lacks.
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as z from 'zod';
+import type { RouteFile, RouteId } from './routes.js';
+
+export const BUNDLE_MANIFEST = 'cudawiz-bundle.json';
+export const BUNDLE_FORMAT = 1;
+
+const fileSchema = z.object({
+  id: z.string().min(1),
+  kind: z.enum(['installer', 'cudnn', 'redist', 'pip']),
+  /** A bare name: the file lies at the bundle's top level. */
+  file: z.string().min(1).refine((f) => f === path.posix.basename(f) && f === path.win32.basename(f) && f !== '.' && f !== '..'),
+  /** Set once the file is in the bundle (the bytes' own, after verification). */
+  size: z.number().int().nonnegative().optional(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  access: z.enum(['public', 'login']),
+  /** Where to get a login-gated file. */
+  page: z.string().optional(),
+  present: z.boolean(),
+});
+
+const manifestSchema = z.object({
+  format: z.literal(BUNDLE_FORMAT),
+  cudawiz: z.string(),
+  tensorflow: z.string().min(1),
+  route: z.enum(['toolkit', 'redist', 'pip']),
+  os: z.enum(['linux', 'windows']),
+  /** The CUDA release it installs (the installer's, or the redist release, which install --from keeps). */
+  cuda: z.string().optional(),
+  cudnn: z.string().optional(),
+  complete: z.boolean(),
+  created: z.string(),
+  files: z.array(fileSchema),
+});
+
+export type BundleManifest = z.infer<typeof manifestSchema>;
+export type BundleFileEntry = z.infer<typeof fileSchema>;
+
+export const manifestPath = (dir: string) => path.join(dir, BUNDLE_MANIFEST);
+
+/** The manifest in `dir`: undefined when there is none, `invalid` when it is not one cudawiz wrote. */
+export async function readBundleManifest(dir: string): Promise<{ manifest?: BundleManifest; invalid?: string }> {
+  let text: string;
+  try {
+    text = await readFile(manifestPath(dir), 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const r = manifestSchema.safeParse(JSON.parse(text));
+    return r.success ? { manifest: r.data } : { invalid: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+  } catch (e) {
+    return { invalid: (e as Error).message };
+  }
+}
+
+/** Written whole to a temporary name and renamed: a crash leaves the old manifest or the new one. */
+export async function writeBundleManifest(dir: string, manifest: BundleManifest): Promise<void> {
+  const file = manifestPath(dir);
+  await writeFile(`${file}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
+  await rename(`${file}.tmp`, file);
+}
+
+export function entryFor(f: RouteFile, previous?: BundleFileEntry): BundleFileEntry {
+  return {
+    id: f.id,
+    kind: f.kind,
+    file: f.file,
+    ...(previous?.size !== undefined ? { size: previous.size } : f.size !== undefined ? { size: f.size } : {}),
+    ...(previous?.sha256 ? { sha256: previous.sha256 } : f.sha256 ? { sha256: f.sha256 } : {}),
+    access: f.access,
+    ...(f.page ? { page: f.page } : {}),
+    present: previous?.present ?? false,
+  };
+}
+
+export type { RouteId };
