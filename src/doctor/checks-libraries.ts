@@ -22,7 +22,7 @@ function placeList(r: Resolution): string[] {
 }
 
 /** Is the copy that wins the right one? Returns why not, or undefined when it is. */
-function wrongVersion(facts: MachineFacts, req: Requirements, lib: RequiredLibrary, dir: string): string | undefined {
+export function wrongVersion(facts: MachineFacts, req: Requirements, lib: RequiredLibrary, dir: string): string | undefined {
   if (lib.from === 'toolkit') {
     const owner = toolkitOwning(facts, dir);
     if (owner?.majorMinor && req.cuda && !toolkitServes(owner, req.cuda)) return T.notCudaCopy(owner.majorMinor, req.cuda);
