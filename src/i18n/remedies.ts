@@ -40,6 +40,14 @@ const en = {
   packageStep: (command: string) => `Run ${command}`,
   packageConsent: (command: string) => `Run ${command}? It replaces the stale copy through its package manager.`,
   newVenvOffered: (command: string) => `offered: ${command}`,
+  newShellVerify: 'Verify as a new shell sees it',
+  newShellWhy: (shell: string) => `runs the doctor's checks in a new ${shell}`,
+  newShellPasses: (shell: string, tf: string) => `a new ${shell} loads every library TensorFlow ${tf} needs from the right copy`,
+  newShellNoAnswer: (shell: string, why: string) => `a new ${shell} could not be asked what it loads: ${why}`,
+  newShellNoAnswerFix: 'Open a new terminal and run: cudawiz doctor',
+  loadsIn: (file: string, dir: string) => `${file} → ${dir}`,
+  loadsNowhere: (file: string) => `${file} → not found`,
+  stopsBefore: 'Nothing was changed.',
 };
 
 type RemedyStrings = { [K in keyof typeof en]: (typeof en)[K] extends (...a: infer A) => string ? (...a: A) => string : string };
@@ -76,6 +84,14 @@ const zh: RemedyStrings = {
   packageStep: (command) => `运行 ${command}`,
   packageConsent: (command) => `运行 ${command} 吗？它通过包管理器换掉旧的那份。`,
   newVenvOffered: (command) => `可以这样做：${command}`,
+  newShellVerify: '按新开终端看到的情况验证',
+  newShellWhy: (shell) => `在新开的 ${shell} 里运行诊断检查`,
+  newShellPasses: (shell, tf) => `新开的 ${shell} 从正确的那份加载 TensorFlow ${tf} 需要的每个库`,
+  newShellNoAnswer: (shell, why) => `无法得知新开的 ${shell} 会加载什么：${why}`,
+  newShellNoAnswerFix: '打开一个新终端，运行：cudawiz doctor',
+  loadsIn: (file, dir) => `${file} → ${dir}`,
+  loadsNowhere: (file) => `${file} → 找不到`,
+  stopsBefore: '什么都没有改动。',
 };
 
 export const remediesText = localized({ en, zh });

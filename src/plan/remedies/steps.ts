@@ -1,0 +1,167 @@
+// The remedies as plan steps: the table's remedy ids become steps whose titles say which finding
+// each fixes (text, --json and the wizard show the title), a stop becomes the one step that ends the
+// run before anything changes, and the proof is the doctor's own checks run as a new shell sees them.
+import path from 'node:path';
+import { cliText } from '../../i18n/cli.js';
+import { remediesText as R } from '../../i18n/remedies.js';
+import { diagnose } from '../../doctor/diagnose.js';
+import type { Finding } from '../../doctor/finding.js';
+import { applyEnvChanges, envLinesToRunYourself, loadOrderExportLine, newShellEnvironment, prepareLoadOrder } from '../../env/index.js';
+import { CudawizError } from '../../errors.js';
+import type { Host } from '../../host.js';
+import { applyWheelLibraryFix } from '../../pip/index.js';
+import { toolkitLibraryDir } from '../../platform.js';
+import { probeMachine } from '../../probe/index.js';
+import { resolveLibrary } from '../../probe/resolution.js';
+import type { MachineFacts } from '../../probe/types.js';
+import { prepareEnvPlan } from '../../env/index.js';
+import type { PlanContext } from '../context.js';
+import { settleInterruptedCopy } from '../repair.js';
+import { NeedsInput, type Step } from '../runner.js';
+import { configureEnvStep, diskSpaceStep, downloadCudaStep, importCudnnStep, installCudaStep, obtainCudnnStep } from '../setup.js';
+import { planRepair, type RepairItem, type RepairPlan } from './plan.js';
+
+const titled = (base: string, fixes: Finding[]) => (fixes.length ? `${base} — ${R.fixes(cliText.semicolons(fixes.map((f) => f.title)))}` : base);
+
+/** Ends the run before any step changes anything: the actions, and why cudawiz will not take them. */
+export function stopStep(stops: RepairItem[]): Step<PlanContext> {
+  return {
+    id: 'stop',
+    get title() {
+      return R.stopStep(cliText.semicolons(stops.map((s) => s.finding.title)));
+    },
+    check: async () => ({ done: false, reason: stops[0].action }),
+    async run() {
+      throw new CudawizError(cliText.semicolons(stops.map((s) => s.finding.title)), {
+        code: 'repair-stop',
+        fix: [...stops.map((s) => `${s.action} (${R.stopReason(s.why ?? '')})`), R.stopsBefore].join('\n'),
+        details: { stops: stops.map((s) => ({ finding: s.finding.id, action: s.action, why: s.why, cause: s.finding.cause })) },
+      });
+    },
+  };
+}
+
+/**
+ * The right folders first for this user's new shells (Linux: a journalled env script and one rc line;
+ * Windows: the saved PATH with the right toolkit's bin first, as the toolkit route sets it).
+ */
+export function loadOrderStep(dirs: string[], fixes: Finding[]): Step<PlanContext> {
+  const plan = async (ctx: PlanContext) => {
+    if (ctx.os === 'windows') {
+      // The right folder is a toolkit's bin: that toolkit goes first on the saved PATH.
+      const toolkitDir = path.win32.dirname(dirs[0] ?? toolkitLibraryDir(ctx.os, ctx.toolkitDir));
+      return prepareEnvPlan({ host: ctx.host, tf: ctx.tf, cuda: ctx.cuda, toolkitDir, requiredFiles: ctx.req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file), toolkits: [], elevated: false, root: ctx.host.fsRoot });
+    }
+    return prepareLoadOrder({ host: ctx.host, tf: ctx.tf, cuda: ctx.cuda, dirs, root: ctx.host.fsRoot });
+  };
+  return {
+    id: 'load-order',
+    title: titled(R.loadOrderStep(dirs.join(', ')), fixes),
+    async check(ctx) {
+      const { plan: p } = await plan(ctx);
+      if (p.refusals.length) return { done: false, reason: p.refusals[0].reason };
+      return p.changes.length === 0 && p.manual.length === 0 ? { done: true, reason: R.loadOrderNothing } : { done: false, reason: R.loadOrderWill(p.changes.map((c) => c.target).join(', ')) };
+    },
+    async run(ctx, io) {
+      const { plan: p, places } = await plan(ctx);
+      if (p.refusals.length) throw new CudawizError(p.refusals.map((r) => r.reason).join('\n'), { code: 'env-refused', fix: p.refusals[0].fix });
+      const now = ctx.os === 'windows' ? [] : [R.thisShell(loadOrderExportLine(dirs))];
+      if (p.changes.length === 0) return { summary: R.loadOrderNothing, evidence: [...p.notes, ...p.manual, ...now] };
+      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: R.askConsent(p.changes.map((c) => c.target).join(', ')), flag: '--configure-env yes' });
+      if (ctx.configureEnv === 'no') {
+        const lines = envLinesToRunYourself(p);
+        for (const l of lines) io.log(l);
+        return { summary: R.leftToYou, evidence: [...lines, ...now] };
+      }
+      const r = await applyEnvChanges(p.changes, { host: ctx.host, journalFile: places.journalFile });
+      if (!r.ok) throw new CudawizError(r.failed?.message ?? '', { fix: r.failed?.fix ?? envLinesToRunYourself(p).join('\n') });
+      return { summary: R.loadOrderDone(r.applied.length), evidence: [...r.applied.map((c) => c.target), ...p.notes, ...now] };
+    },
+    accept(ctx, answer) {
+      ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
+    },
+  };
+}
+
+/** The venv's wheel folders on its loader path: the pip route's marked block in bin/activate, from the doctor's facts. */
+export function wheelLoaderPathRemedy(facts: MachineFacts, fixes: Finding[]): Step<PlanContext> | undefined {
+  const fix = facts.pip?.fix;
+  if (!fix) return undefined;
+  return {
+    id: 'wheel-loader-path',
+    title: titled(R.loadOrderStep(fix.missingDirs.join(', ') || fix.dirs.join(', ')), fixes),
+    check: async () => (fix.alreadyApplied ? { done: true, reason: R.loadOrderNothing } : { done: false, reason: R.loadOrderWill(fix.activateScript ?? '') }),
+    async run(ctx, io) {
+      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: R.askConsent(fix.activateScript ?? ''), flag: '--configure-env yes' });
+      if (ctx.configureEnv === 'no') {
+        for (const l of fix.lines) io.log(l);
+        return { summary: R.leftToYou, evidence: fix.lines };
+      }
+      const r = applyWheelLibraryFix(fix, { consent: true });
+      return { summary: R.loadOrderDone(r.applied ? 1 : 0), evidence: [fix.activateScript ?? '', r.recordFile ?? ''].filter(Boolean) };
+    },
+    accept(ctx, answer) {
+      ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
+    },
+  };
+}
+
+/** This host as a new shell of the user sees it: its environment for the probes and every child. */
+function hostWith(host: Host, env: Host['env']): Host {
+  return { ...host, env, run: (file, args, options = {}) => host.run(file, args, { ...options, env: options.env ?? env }) };
+}
+
+/**
+ * The proof: the doctor's probe and verdicts, run with the environment a new shell gets. Passes only
+ * when no failure is left for this TF; its evidence is the file each library loads from there.
+ */
+export const newShellVerifyStep: Step<PlanContext> = {
+  id: 'verify',
+  get title() {
+    return R.newShellVerify;
+  },
+  check: async () => ({ done: false }),
+  async run(ctx) {
+    const shell = await newShellEnvironment(ctx.host);
+    if (!shell.env) throw new CudawizError(R.newShellNoAnswer(shell.shell, shell.error ?? ''), { code: 'verify-failed', fix: R.newShellNoAnswerFix });
+    const facts = await probeMachine(hostWith(ctx.host, shell.env), { cudaRoot: ctx.root, catalog: ctx.catalog });
+    const findings = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os });
+    const evidence = ctx.req.libraries.map((l) => {
+      const w = resolveLibrary(facts.search, l.file).winner;
+      return w ? R.loadsIn(l.file, w.dir) : R.loadsNowhere(l.file);
+    });
+    const failed = findings.filter((f) => f.status === 'fail');
+    if (failed.length) throw new CudawizError(cliText.semicolons(failed.map((f) => f.title)), { code: 'verify-failed', fix: failed[0].fix ?? undefined, details: { evidence } });
+    return { summary: R.newShellPasses(shell.shell || 'shell', ctx.tf), evidence };
+  },
+};
+
+/**
+ * The repair's steps from the doctor's findings and facts: a stop ends the run before anything
+ * changes; otherwise each remedy once, in order, then the proof. Healthy parts take no step at all.
+ */
+export function remedySteps(findings: readonly Finding[], facts: MachineFacts, ctx: PlanContext): { plan: RepairPlan; steps: Step<PlanContext>[] } {
+  const plan = planRepair(findings);
+  if (plan.stops.length) return { plan, steps: [stopStep(plan.stops)] };
+  const fixing = (id: string) => plan.items.filter((i) => i.remedy === id).map((i) => i.finding);
+  const steps: Step<PlanContext>[] = [];
+  const has = (r: RepairPlan['remedies'][number]) => plan.remedies.includes(r);
+  if (has('settle-copy')) steps.push(...fixing('settle-copy').map((f) => settleInterruptedCopy(f.id.slice(f.id.indexOf(':') + 1))));
+  if (has('install-toolkit')) steps.push(diskSpaceStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, configureEnvStep);
+  else if (has('import-cudnn')) steps.push(diskSpaceStep, obtainCudnnStep, importCudnnStep);
+  // One load-order step for every folder that must come first: the causes the doctor found, and the
+  // toolkit a cuDNN goes into when the copy that wins today is elsewhere (a system folder's, apt's).
+  const causes = fixing('load-order').flatMap((f) => (f.cause?.kind === 'load-order' ? [f.cause] : []));
+  const toolkitLib = toolkitLibraryDir(ctx.os, ctx.toolkitDir);
+  const cudnnFile = ctx.req.libraries.find((l) => l.from === 'cudnn')?.file;
+  const cudnnWinner = cudnnFile ? resolveLibrary(facts.search, cudnnFile).winner : undefined;
+  const importing = has('import-cudnn') && !has('install-toolkit') && Boolean(cudnnWinner && cudnnWinner.dir !== toolkitLib);
+  const dirs = [...new Set([...(importing ? [toolkitLib] : []), ...causes.flatMap((c) => c.rightDirs)])];
+  if (dirs.length) steps.push(loadOrderStep(dirs, [...fixing('load-order'), ...(importing ? fixing('import-cudnn') : [])]));
+  if (has('wheel-loader-path')) {
+    const step = wheelLoaderPathRemedy(facts, fixing('wheel-loader-path'));
+    if (step) steps.push(step);
+  }
+  steps.push(newShellVerifyStep);
+  return { plan, steps };
+}
