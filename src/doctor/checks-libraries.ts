@@ -31,7 +31,10 @@ export function wrongVersion(facts: MachineFacts, req: Requirements, lib: Requir
     if (!owner && conda && samePath(facts.os, dir, facts.conda!.libDir) && conda.majorMinor !== req.cuda) return T.condaCudaCopy(conda.majorMinor, req.cuda);
   }
   if (lib.from === 'cudnn' && req.cudnn) {
-    const copy = cudnnCopyIn(facts, dir);
+    const found = cudnnCopyIn(facts, dir);
+    // conda-meta names the env's cuDNN even where the loader path spells its folder another way (lib/).
+    const conda = facts.conda?.cudnn && found && !found.version && samePath(facts.os, dir, facts.conda.libDir) ? facts.conda.cudnn.version : undefined;
+    const copy = conda && found ? { ...found, version: conda } : found;
     if (copy?.major !== undefined && copy.major !== major(req.cudnn)) return T.notCudnnVersion(String(copy.version ?? copy.major), req.cudnn);
     if (copy?.version && compareDotted(copy.version.split('.').slice(0, 2).join('.'), req.cudnn) < 0) return T.olderCudnn(copy.version, req.cudnn);
   }

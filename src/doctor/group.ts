@@ -140,6 +140,14 @@ export function groupFindings(findings: Finding[], facts: MachineFacts, req: Req
       }
       continue;
     }
+    if (lib && f.status === 'fail') {
+      // The wrong copy wins and no right one is here: where a package manager owns it, its command replaces it.
+      const w = resolveLibrary(facts.search, lib.file).winner;
+      const owner = w ? ownerOf(facts.os, w.dir, w.via, facts.conda, facts.pip) : undefined;
+      const cmd = owner && w ? packageCommand({ kind: 'load-order', files: [lib.file], shadowed: [lib.file], staleDirs: [w], stale: [], rightDirs: [], right: [], owner }, req) : undefined;
+      out.push(cmd ? { ...f, fix: R.orReplace(f.fix ?? '', cmd) } : f);
+      continue;
+    }
     if (f.id === 'cudnn' && f.status === 'fail') {
       if (cudnnCause) {
         // Said once, in the load-order finding; the evidence keeps what the cuDNN check saw.

@@ -13,8 +13,13 @@ import { remedySteps } from '../../src/plan/remedies/index.js';
 import { runPlan } from '../../src/plan/runner.js';
 import { probeMachine } from '../../src/probe/index.js';
 import { runCli } from '../helpers/cli.js';
-import { brokenMachine, CUDA118_LIBS, fakeTf, hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machine.js';
-import { treeDigest } from '../helpers/cudnn-archive.js';
+import { brokenMachine, condaEnv, CUDA118_LIBS, fakeTf, hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machine.js';
+import { buildCudnnArchive, treeDigest } from '../helpers/cudnn-archive.js';
+import { startMirror } from '../helpers/mirror.js';
+import { tempDir } from '../helpers/tmp.js';
+import { createHash } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 
 interface Repaired {
   findings: Finding[];
@@ -77,5 +82,93 @@ describe('repair, class by class', () => {
     const after = await doctorInNewShell(m, '2.12');
     expect(fails(after.findings)).toEqual([]);
     expect(after.code).toBe(0);
+  });
+
+  it("a conda env whose own older cuDNN (and CUDA 11.2) come first on LD_LIBRARY_PATH: the system's 11.8 + cuDNN 8.6 made to win, conda's command named", async () => {
+    const m = await brokenMachine();
+    const right = path.join(m.cudaRoot, 'cuda-11.8');
+    await m.fx.toolkit(right, { version: '11.8.89', versionFile: 'version.json', libraries: CUDA118_LIBS, cudnn: '8.6.0' });
+    await m.ldCache([...CUDA118_LIBS, 'libcudnn.so.8'].map((f) => ({ name: f, path: path.join(right, 'lib64', f) })));
+    // As TF ≤ 2.11's own install guide had users make it: cudatoolkit=11.2 cudnn=8.1.0 from conda-forge.
+    const prefix = await condaEnv(m, 'tf', [
+      { name: 'cudatoolkit', version: '11.2.2', build: 'hbe64b41_10', libs: [...CUDA118_LIBS, 'libcudart.so.11.2.152'] },
+      { name: 'cudnn', version: '8.1.0.77', build: 'h90431f1_0', libs: ['libcudnn.so.8', 'libcudnn.so.8.1.0'] },
+    ]);
+    const site = path.join(m.home, 'site');
+    await fakeTf(m, site, '2.12.0');
+    await m.rcLines([`export CONDA_PREFIX=${prefix} CONDA_DEFAULT_ENV=tf`, 'export LD_LIBRARY_PATH=$CONDA_PREFIX/lib/:$LD_LIBRARY_PATH', `export PYTHONPATH=${site}`]);
+    const envBefore = await treeDigest(prefix);
+    const r = await repair(m, await newShellEnv(m), '2.12');
+
+    const lo = r.findings.find((f) => f.id.startsWith('load-order:'))!;
+    expect(fails(r.findings)).toEqual([`load-order:${right}/lib64`]);
+    expect(lo.cause).toMatchObject({ kind: 'load-order', staleDirs: [{ dir: `${prefix}/lib/`, via: 'LD_LIBRARY_PATH' }], owner: { manager: 'conda', prefix } });
+    expect(lo.fix).toContain(`conda install -p ${prefix} "cudnn>=8.6,<9" cudatoolkit=11.8`);
+    expect(plan(r.events).steps.map((s) => s.id)).toEqual(['load-order', 'verify']);
+    expect(r.exitCode, JSON.stringify(r.events.filter((e) => e.type === 'step-failed'))).toBe(0);
+    // The env is conda's: not a file of it changed.
+    expect(await treeDigest(prefix)).toEqual(envBefore);
+    expect(fails((await doctorInNewShell(m, '2.12')).findings)).toEqual([]);
+  });
+
+  it('a conda env whose CUDA 12.2 runtime needs a newer driver than 470: stops with the driver it needs and the conda pin that fits, changing nothing', async () => {
+    const m = await brokenMachine({ smi: 'r470-old-driver' });
+    const prefix = await condaEnv(m, 'tf215', [
+      { name: 'cuda-cudart', version: '12.2.140', build: 'hd3aeb46_0', libs: ['libcudart.so.12', 'libcudart.so.12.2.140'] },
+      { name: 'cudnn', version: '8.9.7.29', build: 'hcdd5f01_2', libs: ['libcudnn.so.8'] },
+    ]);
+    await m.rcLines([`export CONDA_PREFIX=${prefix} CONDA_DEFAULT_ENV=tf215`]);
+    const rcBefore = await readFile(m.rc, 'utf8');
+    const r = await repair(m, await newShellEnv(m), '2.15');
+    expect(fails(r.findings)).toEqual(expect.arrayContaining(['conda-driver']));
+    expect(plan(r.events).steps.map((s) => s.id)).toEqual(['stop']);
+    const failed = r.events.find((e) => e.type === 'step-failed') as Extract<RunnerEvent, { type: 'step-failed' }>;
+    expect(failed.message).toContain('470.82.01');
+    expect(failed.fix).toMatch(/525\.60\.13/);
+    expect(failed.fix).toMatch(/conda install cuda-cudart=11\.\d/);
+    expect(failed.fix).toContain('cudawiz will not: a display driver is installed the way it came');
+    expect(failed.fix).toContain('Nothing was changed.');
+    expect(r.exitCode).toBe(1);
+    expect(await readFile(m.rc, 'utf8')).toBe(rcBefore);
+    expect(existsSync(path.join(m.home, '.config', 'cudawiz'))).toBe(false);
+  });
+
+  it("a system cuDNN 8.5 in /usr/lib/x86_64-linux-gnu, one minor too old: imports only cuDNN 8.6 (no toolkit download), puts the toolkit first, names apt's command", async () => {
+    const m = await brokenMachine();
+    const right = path.join(m.cudaRoot, 'cuda-11.8');
+    const sys = path.join(m.sysroot, 'usr/lib/x86_64-linux-gnu');
+    await m.fx.toolkit(right, { version: '11.8.89', versionFile: 'version.json', libraries: CUDA118_LIBS });
+    // apt's libcudnn8 8.5: the library in the multiarch folder, the header in /usr/include.
+    await m.fx.file(path.join(sys, 'libcudnn.so.8'), 'ELF');
+    await m.fx.file(path.join(m.sysroot, 'usr/include/cudnn_version.h'), '#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 5\n#define CUDNN_PATCHLEVEL 0\n');
+    await m.ldCache([...CUDA118_LIBS.map((f) => ({ name: f, path: path.join(right, 'lib64', f) })), { name: 'libcudnn.so.8', path: path.join(sys, 'libcudnn.so.8') }]);
+    const site = path.join(m.home, 'site');
+    await fakeTf(m, site, '2.12.0');
+    await m.rcLines([`export PYTHONPATH=${site}`]);
+    const mirror = await startMirror({ root: await tempDir('cw-mirror-') });
+    try {
+      const archive = await buildCudnnArchive(await tempDir('cw-cudnn86-'), { era: 'linux-archive', version: '8.6.0.163', cuda: '11' });
+      const bytes = await readFile(archive.file);
+      await mirror.addFile(`compute/cudnn/redist/cudnn/linux-x86_64/${archive.name}`, bytes);
+      const overlay = path.join(m.home, 'overlay.json');
+      await writeFile(overlay, JSON.stringify({ cudnn: [{ version: '8.6.0.163', cuda: '11', archives: { linux: { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length } } }] }));
+      const sysBefore = await treeDigest(m.sysroot);
+      const doctor = await runCli(['doctor', '--tf', '2.12', '--json', ...m.globals], { host: hostOf(m, await newShellEnv(m)) });
+      const stale = (JSON.parse(doctor.stdout).findings as Finding[]).find((f) => f.id === 'library:cudnn')!;
+      expect(stale.title).toBe(`libcudnn.so.8 resolves to ${sys}, but it is cuDNN 8.5.0, older than 8.6`);
+      expect(stale.fix).toContain('or replace the stale copy with its package manager: sudo apt-get install libcudnn8=8.6.0.163-1+cuda11.8');
+      const r = await repair(m, await newShellEnv(m), '2.12', { overlay, mirror: mirror.url });
+      expect(fails(r.findings)).toEqual(expect.arrayContaining(['cudnn']));
+      const steps = plan(r.events).steps;
+      expect(steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
+      expect(steps.find((s) => s.id === 'load-order')!.title).toContain(`Put ${right}/lib64 first for new shells`);
+      expect(r.exitCode, JSON.stringify(r.events.filter((e) => e.type === 'step-failed'))).toBe(0);
+      // Only the cuDNN archive came down; the system's copy is apt's and stays as it was.
+      expect(mirror.requests.map((q) => q.path)).toEqual([expect.stringContaining(archive.name)]);
+      expect(await treeDigest(m.sysroot)).toEqual(sysBefore);
+      expect(fails((await doctorInNewShell(m, '2.12')).findings)).toEqual([]);
+    } finally {
+      await mirror.close();
+    }
   });
 });
