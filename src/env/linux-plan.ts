@@ -44,7 +44,7 @@ function forWhat(input: EnvPlanInput): string {
 }
 
 /** The comment heading a file cudawiz writes: English in every language, so a run in another language finds the file unchanged. */
-function fileHead(input: EnvPlanInput): string {
+export function fileHead(input: Pick<EnvPlanInput, 'tf' | 'cuda'>): string {
   return `# Written by cudawiz: ${input.tf ? `CUDA ${input.cuda} for TensorFlow ${input.tf}` : `CUDA ${input.cuda}`}. \`cudawiz rollback\` removes it.\n`;
 }
 

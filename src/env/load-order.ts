@@ -8,7 +8,7 @@ import { envText } from '../i18n/env.js';
 import path from 'node:path';
 import type { Host } from '../host.js';
 import { shellRcFile } from '../platform.js';
-import { envScriptFile, rcSourceLine } from './linux-plan.js';
+import { envScriptFile, fileHead, rcSourceLine } from './linux-plan.js';
 import { envPlaces, readLinuxEnvState } from './plan.js';
 import { shDoubleQuoted, singleQuoted } from './shell-quote.js';
 import { hasLine, withLineAppended } from './text-lines.js';
@@ -34,9 +34,7 @@ export function loadOrderExportLine(dirs: string[], syntax: 'posix' | 'fish' = '
 }
 
 function scriptContent(input: LoadOrderInput, syntax: 'posix' | 'fish'): string {
-  // English in every language, so a run in another language finds the file unchanged.
-  const head = `# Written by cudawiz: CUDA ${input.cuda} for TensorFlow ${input.tf}, ahead of any other copy. \`cudawiz rollback\` removes it.\n`;
-  return `${head}${loadOrderExportLine(input.dirs, syntax)}\n`;
+  return `${fileHead(input)}${loadOrderExportLine(input.dirs, syntax)}\n`;
 }
 
 /** Decides the writes (pure): the env script, and the rc line that sources it after the user's own lines. */
