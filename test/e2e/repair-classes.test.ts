@@ -13,7 +13,7 @@ import { remedySteps } from '../../src/plan/remedies/index.js';
 import { runPlan } from '../../src/plan/runner.js';
 import { probeMachine } from '../../src/probe/index.js';
 import { runCli } from '../helpers/cli.js';
-import { brokenMachine, condaEnv, CUDA118_LIBS, fakeTf, hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machine.js';
+import { brokenMachine, condaEnv, CUDA118_LIBS, fakeTf, venvWithWheels, hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machine.js';
 import { buildCudnnArchive, treeDigest } from '../helpers/cudnn-archive.js';
 import { startMirror } from '../helpers/mirror.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -170,5 +170,53 @@ describe('repair, class by class', () => {
     } finally {
       await mirror.close();
     }
+  });
+
+  const CU12 = (runtime: string, cudnn: string, cudnnLib: string) => [
+    { name: 'nvidia-cuda-runtime-cu12', version: runtime, part: 'cuda_runtime', libs: ['libcudart.so.12'] },
+    { name: 'nvidia-cublas-cu12', version: '12.3.4.1', part: 'cublas', libs: ['libcublas.so.12', 'libcublasLt.so.12'] },
+    { name: 'nvidia-cufft-cu12', version: '11.0.12.1', part: 'cufft', libs: ['libcufft.so.11'] },
+    { name: 'nvidia-curand-cu12', version: '10.3.4.107', part: 'curand', libs: ['libcurand.so.10'] },
+    { name: 'nvidia-cusolver-cu12', version: '11.5.4.101', part: 'cusolver', libs: ['libcusolver.so.11'] },
+    { name: 'nvidia-cusparse-cu12', version: '12.2.0.103', part: 'cusparse', libs: ['libcusparse.so.12'] },
+    { name: 'nvidia-cudnn-cu12', version: cudnn, part: 'cudnn', libs: [cudnnLib] },
+  ];
+
+  it("a venv whose nvidia/*/lib wheels are not on the loader path (TF 2.16.1): the venv's activate script gets the marked block, nothing downloaded", async () => {
+    const m = await brokenMachine();
+    const venv = path.join(m.home, 'venvs', 'ml');
+    const site = await venvWithWheels(m, venv, CU12('12.3.101', '8.9.7.29', 'libcudnn.so.8'));
+    await fakeTf(m, site, '2.16.1');
+    await m.rcLines([`source ${venv}/bin/activate`]);
+    const r = await repair(m, await newShellEnv(m), '2.16');
+    expect(fails(r.findings)).toEqual(['wheel-loader-path']);
+    const steps = plan(r.events).steps;
+    expect(steps.map((s) => s.id)).toEqual(['wheel-loader-path', 'verify']);
+    expect(steps[0].title).toMatch(/ — fixes: TensorFlow 2\.16\.1/);
+    expect(r.exitCode, JSON.stringify(r.events.filter((e) => e.type === 'step-failed'))).toBe(0);
+    expect(await readFile(path.join(venv, 'bin', 'activate'), 'utf8')).toContain('# >>> cudawiz:');
+    expect(fails((await doctorInNewShell(m, '2.16')).findings)).toEqual([]);
+  });
+
+  it('a venv where another framework pinned an older nvidia-cudnn-cu12: stops with the conflict in one sentence and offers a venv of its own, changing nothing', async () => {
+    const m = await brokenMachine();
+    const venv = path.join(m.home, 'venvs', 'ml');
+    const site = await venvWithWheels(m, venv, CU12('12.5.82', '8.9.2.26', 'libcudnn.so.8'), [
+      { name: 'torch', version: '2.3.0', requires: ['filelock', 'nvidia-cudnn-cu12==8.9.2.26; platform_system == "Linux" and platform_machine == "x86_64"'] },
+    ]);
+    await fakeTf(m, site, '2.18.0');
+    await m.rcLines([`source ${venv}/bin/activate`]);
+    // Python's own bytecode cache aside (importing TF writes it), the venv is as it was.
+    const digest = async () => Object.fromEntries(Object.entries(await treeDigest(venv)).filter(([k]) => !k.includes('__pycache__')));
+    const before = await digest();
+    const r = await repair(m, await newShellEnv(m), '2.18');
+    const pin = r.findings.find((f) => f.id === 'pip-pin')!;
+    expect(pin.title).toBe('torch 2.3.0 requires nvidia-cudnn-cu12==8.9.2.26, and TensorFlow 2.18.0 needs cuDNN 9.3: one environment cannot hold both');
+    expect(plan(r.events).steps.map((s) => s.id)).toEqual(['stop']);
+    const failed = r.events.find((e) => e.type === 'step-failed') as Extract<RunnerEvent, { type: 'step-failed' }>;
+    expect(failed.fix).toContain(`Give TensorFlow an environment of its own: cudawiz install --tf 2.18.0 --route pip --venv ${path.join(m.home, 'venvs', 'tf-2.18')}`);
+    expect(failed.fix).toContain("removing another framework's pinned package would break that framework");
+    expect(r.exitCode).toBe(1);
+    expect(await digest()).toEqual(before);
   });
 });
