@@ -3,6 +3,7 @@
 import { envText } from '../i18n/env.js';
 import path from 'node:path';
 import { ldSoConfFileName, shellRcFile, splitPathList, toolkitSubdirs } from '../platform.js';
+import { compareDotted } from '../version.js';
 import { shDoubleQuoted, singleQuoted } from './shell-quote.js';
 import { hasLine, withLineAppended } from './text-lines.js';
 import type { EnvChange, EnvPlan, EnvPlanInput, LinuxEnvState, ToolkitLibraries } from './types.js';
@@ -57,6 +58,15 @@ function planSystemConf(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan
   const found = conflicts(input);
   // conf files that give a conflicting toolkit's libraries to the loader
   const rivals = state.ldSoConf.filter((f) => found.some((c) => confDirs(f.content).some((d) => libraryDirs(c.other.dir).includes(d))));
+  // Never shadow the system's copy globally (#26.3): where the system already resolves a newer copy of
+  // a soname TF takes from this toolkit, a conf file sorted ahead would hand every program on the
+  // machine the older one. The second copy is found per user instead, and the plan says so.
+  const newerResolved = found.filter((c) => compareDotted(c.other.version, input.cuda) > 0 && rivals.some((r) => confDirs(r.content).some((d) => libraryDirs(c.other.dir).includes(d))));
+  if (newerResolved.length) {
+    for (const c of newerResolved) plan.notes.push(envText.perUserNotGlobal(c.other.version, c.files.join(', '), input.cuda));
+    planUserScript(input, state, plan);
+    return;
+  }
   const ours = [ldSoConfFileName(input.cuda), ldSoConfFileName(input.cuda, true)].find((name) => rivals.every((r) => name < r.name));
   if (!ours) {
     plan.refusals.push({
