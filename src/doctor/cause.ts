@@ -52,7 +52,14 @@ export interface DriverCause {
   condaPin?: string;
 }
 
-export type Cause = LoadOrderCause | PipPinCause | DriverCause;
+/** The right cuDNN is on the machine, only not where TF looks (a copy in another vX.Y folder). */
+export interface CudnnElsewhereCause {
+  kind: 'cudnn-elsewhere';
+  version: string;
+  at: string;
+}
+
+export type Cause = LoadOrderCause | PipPinCause | DriverCause | CudnnElsewhereCause;
 
 /** The folders of a Linux distro's own packages: a copy there belongs to apt/dnf, not to the user. */
 function systemFolder(os: OsName, dir: string): boolean {

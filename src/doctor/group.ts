@@ -59,7 +59,14 @@ export function loadOrderCauses(facts: MachineFacts, req: Requirements): LoadOrd
     const s = copyLabel(facts, lib, r.winner.dir);
     if (s) g.stales.add(s);
   }
-  return [...groups.values()].map(({ stales, rights, ...g }) => ({
+  // A folder that also holds a wrong copy of another of TF's files cannot simply go first: it would
+  // shadow what resolves right today (11.0's cufft64_10.dll before 10.1's). No load-order cause there.
+  const clean = (dir: string) => {
+    const files = facts.search.dirs.find((d) => samePath(facts.os, d.dir, dir))?.files ?? [];
+    const has = (f: string) => files.some((x) => (facts.os === 'windows' ? x.toLowerCase() === f.toLowerCase() : x === f));
+    return !req.libraries.some((l) => l.from !== 'driver' && has(l.file) && wrongVersion(facts, req, l, dir));
+  };
+  return [...groups.values()].filter((g) => clean(g.rightDirs[0])).map(({ stales, rights, ...g }) => ({
     ...g,
     stale: [...stales],
     right: [...rights],
@@ -159,7 +166,7 @@ export function groupFindings(findings: Finding[], facts: MachineFacts, req: Req
       }
       const here = facts.cudnn.find((c) => cudnnServes(c.version, req.cudnn));
       if (here) {
-        out.push({ ...f, fix: R.cudnnAlreadyHere(here.version!, here.path, repair) });
+        out.push({ ...f, fix: R.cudnnAlreadyHere(here.version!, here.path), cause: { kind: 'cudnn-elsewhere', version: here.version!, at: here.path } });
         continue;
       }
     }

@@ -13,7 +13,7 @@ const en = {
   loadOrderFix: (command: string, dirs: string, exportLine: string) =>
     `${command} puts ${dirs} first for your new shells (nothing to download); in this shell: ${exportLine}`,
   orReplace: (fix: string, command: string) => `${fix} — or replace the stale copy with its package manager: ${command}`,
-  cudnnAlreadyHere: (version: string, path: string, command: string) => `cuDNN ${version} is already at ${path}: nothing to download; ${command} makes it the copy TensorFlow loads`,
+  cudnnAlreadyHere: (version: string, path: string) => `cuDNN ${version} is already at ${path}: nothing to download — copy its cudnn files (bin or lib, include) into the CUDA folder TensorFlow uses`,
   pinConflict: (pkg: string, version: string, requirement: string, tf: string, want: string) =>
     `${pkg} ${version} requires ${requirement}, and TensorFlow ${tf} needs cuDNN ${want}: one environment cannot hold both`,
   pinFix: (command: string) => `Give TensorFlow an environment of its own: ${command}`,
@@ -34,6 +34,7 @@ const en = {
   stopDriverAction: (need: string, page: string, pin: string | undefined) =>
     `Update the driver to ${need} or newer (${page}, or your distribution's driver package)${pin ? `, or pin the env to what this driver runs: ${pin}` : ''}`,
   stopPinWhy: 'removing another framework\'s pinned package would break that framework',
+  stopCondaWhy: "conda's Python loads the env's Library\\bin before any folder on PATH, so only conda can replace the copy there",
   stopOther: (title: string) => title,
   stopOtherWhy: 'this is outside what a repair may change',
   noRemedy: (title: string, fix: string) => `no step fixes "${title}"${fix ? `: ${fix}` : ''}`,
@@ -61,7 +62,7 @@ const zh: RemedyStrings = {
   alsoExplains: (title) => `同一个原因：${title}`,
   loadOrderFix: (command, dirs, exportLine) => `${command} 会让新开的终端先找 ${dirs}（不用下载任何东西）；当前终端：${exportLine}`,
   orReplace: (fix, command) => `${fix}——或者用它的包管理器换掉旧的那份：${command}`,
-  cudnnAlreadyHere: (version, path, command) => `cuDNN ${version} 已经在 ${path}：不用下载；${command} 会让 TensorFlow 加载这一份`,
+  cudnnAlreadyHere: (version, path) => `cuDNN ${version} 已经在 ${path}：不用下载——把其中的 cudnn 文件（bin 或 lib、include）复制到 TensorFlow 用的 CUDA 目录里`,
   pinConflict: (pkg, version, requirement, tf, want) => `${pkg} ${version} 要求 ${requirement}，而 TensorFlow ${tf} 需要 cuDNN ${want}：一个环境装不下两者`,
   pinFix: (command) => `给 TensorFlow 一个单独的环境：${command}`,
   fixes: (title) => `修复：${title}`,
@@ -78,6 +79,7 @@ const zh: RemedyStrings = {
   stopDriver: (runtime, need, driver) => `${runtime} 需要 NVIDIA 驱动 ${need} 或更新；这台机器是 ${driver}`,
   stopDriverAction: (need, page, pin) => `把驱动升级到 ${need} 或更新（${page}，或者发行版的驱动包）${pin ? `，或者把环境固定到这个驱动能跑的版本：${pin}` : ''}`,
   stopPinWhy: '删掉另一个框架固定的包会让那个框架坏掉',
+  stopCondaWhy: 'conda 的 Python 先于 PATH 上的任何目录加载环境的 Library\\bin，所以只有 conda 能换掉那里的那份',
   stopOther: (title) => title,
   stopOtherWhy: '这超出了修复可以改动的范围',
   noRemedy: (title, fix) => `没有步骤能修复“${title}”${fix ? `：${fix}` : ''}`,

@@ -3,6 +3,7 @@
 // Pure: the findings already hold what the doctor saw; nothing is probed again here.
 import type { Finding } from '../../doctor/finding.js';
 import { remediesText as R } from '../../i18n/remedies.js';
+import type { OsName } from '../../platform.js';
 import { rowFor, type RemedyId, type StopId } from './table.js';
 
 export interface RepairItem {
@@ -28,11 +29,12 @@ const ORDER: RemedyId[] = ['settle-copy', 'install-toolkit', 'import-cudnn', 'lo
 function stopWhy(stop: StopId): string {
   if (stop === 'driver') return R.stopDriverWhy;
   if (stop === 'pip-pin') return R.stopPinWhy;
+  if (stop === 'package-manager') return R.stopCondaWhy;
   return R.stopOtherWhy;
 }
 
 /** Which finding each step fixes, and where repair must stop: the table applied to the findings. */
-export function planRepair(findings: readonly Finding[]): RepairPlan {
+export function planRepair(findings: readonly Finding[], os: OsName = 'linux'): RepairPlan {
   const items: RepairItem[] = [];
   for (const finding of findings) {
     if (finding.status === 'pass' || finding.status === 'skip') continue;
@@ -42,9 +44,22 @@ export function planRepair(findings: readonly Finding[]): RepairPlan {
       items.push({ finding });
       continue;
     }
+    // conda's Python searches the env's Library\\bin before PATH: no PATH order beats its copy, only conda replaces it.
+    const c = finding.cause;
+    if (os === 'windows' && c?.kind === 'load-order' && c.staleDirs.some((d) => d.via === 'conda env')) {
+      items.push({ finding, stop: 'package-manager', action: finding.fix ?? finding.title, why: stopWhy('package-manager') });
+      continue;
+    }
+    // The right cuDNN is already on the machine: nothing is downloaded for it; listed with its fix.
+    if (c?.kind === 'cudnn-elsewhere') {
+      items.push({ finding });
+      continue;
+    }
     if (row.stop) items.push({ finding, stop: row.stop, action: finding.fix ?? finding.title, why: stopWhy(row.stop) });
     else items.push({ finding, remedy: row.remedy });
   }
+  // The right cuDNN is on the machine: the cuDNN library's own line is the same fact, and downloads nothing either.
+  if (items.some((i) => i.finding.cause?.kind === 'cudnn-elsewhere')) for (const i of items) if (i.remedy === 'import-cudnn') delete i.remedy;
   const stops = items.filter((i) => i.stop);
   const wanted = new Set(items.flatMap((i) => (i.remedy ? [i.remedy] : [])));
   // A toolkit install brings its own libraries: the per-library "not found" items are covered by it.

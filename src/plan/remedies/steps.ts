@@ -141,7 +141,7 @@ export const newShellVerifyStep: Step<PlanContext> = {
  * changes; otherwise each remedy once, in order, then the proof. Healthy parts take no step at all.
  */
 export function remedySteps(findings: readonly Finding[], facts: MachineFacts, ctx: PlanContext): { plan: RepairPlan; steps: Step<PlanContext>[] } {
-  const plan = planRepair(findings);
+  const plan = planRepair(findings, facts.os);
   if (plan.stops.length) return { plan, steps: [stopStep(plan.stops)] };
   const fixing = (id: string) => plan.items.filter((i) => i.remedy === id).map((i) => i.finding);
   const steps: Step<PlanContext>[] = [];

@@ -31,7 +31,9 @@ export type StopId =
   /** the MSVC runtime: Microsoft's installer */
   | 'runtime'
   /** a toolkit folder this user cannot read */
-  | 'permissions';
+  | 'permissions'
+  /** a stale copy no load order can beat (conda's Library\\bin on Windows): its package manager's command */
+  | 'package-manager';
 
 export type RemedyRow = { finding: string; remedy: RemedyId; stop?: never } | { finding: string; stop: StopId; remedy?: never };
 
@@ -42,7 +44,7 @@ export const REMEDY_TABLE: readonly RemedyRow[] = [
   { finding: 'cudnn', remedy: 'import-cudnn' },
   { finding: 'library:cudnn', remedy: 'import-cudnn' },
   { finding: 'libraries:cudnn', remedy: 'import-cudnn' },
-  { finding: 'zlibwapi', remedy: 'import-cudnn' },
+  { finding: 'zlibwapi', stop: 'runtime' },
   { finding: 'toolkit', remedy: 'install-toolkit' },
   { finding: 'toolkit-complete', remedy: 'install-toolkit' },
   { finding: 'libraries:toolkit', remedy: 'install-toolkit' },
