@@ -10,7 +10,7 @@
 // `--quick` asks for a short run (fewer rounds, smaller files). bench/lib/measure.mjs has helpers.
 //
 // Usage: node bench/run.mjs [--only startup,download] [--quick] [--readme]
-//   --readme: also write the table into README.md between <!-- bench:begin --> and <!-- bench:end -->
+//   --readme: also write the table into docs/benchmarks.md between <!-- bench:begin --> and <!-- bench:end -->
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -107,15 +107,15 @@ process.stdout.write(`${table}\n`);
 for (const p of problems) process.stderr.write(`\nbench: ${p}\n`);
 
 if (args.includes('--readme')) {
-  const readme = path.join(root, 'README.md');
+  const readme = path.join(root, 'docs', 'benchmarks.md');
   const text = readFileSync(readme, 'utf8');
   const re = /(<!-- bench:begin -->\n)[\s\S]*?(<!-- bench:end -->)/;
   if (!re.test(text)) {
-    process.stderr.write('bench: README.md has no <!-- bench:begin --> … <!-- bench:end --> block to fill.\n');
+    process.stderr.write('bench: docs/benchmarks.md has no <!-- bench:begin --> … <!-- bench:end --> block to fill.\n');
     process.exitCode = 2;
   } else {
     writeFileSync(readme, text.replace(re, `$1${table}\n$2`));
-    process.stderr.write('bench: README.md updated.\n');
+    process.stderr.write('bench: docs/benchmarks.md updated.\n');
   }
 }
 if (problems.length) process.exitCode = 1;

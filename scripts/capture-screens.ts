@@ -1,281 +1,44 @@
-// The README's screens, captured for real: the built wizard in tmux at 80×24 against a fixture laptop
-// (test/helpers/laptop.ts: local NVIDIA mirror, fixture nvidia-smi and runfile, fixture TensorFlow),
-// driven by keystrokes, plus the headless commands' output. Each capture is appended under a title to
-// $CAPTURE_FILE; scripts/capture-screens.mjs runs this file under vitest and prints that file.
+// Runs every capture (scripts/capture-screens.captures.ts) under vitest: its fixtures are the test
+// helpers, which clean up through vitest's hooks. Each capture is appended under its title to
+// $CAPTURE_FILE; with CAPTURE_WRITE=1 the pages' marked blocks are rewritten with them afterwards, and
+// with CAPTURE_CHECK=1 the pages are compared with them (scripts/capture-screens.mjs sets these).
 //
 //   npm run build && node scripts/capture-screens.mjs [NAME…] > screens.txt
-//   npm run build && node scripts/capture-screens.mjs zh > screens.zh.txt   (the zh walk for README.zh-CN.md)
-import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { execa } from 'execa';
-import { builtCli, repoRoot } from '../test/helpers/cli.js';
-import { buildCudnnArchive } from '../test/helpers/cudnn-archive.js';
-import { CUDA_101, laptop, type Laptop } from '../test/helpers/laptop.js';
-import { describe, it } from 'vitest';
-import { openTerminal, type Terminal } from '../test/helpers/tmux.js';
+//   npm run build && node scripts/capture-screens.mjs --write [NAME…]   (rewrite the pages' captures)
+//   npm run build && node scripts/capture-screens.mjs --check [NAME…]   (exit 1 when a page differs)
+import { appendFile } from 'node:fs/promises';
+import { afterAll, describe, it } from 'vitest';
+import { repoRoot } from '../test/helpers/cli.js';
+import { cleanCapture, cudnnWait, errors, installerFails, route, samples, setup, verbose, type Sink } from './capture-screens.captures.js';
+import { comparePages, writePages } from './capture-screens.pages.js';
 
-const TF23 = path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu');
-const CUDA_1103 = { version: '11.0.3', runPath: 'compute/cuda/11.0.3/local_installers/cuda_11.0.3_450.51.06_linux.run' };
-
-function show(title: string, text: string): Promise<void> {
-  // Trailing blanks of the 24 rows say nothing.
-  let body = text.replace(/[ \t]+$/gm, '').replace(/\n+$/, '');
-  // mkdtemp's random suffixes (also where tmux wrapped a path), kept the same width so the wrapping stays as captured.
-  for (const [, suffix] of body.matchAll(/cw-(?:home|mirror)-([A-Za-z0-9]{6})/g)) body = body.replaceAll(suffix, 'XXXXXX');
-  return appendFile(process.env.CAPTURE_FILE ?? '/dev/stdout', `===== ${title}\n${body}\n\n`);
-}
-
-async function wizard(machine: Laptop, env: Record<string, string> = {}): Promise<Terminal> {
-  return openTerminal([process.execPath, builtCli, ...machine.globals], { env: { ...machine.env, ...env } });
-}
-
-async function withLaptop(make: () => Promise<Laptop>, body: (m: Laptop) => Promise<void>): Promise<void> {
-  const machine = await make();
-  try {
-    await body(machine);
-  } finally {
-    await machine.mirror.close();
-  }
-}
-
-/** A first-time TF 2.3 setup: scan, choose, plan, download and install progress, the env question, done. */
-async function setup(): Promise<void> {
-  await withLaptop(
-    () => laptop(undefined, { pythonPath: TF23 }),
-    async (machine) => {
-      // A slow link and a slow installer, so the progress screens stay up long enough to capture.
-      machine.mirror.fault({ mode: 'trickle', path: '.run', bytesPerSecond: 2048 });
-      // SHELL as a login terminal has it, so the loader-path step also offers the shell's startup file.
-      const term = await wizard(machine, { CUDA_FIXTURE_SLOW_FILES: '40', SHELL: '/bin/bash' });
-      try {
-        await show('wizard: scan', await term.waitFor('New setup', 30_000));
-        await term.keys('Enter');
-        await show('wizard: choose TensorFlow', await term.waitFor('Which TensorFlow version?'));
-        await term.keys('Enter');
-        await show('wizard: plan', await term.waitFor('Go ahead?', 30_000));
-        await term.keys('Enter');
-        await show('wizard: CUDA download', await term.waitFor(/\d+%/, 30_000));
-        await show('wizard: CUDA install', await term.waitFor(/Installing|installing/, 60_000));
-        await show('wizard: loader path question', await term.waitFor(/TensorFlow\s+finds\s+CUDA\s+10\.1\?/, 60_000));
-        await term.keys('Down');
-        await term.waitFor(/❯ No/);
-        await term.keys('Enter');
-        await term.waitFor('Your machine is ready', 60_000);
-        // The answer's lines push the step's title above the 24 rows; tmux's history still holds it.
-        await show('wizard: ready', await scrollback(term, '✓ Make the libraries findable'));
-        await term.keys('q');
-        await term.exitCode();
-      } finally {
-        await term.kill();
-      }
-    },
-  );
-}
-
-/** The same first-time TF 2.3 setup with --lang zh, for README.zh-CN.md. */
-async function setupZh(): Promise<void> {
-  await withLaptop(
-    () => laptop(undefined, { pythonPath: TF23 }),
-    async (machine) => {
-      machine.mirror.fault({ mode: 'trickle', path: '.run', bytesPerSecond: 2048 });
-      const term = await wizard(machine, { CUDA_FIXTURE_SLOW_FILES: '40', SHELL: '/bin/bash', CUDAWIZ_LANG: 'zh' });
-      try {
-        await show('zh wizard: scan', await term.waitFor('为某个 TensorFlow 版本全新安装', 30_000));
-        await term.keys('Enter');
-        await show('zh wizard: choose TensorFlow', await term.waitFor('选择 TensorFlow 版本'));
-        await term.keys('Enter');
-        await show('zh wizard: plan', await term.waitFor('开始吗？', 30_000));
-        await term.keys('Enter');
-        await show('zh wizard: CUDA download', await term.waitFor(/\d+%/, 30_000));
-        await show('zh wizard: loader path question', await term.waitFor(/让\s*TensorFlow\s*找到\s*CUDA\s*10\.1/, 60_000));
-        await term.keys('Down');
-        await term.waitFor(/❯ 否/);
-        await term.keys('Enter');
-        await term.waitFor('这台机器已经可以用 TensorFlow 了', 60_000);
-        await show('zh wizard: ready', await scrollback(term, '✓ 让系统找到动态链接库'));
-        await term.keys('q');
-        await term.exitCode();
-      } finally {
-        await term.kill();
-      }
-    },
-  );
-}
-
-/** The pane with its history, from the last line holding `from`. */
-async function scrollback(term: Terminal, from: string): Promise<string> {
-  const { stdout } = await execa('tmux', ['-L', term.name, 'capture-pane', '-p', '-S', '-200', '-t', term.name]);
-  return stdout.slice(stdout.lastIndexOf(from));
-}
-
-/** Moves the picker down, one frame at a time, until the wanted line is the focused one. */
-async function pick(term: Terminal, focused: RegExp): Promise<string> {
-  let screen = await term.screen();
-  for (let i = 0; i < 60 && !focused.test(screen); i++) {
-    const before = screen;
-    await term.keys('Down');
-    const deadline = Date.now() + 5_000;
-    while (screen === before && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 30));
-      screen = await term.screen();
-    }
-  }
-  if (!focused.test(screen)) throw new Error(`The picker never focused ${String(focused)}. Screen:\n${screen}`);
-  return screen;
-}
-
-/** The words a capture waits for, per language. */
-const WORDS = {
-  en: { scan: 'New setup', choose: 'Which TensorFlow version?', go: 'Go ahead?', archive: 'Archive path:', done: 'Enter or q quit', prefix: 'wizard', failed: '✗ Install the CUDA toolkit' },
-  zh: { scan: '为某个 TensorFlow 版本全新安装', choose: '选择 TensorFlow 版本', go: '开始吗？', archive: '压缩包路径：', done: 'Enter 或 q 退出', prefix: 'zh wizard', failed: '✗ 安装 CUDA 工具包' },
+const captured = new Map<string, string>();
+const show: Sink = async (title, text) => {
+  const body = cleanCapture(text);
+  captured.set(title, body);
+  await appendFile(process.env.CAPTURE_FILE ?? '/dev/stdout', `===== ${title}\n${body}\n\n`);
 };
 
-/** TF 2.4 needs cuDNN 8.0.5 for CUDA 11.0, whose Linux tgz is behind NVIDIA's login: the wizard waits. */
-async function cudnnWait(lang: 'en' | 'zh' = 'en'): Promise<void> {
-  const w = WORDS[lang];
-  await withLaptop(
-    () => laptop(CUDA_1103),
-    async (machine) => {
-      await rm(machine.archive);
-      const elsewhere = path.join(machine.home, 'elsewhere');
-      await mkdir(elsewhere);
-      // The seed's mistake the other way round: a cuDNN 7 archive where TF 2.4 loads libcudnn.so.8.
-      const wrong = await buildCudnnArchive(elsewhere, { era: 'linux-cuda-folder' });
-      const term = await wizard(machine, { CUDAWIZ_LANG: lang });
-      try {
-        await term.waitFor(w.scan, 30_000);
-        await term.keys('Enter');
-        await term.waitFor(w.choose);
-        const chosen = await pick(term, /❯ TensorFlow 2\.4\.0 /);
-        if (lang === 'en') await show('wizard: choose TensorFlow 2.4', chosen);
-        await term.keys('Enter');
-        await term.waitFor(w.go, 30_000);
-        await term.keys('Enter');
-        await show(`${w.prefix}: waiting for cuDNN`, await term.waitFor(w.archive, 60_000));
-        await term.type(wrong.file);
-        await term.waitFor('elsewhere/');
-        await term.keys('Enter');
-        // The step's ✗ comes a frame before the run's own "Stopped" line: wait for the screen's last state.
-        await show(`${w.prefix}: the wrong cuDNN archive`, await term.waitFor(w.done, 30_000));
-      } finally {
-        await term.kill();
-      }
-    },
-  );
-}
+afterAll(async () => {
+  if (process.env.CAPTURE_WRITE === '1') {
+    const written = await writePages(repoRoot, captured);
+    process.stderr.write(`capture-screens: rewrote ${written.length} block(s): ${written.join(', ') || 'none'}\n`);
+  }
+  if (process.env.CAPTURE_CHECK === '1') {
+    const { differ } = await comparePages(repoRoot, captured);
+    if (differ.length) throw new Error(`These pages' captures differ from what the built CLI draws now (node scripts/capture-screens.mjs --write rewrites them):\n${differ.join('\n')}`);
+  }
+});
 
-/** TF ≥ 2.14 on Linux can take CUDA and cuDNN as pip wheels or as a system toolkit: the wizard asks which. */
-async function route(): Promise<void> {
-  await withLaptop(
-    () => laptop(),
-    async (machine) => {
-      const term = await wizard(machine);
-      try {
-        await term.waitFor('New setup', 30_000);
-        await term.keys('Enter');
-        await term.waitFor('Which TensorFlow version?');
-        await pick(term, /❯ TensorFlow 2\.18\.0 /);
-        await term.keys('Enter');
-        await show('wizard: route question (TF 2.18)', await term.waitFor(/How\s+should\s+TensorFlow\s+2\.18\.0\s+get\s+CUDA/, 30_000));
-      } finally {
-        await term.kill();
-      }
-    },
-  );
-}
-
-/** The runfile stops half-way ("Installation failed"): the wizard shows the log's tail and what to do. */
-async function installerFails(lang: 'en' | 'zh' = 'en'): Promise<void> {
-  const w = WORDS[lang];
-  await withLaptop(
-    () => laptop(undefined, { pythonPath: TF23 }),
-    async (machine) => {
-      const term = await wizard(machine, { CUDA_FIXTURE_FAIL: 'exit:1', CUDAWIZ_LANG: lang });
-      try {
-        await term.waitFor(w.scan, 30_000);
-        await term.keys('Enter');
-        await term.waitFor(w.choose);
-        await term.keys('Enter');
-        await term.waitFor(w.go, 30_000);
-        await term.keys('Enter');
-        await term.waitFor(w.done, 60_000);
-        // The step's failure has scrolled above the 24 rows; tmux's history still holds it.
-        await show(`${w.prefix}: the installer fails`, await scrollback(term, w.failed));
-        await term.keys('q');
-        await show(`${w.prefix}: the installer fails (exit code)`, `[exit ${await term.exitCode()}]`);
-      } finally {
-        await term.kill();
-      }
-    },
-  );
-}
-
-/** A headless command as a user types it: stdout and stderr as they interleave, then the exit code. */
-async function headless(title: string, args: string[], env: Record<string, string>, globals: string[] = []): Promise<void> {
-  const r = await execa(process.execPath, [builtCli, ...args, ...globals], { env: { PATH: process.env.PATH ?? '', ...env }, extendEnv: false, all: true, reject: false });
-  await show(title, `$ cudawiz ${args.join(' ')}\n${r.all ?? ''}\n[exit ${r.exitCode}]`);
-}
-
-/** Headless samples: on the fixture laptop, and doctor on this real machine. */
-async function samples(): Promise<void> {
-  await headless('requirements', ['requirements', '--tf', '2.3', '--os', 'windows'], { HOME: process.env.HOME ?? '/tmp' });
-  await headless('doctor (this build machine)', ['doctor'], { HOME: process.env.HOME ?? '/tmp' });
-  await headless('explain', ['explain', 'test/fixtures/logs/windows-tf23-cudart101.log'], { HOME: process.env.HOME ?? '/tmp' });
-  await withLaptop(
-    () => laptop(undefined, { pythonPath: TF23 }),
-    async (machine) => {
-      const m = { ...machine, env: { ...machine.env, SHELL: '/bin/bash' } };
-      await headless('install --dry-run', ['install', '--tf', '2.3', '--dry-run'], m.env, m.globals);
-      await headless('download cuda', ['download', 'cuda', '--version', '10.1', '--os', 'linux'], m.env, m.globals);
-      await headless('download cudnn (gated)', ['download', 'cudnn', '--version', '8.0.4', '--cuda', '11.0', '--os', 'linux'], m.env, m.globals);
-      // install fetches the runfile itself, as on a machine where download never ran.
-      await rm(path.join(m.cache, path.basename(CUDA_101.runPath)));
-      await headless('install --yes', ['install', '--tf', '2.3', '--yes'], m.env, m.globals);
-      // Something deletes cuDNN's library from the toolkit: repair puts the copy right again.
-      await rm(path.join(m.toolkit, 'lib64', 'libcudnn.so.7.6.5'));
-      await headless('repair', ['repair', '--tf', '2.3', '--yes'], m.env, m.globals);
-      await headless('rollback', ['rollback'], m.env, m.globals);
-    },
-  );
-}
-
-/** --verbose: the installer's own output lines under its step, on a laptop where nothing is installed yet. */
-async function verbose(): Promise<void> {
-  await withLaptop(
-    () => laptop(undefined, { pythonPath: TF23 }),
-    async (m) => headless('install --verbose', ['install', '--tf', '2.3', '--yes', '--verbose'], { ...m.env, SHELL: '/bin/bash' }, m.globals),
-  );
-}
-
-/** cudawiz's own errors, as the Troubleshooting section quotes them. */
-async function errors(): Promise<void> {
-  const home = { HOME: process.env.HOME ?? '/tmp' };
-  await headless('error: unknown TF version', ['requirements', '--tf', '2.99'], home);
-  await headless('error: the wizard without a terminal', [], home);
-  await withLaptop(
-    () => laptop(),
-    async (m) => {
-      // An overlay whose checksum the served file cannot match: what a tampering mirror looks like.
-      const wrong = path.join(m.home, 'wrong-sha.json');
-      await writeFile(wrong, JSON.stringify({ cuda: [{ version: CUDA_101.version, installers: { linux: { sha256: 'e'.repeat(64) } } }] }));
-      const globals = m.globals.map((g) => (g === m.overlay ? wrong : g));
-      await headless('error: checksum mismatch', ['download', 'cuda', '--version', '10.1', '--os', 'linux'], m.env, globals);
-      const bad = path.join(m.home, 'bad-overlay.json');
-      await writeFile(bad, JSON.stringify({ cuda: [{ version: '13.9.0', installers: { linux: { sha256: 'not-hex' } } }] }));
-      await headless('error: a bad overlay', ['requirements', '--tf', '2.3', '--catalog', bad], m.env);
-    },
-  );
-}
-
-describe('README screens', () => {
-  it('wizard: a first-time TF 2.3 setup', setup);
-  it('zh wizard: the same setup in Chinese', setupZh);
-  it('wizard: waiting for cuDNN', () => cudnnWait());
-  it('zh wizard: waiting for cuDNN in Chinese', () => cudnnWait('zh'));
-  it('wizard: route question', route);
-  it('wizard: the installer fails', () => installerFails());
-  it('zh wizard: the installer fails in Chinese', () => installerFails('zh'));
-  it('headless samples', samples);
-  it('headless verbose', verbose);
-  it('headless errors', errors);
+describe('the pages\' screens', () => {
+  it('wizard: a first-time TF 2.3 setup', () => setup(show));
+  it('zh wizard: the same setup in Chinese', () => setup(show, 'zh'));
+  it('wizard: waiting for cuDNN', () => cudnnWait(show));
+  it('zh wizard: waiting for cuDNN in Chinese', () => cudnnWait(show, 'zh'));
+  it('wizard: route question', () => route(show));
+  it('wizard: the installer fails', () => installerFails(show));
+  it('zh wizard: the installer fails in Chinese', () => installerFails(show, 'zh'));
+  it('headless samples', () => samples(show));
+  it('headless verbose', () => verbose(show));
+  it('headless errors', () => errors(show));
 });

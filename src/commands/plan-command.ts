@@ -1,5 +1,5 @@
-// What `install` and `repair` share: the plan context from flags, a confirmation, the runner with
-// a plain or JSON-lines reporter, and a log file whose path is printed on failure.
+// What `install` and `repair` share: the plan options from flags, the one chooser, a confirmation, the
+// runner under the lock with a plain or JSON-lines reporter, and a log file whose path is printed on failure.
 import { commandsText } from '../i18n/commands.js';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -7,18 +7,18 @@ import { createInterface } from 'node:readline/promises';
 import type { CommandContext } from '../cli/context.js';
 import { envConsent } from '../env/index.js';
 import { EXIT, UsageError } from '../errors.js';
-import { createPlanContext, type PlanContext } from '../plan/context.js';
+import { choosePlan, runChosenPlan, type ChosenPlan, type PlanMachine, type PlanRequest } from '../plan/choose.js';
+import type { PlanContext } from '../plan/context.js';
 import type { RunnerEvent } from '../plan/events.js';
 import { jsonLinesReporter, plainReporter } from '../cli/reporters.js';
-import { runPlan, type Step } from '../plan/runner.js';
-import { withLock } from '../lock/index.js';
+import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
 
-export function planContextFromFlags(ctx: CommandContext, tf: string, command: string): PlanContext {
+/** The plan options every install and repair flag sets (the TF version aside). */
+export function planOptionsFromFlags(ctx: CommandContext, command: string): PlanRequest['options'] {
   const v = ctx.values;
   const connections = v.connections === undefined ? undefined : Number(v.connections);
   if (connections !== undefined && (!Number.isInteger(connections) || connections < 1 || connections > 16)) throw new UsageError(commandsText.badConnections);
-  return createPlanContext(ctx.catalog(), ctx.host, {
-    tf,
+  return {
     cudaRoot: ctx.globals.cudaRoot,
     cacheDir: ctx.globals.cacheDir,
     mirror: ctx.globals.mirror,
@@ -30,7 +30,13 @@ export function planContextFromFlags(ctx: CommandContext, tf: string, command: s
     yes: Boolean(v.yes),
     configureEnv: envConsent({ flag: v['configure-env'] as string | undefined, yes: Boolean(v.yes), tty: false }),
     command,
-  });
+  };
+}
+
+/** The catalogs and machine the chooser works against; the redist catalog is read only when a route needs it. */
+export function planMachine(ctx: CommandContext): PlanMachine {
+  let redist: RedistCatalog | undefined;
+  return { catalog: ctx.catalog(), host: ctx.host, redist: () => (redist ??= loadRedistCatalog(ctx.globals.catalog)) };
 }
 
 function logFileFor(ctx: CommandContext, plan: PlanContext): string {
@@ -46,7 +52,14 @@ async function confirm(ctx: CommandContext, question: string): Promise<boolean> 
   }
 }
 
-export async function runPlanCommand(ctx: CommandContext, plan: PlanContext, steps: Step<PlanContext>[]): Promise<number> {
+/** The chooser's plan for a command's request (flags → request → plan). */
+export function choosePlanFor(ctx: CommandContext, request: PlanRequest): ChosenPlan {
+  return choosePlan(planMachine(ctx), request);
+}
+
+/** Every plan command's run, whatever the route: confirm what changes, then the plan under the lock. */
+export async function runPlanCommand(ctx: CommandContext, chosen: ChosenPlan): Promise<number> {
+  const plan = chosen.ctx;
   const dryRun = Boolean(ctx.values['dry-run']);
   const logFile = logFileFor(ctx, plan);
   mkdirSync(path.dirname(logFile), { recursive: true });
@@ -61,7 +74,7 @@ export async function runPlanCommand(ctx: CommandContext, plan: PlanContext, ste
   if (!dryRun && !plan.yes) {
     // Show what would happen, then ask — or, without a terminal, name the flag and stop.
     const preview: RunnerEvent[] = [];
-    await runPlan(steps, plan, { signal: ctx.signal, dryRun: true, onEvent: (e) => preview.push(e) });
+    await chosen.run({ signal: ctx.signal, dryRun: true, onEvent: (e) => preview.push(e) });
     const todo = preview.find((e): e is Extract<RunnerEvent, { type: 'plan' }> => e.type === 'plan')?.steps.filter((s) => !s.done && s.id !== 'preflight' && s.id !== 'verify') ?? [];
     if (todo.length > 0) {
       if (!ctx.io.stdin.isTTY || ctx.out.json) {
@@ -76,9 +89,8 @@ export async function runPlanCommand(ctx: CommandContext, plan: PlanContext, ste
     }
   }
 
-  // One run per toolkit: a second install/repair on it stops here (exit 3) and names the pid holding it.
-  const run = () => runPlan(steps, plan, { signal: ctx.signal, dryRun, onEvent });
-  const result = dryRun ? await run() : await withLock(plan.toolkitDir, run, { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) });
+  // One run per toolkit (venv): a second install/repair on it stops here (exit 3) and names the pid holding it.
+  const result = await runChosenPlan(chosen, { signal: ctx.signal, dryRun, onEvent }, { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) });
   if (!result.ok && !ctx.out.json) ctx.out.error(`Log: ${logFile}`);
   return result.exitCode;
 }

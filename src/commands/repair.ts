@@ -6,15 +6,8 @@ import type { CommandContext } from '../cli/context.js';
 import { chooseTarget } from '../doctor/target.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { defaultCudaRoot } from '../platform.js';
-import path from 'node:path';
-import { toolkitServes } from '../doctor/toolkit-lookup.js';
-import type { PlanContext } from '../plan/context.js';
-import { createRedistPlanContext, redistRepairSteps } from '../plan/redist-route.js';
-import type { Step } from '../plan/runner.js';
-import { repairSteps } from '../plan/repair.js';
-import { loadRedistCatalog } from '../redist/catalog.js';
 import { ProbeCache } from '../probe/cache.js';
-import { planContextFromFlags, runPlanCommand } from './plan-command.js';
+import { choosePlanFor, planOptionsFromFlags, runPlanCommand } from './plan-command.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const catalog = ctx.catalog();
@@ -35,12 +28,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
   // Newer than the catalog: nothing to repair against; the path says what still works (exit 1).
   if (target.beyond) throw beyondCatalogError(target.beyond, ctx.host.os);
-  const plan = { ...planContextFromFlags(ctx, target.tf, `cudawiz repair --tf ${target.tf}`), probes };
-  // A toolkit cudawiz laid out from NVIDIA's redist archives is repaired the same way it was made.
-  const redist = facts.toolkits.find((t) => t.redist && t.majorMinor && plan.req.cuda && toolkitServes(t, plan.req.cuda));
-  if (redist) {
-    const redistPlan = createRedistPlanContext(catalog, loadRedistCatalog(ctx.globals.catalog), ctx.host, { ...plan, cudaRoot: path.dirname(redist.path), pinRelease: redist.redist!.release });
-    return runPlanCommand(ctx, redistPlan, redistRepairSteps() as unknown as Step<PlanContext>[]);
-  }
-  return runPlanCommand(ctx, plan, repairSteps(facts));
+  // The chooser repairs a toolkit the way it was made (a redist toolkit as redist), from the doctor's findings.
+  const options = { ...planOptionsFromFlags(ctx, `cudawiz repair --tf ${target.tf}`), probes };
+  return runPlanCommand(ctx, choosePlanFor(ctx, { mode: 'repair', tf: target.tf, facts, options }));
 }

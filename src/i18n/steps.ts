@@ -1,4 +1,4 @@
-// The words of the install plan's steps (src/plan/setup.ts, pip-route.ts, repair.ts), the runner's
+// The words of the plan's steps (src/plan/steps/, src/plan/routes/, repair.ts), the runner's
 // end line, the plain reporter's lines and the GPU verdicts: what a headless run prints line by line.
 import { checksumSourceId, shownSource } from './fetch.js';
 import { localized } from './localized.js';

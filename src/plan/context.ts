@@ -8,6 +8,9 @@ import { defaultCudaRoot, defaultDownloadsDir, toolkitDir, type OsName } from '.
 import { ProbeCache } from '../probe/cache.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { EnvConsent } from '../env/index.js';
+import type { RedistCatalog } from '../redist/catalog.js';
+import type { RedistChoice } from '../redist/choose.js';
+import type { RedistUnpack } from '../redist/toolkit.js';
 
 export interface PlanOptions {
   tf: string;
@@ -73,4 +76,23 @@ export function createPlanContext(catalog: Catalog, host: Host, options: PlanOpt
     downloadsDir: options.downloadsDir ?? defaultDownloadsDir(os, host.env, host.home),
     probes: options.probes ?? new ProbeCache(host),
   };
+}
+
+/** The redist route's context: its catalog, the release chosen for this TF and driver, what its steps hand on. */
+export interface RedistPlanContext extends PlanContext {
+  redist: RedistCatalog;
+  choice: RedistChoice;
+  /** A repair keeps the toolkit's own release. */
+  pinRelease?: string;
+  /** Set once the user's loader path holds the toolkit (changed now, or already): verify then looks as a new shell will. */
+  envInPlace?: boolean;
+  /** component id → verified archive in the cache, filled by the download step. */
+  archiveFiles?: Map<string, string>;
+  /** The unpack begun by the download step: archives already extracting into staging. */
+  unpack?: RedistUnpack;
+}
+
+/** The pip route's own place: the virtual environment (default ./.venv). */
+export interface PipPlanContext extends PlanContext {
+  venvDir: string;
 }

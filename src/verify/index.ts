@@ -8,7 +8,10 @@ import { normalizeWindowsDir } from '../env/windows-plan.js';
 import { newProcessPath } from '../env/windows-path.js';
 import type { Host } from '../host.js';
 import { windowsText } from '../i18n/windows.js';
-import type { PlanContext } from '../plan/context.js';
+import type { Requirements } from '../catalog/queries.js';
+import type { Catalog } from '../catalog/schema.js';
+import type { OsName } from '../platform.js';
+import type { ProbeCache } from '../probe/cache.js';
 import { safetyText } from '../i18n/safety.js';
 import { envGet, splitPathList } from '../platform.js';
 import { probeMachine } from '../probe/index.js';
@@ -54,7 +57,23 @@ async function hostAfterInstall(host: Host): Promise<{ host: Host; stale: boolea
   return { host: { ...host, env, run: (file, args, options) => host.run(file, args, { ...options, env: options?.env ?? env }) }, stale };
 }
 
-export async function verifySetup(ctx: PlanContext): Promise<LayerResult[]> {
+/** What a setup's verify looks at: a toolkit for a TF, on a machine (as `host` sees it), with the run's probe. */
+export interface VerifyTarget {
+  host: Host;
+  os: OsName;
+  catalog: Catalog;
+  /** The run's probe: which Python has TF is known; re-probed only when the PATH a new process gets differs. */
+  probes: ProbeCache;
+  tf: string;
+  req: Requirements;
+  /** major.minor of the toolkit TF needs. */
+  cuda: string;
+  /** Where toolkits are looked for, and the one verified. */
+  root: string;
+  toolkitDir: string;
+}
+
+export async function verifySetup(ctx: VerifyTarget): Promise<LayerResult[]> {
   const layers: LayerResult[] = [await verifyManifest(ctx.toolkitDir)];
   const after = await hostAfterInstall(ctx.host);
   const host = after.host;

@@ -1,5 +1,6 @@
 // The wizard's state and intents, outside React: components render getState() and call intents;
 // every side effect happens here, through the services passed in.
+import type { RouteId } from '../plan/choose.js';
 import { EXIT } from '../errors.js';
 import { initialRunnerState, reduceRunner, type InputNeed, type RunnerEvent, type RunnerState } from '../plan/events.js';
 import type { RunResult } from '../plan/runner.js';
@@ -40,7 +41,7 @@ import { wizardText } from '../i18n/wizard.js';
 export type TfChoice = CatalogChoice & { pythonCannot?: string };
 
 export type Mode = 'setup' | 'repair';
-export type Route = 'toolkit' | 'pip' | 'redist';
+export type Route = RouteId;
 
 export interface WizardServices {
   scan(signal: AbortSignal): Promise<ScanSummary>;

@@ -1,6 +1,6 @@
 // The wizard's services over the real ones: the doctor's probes for the scan, the catalog for the
-// version list, and the same plans and runner as `install` and `repair`.
-import { acquireLock, LockedError } from '../lock/index.js';
+// version list, and the plan chosen and run the one way `install` and `repair` choose and run it.
+import { LockedError } from '../lock/index.js';
 import { beyondCatalogOptions, tfBeyondCatalog } from '../catalog/newer-tf.js';
 import { requirementsFor } from '../catalog/queries.js';
 import { planText } from '../i18n/plan.js';
@@ -10,21 +10,14 @@ import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
 import type { GlobalOptions } from '../cli/args.js';
 import { diagnose } from '../doctor/diagnose.js';
-import { toolkitServes } from '../doctor/toolkit-lookup.js';
 import type { Host } from '../host.js';
 import { defaultCudaRoot } from '../platform.js';
 import { typedOrFoundInDownloads } from '../plan/archive-answer.js';
-import { createPlanContext } from '../plan/context.js';
-import { createPipPlanContext, pipRouteRefusal, pipRouteSteps } from '../plan/pip-route.js';
-import path from 'node:path';
-import { createRedistPlanContext, redistRepairSteps, redistRouteSteps } from '../plan/redist-route.js';
 import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
-import { redistRouteFor } from '../redist/choose.js';
-import { repairSteps } from '../plan/repair.js';
-import { runPlan } from '../plan/runner.js';
-import { setupSteps } from '../plan/setup.js';
+import { choosePlan, offeredRoutes, runChosenPlan, type PlanMachine } from '../plan/choose.js';
+import type { RunnerEvent } from '../plan/events.js';
 import { ProbeCache } from '../probe/cache.js';
-import { pythonFits } from '../plan/python-step.js';
+import { pythonFits } from '../plan/steps/python.js';
 import { majorMinor } from '../version.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
@@ -90,7 +83,7 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
   const cudaRoot = globals.cudaRoot ?? defaultCudaRoot(host.os, host.env);
   let facts: MachineFacts | undefined;
   let redistCatalog: RedistCatalog | undefined;
-  const redist = () => (redistCatalog ??= loadRedistCatalog(globals.catalog));
+  const machine: PlanMachine = { catalog, host, redist: () => (redistCatalog ??= loadRedistCatalog(globals.catalog)) };
   // One probe cache for the whole wizard run: the scan's Python/TensorFlow facts serve every preview and step.
   const probes = new ProbeCache(host);
   return {
@@ -99,47 +92,32 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
       return scanSummary(catalog, facts);
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
-    // redist first where it exists (no administrator, a fraction of the download), then pip (nothing
-    // outside the virtual environment changes), the installer last.
-    routes: (tf) => [
-      ...(redistRouteFor(redist(), catalog, requirementsFor(catalog, tf, host.os), host.os).ok ? (['redist'] as const) : []),
-      ...(pipRouteRefusal(catalog, tf, host.os) ? [] : (['pip'] as const)),
-      'toolkit' as const,
-    ],
+    routes: (tf) => offeredRoutes(machine, tf),
     async run(tf, mode, o) {
       const version = tf ?? facts?.python.tensorflow?.version;
       if (!version) return { ok: false, exitCode: 2, message: stepsText.noTfChosen };
-      const options = { tf: version, cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, command: 'cudawiz', probes };
-      const cuda = requirementsFor(catalog, version, host.os).cuda;
-      const redistToolkit = mode === 'repair' && cuda ? facts?.toolkits.find((t) => t.redist && toolkitServes(t, cuda)) : undefined;
-      if (o.route === 'redist' || redistToolkit) {
-        const ctx = createRedistPlanContext(catalog, redist(), host, { ...options, cudaRoot: redistToolkit ? path.dirname(redistToolkit.path) : globals.cudaRoot, pinRelease: redistToolkit?.redist?.release });
-        return runPlan(redistToolkit ? redistRepairSteps() : redistRouteSteps(), ctx, { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask });
-      }
-      if (o.route === 'pip') {
-        return runPlan(pipRouteSteps(), createPipPlanContext(catalog, host, options), { signal: o.signal, dryRun: o.dryRun, onEvent: o.onEvent, ask: o.ask });
-      }
-      const ctx = createPlanContext(catalog, host, options);
-      const steps = mode === 'repair' && facts ? repairSteps(facts) : setupSteps();
-      // One run per toolkit, as headless: another cudawiz on it ends this run with its pid (exit 3).
+      const plan = choosePlan(machine, {
+        mode: mode === 'repair' ? 'repair' : 'install',
+        route: o.route,
+        tf: version,
+        facts,
+        options: { cudaRoot: globals.cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask', command: 'cudawiz', probes },
+      });
+      // A lock taken over from a killed run is said under the first step, once the plan is on screen.
       const notices: string[] = [];
-      const lock = o.dryRun ? undefined : await acquireLock(ctx.toolkitDir, { onNotice: (line) => notices.push(line) }).catch((error: unknown) => error as Error);
-      if (lock instanceof LockedError) {
-        const result = { ok: false, exitCode: lock.exitCode, message: `${lock.message} ${lock.fix ?? ''}`.trim() };
+      const onEvent = (e: RunnerEvent) => {
+        o.onEvent(e);
+        if (e.type === 'plan') for (const line of notices.splice(0)) o.onEvent({ type: 'log', id: 'preflight', line });
+      };
+      try {
+        return await runChosenPlan(plan, { signal: o.signal, dryRun: o.dryRun, onEvent, ask: typedOrFoundInDownloads(o.ask, o.signal) }, { onNotice: (line) => notices.push(line) });
+      } catch (error) {
+        // One run per toolkit, as headless: another cudawiz on it ends this run with its pid (exit 3).
+        if (!(error instanceof LockedError)) throw error;
+        const result = { ok: false, exitCode: error.exitCode, message: `${error.message} ${error.fix ?? ''}`.trim() };
         o.onEvent({ type: 'result', ...result });
         return result;
       }
-      if (lock instanceof Error) throw lock;
-      return runPlan(steps, ctx, {
-        signal: o.signal,
-        dryRun: o.dryRun,
-        // A lock taken over from a killed run is said under the first step, once the plan is on screen.
-        onEvent: (e) => {
-          o.onEvent(e);
-          if (e.type === 'plan') for (const line of notices.splice(0)) o.onEvent({ type: 'log', id: 'preflight', line });
-        },
-        ask: typedOrFoundInDownloads(o.ask, o.signal),
-      }).finally(() => lock?.release());
     },
     whatNow: (tf) => {
       const version = tf ?? facts?.python.tensorflow?.version;

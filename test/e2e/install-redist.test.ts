@@ -7,12 +7,13 @@ import { chmod, chown, copyFile, lstat, mkdir, readFile, readdir, writeFile } fr
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { builtCli, repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/cli.js';
 import { buildCudnnArchive } from '../helpers/cudnn-archive.js';
 import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
 import { serveRedistFixtures } from '../helpers/redist-fixture.js';
 import { tempDir } from '../helpers/tmp.js';
-import { NOBODY, runningAsRoot } from '../fixtures/cuda-installer/unprivileged.js';
+import { NOBODY } from '../fixtures/cuda-installer/unprivileged.js';
+import { asOtherUser, canSwitchToNobody, otherUserCli, otherUserLabel, readableCopy } from '../helpers/other-user.js';
 
 let mirror: NvidiaMirror | undefined;
 afterEach(async () => {
@@ -53,13 +54,16 @@ async function userLaptop(options: { cuda12?: boolean } = {}) {
   const fixture = await serveRedistFixtures(mirror, await tempDir('cw-redist-fixture-'), { release: options.cuda12 ? '12.9.1' : '11.8.0', overlayExtra: { cudnn: [cudnnEntry] } });
   const overlay = path.join(home, 'overlay.json');
   await copyFile(fixture.overlay, overlay);
-  if (runningAsRoot) await execa('chown', ['-R', `${NOBODY}:${NOBODY}`, home]);
-  const env = { HOME: home, SHELL: '/bin/bash', PATH: `${bin}:${process.env.PATH ?? ''}`, LD_LIBRARY_PATH: driverLib, PYTHONPATH: path.join(repoRoot, 'test/fixtures/python/py310') };
+  if (canSwitchToNobody) await execa('chown', ['-R', `${NOBODY}:${NOBODY}`, home]);
+  // The user runs a copy of the built CLI and reads a copy of the Python fixture: the checkout may be where only its owner can go.
+  const builtCli = await otherUserCli();
+  const pythonPath = path.join(await readableCopy('test/fixtures/python/py310'), 'test/fixtures/python/py310');
+  const env = { HOME: home, SHELL: '/bin/bash', PATH: `${bin}:${process.env.PATH ?? ''}`, LD_LIBRARY_PATH: driverLib, PYTHONPATH: pythonPath };
   const globals = ['--catalog', overlay, '--mirror', mirror.url, '--cache-dir', path.join(home, 'cache')];
   /** The built CLI as that user (nobody when the tests run as root), optionally after sourcing a file as a new shell would. */
   const run = async (argv: string[], options: { source?: string; env?: Record<string, string> } = {}) => {
     const command = options.source ? ['bash', '-c', `. "$0" && exec "$@"`, options.source, process.execPath, builtCli, ...argv] : [process.execPath, builtCli, ...argv];
-    const [file, ...args] = runningAsRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...command] : command;
+    const [file, ...args] = asOtherUser(command);
     const r = await execa(file, args, { env: { ...env, ...options.env }, extendEnv: false, cwd: home, reject: false });
     return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
   };
@@ -71,7 +75,7 @@ async function userLaptop(options: { cuda12?: boolean } = {}) {
 
 const events = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; id?: string; ok?: boolean; exitCode?: number; summary?: string; evidence?: string[]; steps?: { id: string; done: boolean; reason?: string }[] });
 
-describe('cudawiz install --route redist, as a normal user', () => {
+describe(`cudawiz install --route redist, as a normal user (${otherUserLabel})`, () => {
   it('sets up TF 2.10 with no administrator, installer or login, and the doctor passes in a new shell', async () => {
     const m = await userLaptop();
     const r = await m.run(['install', '--tf', '2.10', '--route', 'redist', '--yes', '--json', ...m.globals]);
@@ -85,7 +89,7 @@ describe('cudawiz install --route redist, as a normal user', () => {
     expect(await readdir(m.toolkit)).toEqual(expect.arrayContaining(['bin', 'include', 'lib64', 'nvvm', 'version.json', '.cudawiz']));
     expect(await readdir(path.join(m.toolkit, 'lib64'))).toEqual(expect.arrayContaining(['libcudart.so.11.0', 'libcublasLt.so.11', 'libcudnn.so.8']));
     for (const a of Object.values(m.fixture.archives)) expect(mirror!.fileRequests(path.posix.basename(a.urlPath)).length).toBe(1);
-    if (runningAsRoot) expect((await lstat(path.join(m.toolkit, 'lib64/libcudart.so.11.8.89'))).uid).toBe(NOBODY);
+    if (canSwitchToNobody) expect((await lstat(path.join(m.toolkit, 'lib64/libcudart.so.11.8.89'))).uid).toBe(NOBODY);
     // The loader path for this user only: an env script in ~/.config and one line in ~/.bashrc.
     const script = path.join(m.home, '.config/cudawiz/env-cuda-11.8.sh');
     expect(await readFile(script, 'utf8')).toContain(path.join(m.toolkit, 'lib64'));
@@ -161,7 +165,7 @@ describe('cudawiz install --route redist, as a normal user', () => {
   });
 });
 
-describe('cudawiz install --route redist with --lang zh', () => {
+describe(`cudawiz install --route redist with --lang zh (${otherUserLabel})`, () => {
   it('prints its steps, progress, summaries, verify layers, doctor and rollback in Chinese, with no English sentence', async () => {
     const { englishIn } = await import('../helpers/english-runs.js');
     const m = await userLaptop();

@@ -11,7 +11,7 @@ import { andCudaPythonProblem, andCudaPythons, andCudaRequirement } from '../../
 import { realHost, type Host } from '../../src/host.js';
 import { setLang } from '../../src/i18n/localized.js';
 import type { RunnerEvent } from '../../src/plan/events.js';
-import { createPipPlanContext, pipRouteSteps } from '../../src/plan/pip-route.js';
+import { createPipPlanContext, pipRouteSteps } from '../../src/plan/routes/pip.js';
 import { runPlan } from '../../src/plan/runner.js';
 import { repoRoot } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -8,7 +8,7 @@ import { loadCatalog } from '../../src/catalog/load.js';
 import type { Host } from '../../src/host.js';
 import { createPlanContext } from '../../src/plan/context.js';
 import { NeedsInput } from '../../src/plan/runner.js';
-import { configureEnvStep } from '../../src/plan/setup.js';
+import { toolkitEnvStep as configureEnvStep } from '../../src/plan/routes/toolkit.js';
 import type { MachineFacts } from '../../src/probe/types.js';
 import { planEnvChanges } from '../../src/env/plan.js';
 import { unprivilegedRunner } from '../fixtures/cuda-installer/unprivileged.js';

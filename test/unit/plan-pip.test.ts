@@ -10,7 +10,7 @@ import { diagnose } from '../../src/doctor/diagnose.js';
 import { EXIT } from '../../src/errors.js';
 import { realHost, type Host } from '../../src/host.js';
 import type { RunnerEvent } from '../../src/plan/events.js';
-import { createPipPlanContext, pipRouteSteps, type PipPlanContext } from '../../src/plan/pip-route.js';
+import { createPipPlanContext, pipRouteSteps, type PipPlanContext } from '../../src/plan/routes/pip.js';
 import { runPlan } from '../../src/plan/runner.js';
 import { probeMachine } from '../../src/probe/index.js';
 import type { EnvConsent } from '../../src/env/index.js';

@@ -1,18 +1,18 @@
 // What the plan downloads and how much disk it needs, said before "Go ahead" and checked against the
 // free space before the first byte: the CUDA 10.1 runfile alone is about 2.5 GB, and the runfile
 // unpacks itself to about three times that before it copies the toolkit in.
-import { cliText } from '../i18n/cli.js';
+import { cliText } from '../../i18n/cli.js';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import { scratchSpaceNeeded } from '../cuda/scratch.js';
-import { findArchiveInDownloads } from '../cudnn/index.js';
-import { CudawizError } from '../errors.js';
-import { applyMirror } from '../fetch/index.js';
-import { openResponse } from '../fetch/http.js';
-import { formatBytes } from '../format.js';
-import { planText } from '../i18n/plan.js';
-import type { PlanContext } from './context.js';
-import type { Step } from './runner.js';
+import { scratchSpaceNeeded } from '../../cuda/scratch.js';
+import { findArchiveInDownloads } from '../../cudnn/index.js';
+import { CudawizError } from '../../errors.js';
+import { applyMirror } from '../../fetch/index.js';
+import { openResponse } from '../../fetch/http.js';
+import { formatBytes } from '../../format.js';
+import { planText } from '../../i18n/plan.js';
+import type { PlanContext } from '../context.js';
+import type { Step } from '../runner.js';
 
 export interface PlanDownload {
   file: string;

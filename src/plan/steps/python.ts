@@ -1,14 +1,14 @@
 // Which Python will take this TensorFlow: pip cannot install TF 2.3 into Python 3.11, so a plan that
 // installs CUDA 10.1 for it must say so before the download, name an interpreter that fits, and how
 // to make a virtual environment with it.
-import { cliText } from '../i18n/cli.js';
-import { planText } from '../i18n/plan.js';
-import { venvProgram } from '../platform.js';
-import { locateProgram } from '../probe/commands.js';
-import { machineFs } from '../probe/machine-fs.js';
-import { inRange, majorMinor, parseDotted } from '../version.js';
-import type { PlanContext } from './context.js';
-import type { Step } from './runner.js';
+import { cliText } from '../../i18n/cli.js';
+import { planText } from '../../i18n/plan.js';
+import { venvProgram } from '../../platform.js';
+import { locateProgram } from '../../probe/commands.js';
+import { machineFs } from '../../probe/machine-fs.js';
+import { inRange, majorMinor, parseDotted } from '../../version.js';
+import type { PlanContext } from '../context.js';
+import type { Step } from '../runner.js';
 
 export interface PythonFit {
   fits: boolean;

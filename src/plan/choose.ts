@@ -1,0 +1,48 @@
+// The one way a plan is chosen: the wizard and the commands both ask here, with the mode, the route
+// (install) or the doctor's facts (repair), the TF version and the options; they get one plan back
+// and run it through `runChosenPlan`, under the lock, whichever door they came in by.
+import { withLock, type LockOptions } from '../lock/index.js';
+import type { ChosenPlan, RouteId } from './chosen.js';
+import { pipRoute } from './routes/pip.js';
+import { redistRoute } from './routes/redist.js';
+import type { PlanMachine, PlanRequest, Route } from './routes/route.js';
+import { toolkitRoute } from './routes/toolkit.js';
+import type { RunOptions, RunResult } from './runner.js';
+
+export type { ChosenPlan, PlanMode, RouteId } from './chosen.js';
+export type { PlanMachine, PlanRequest } from './routes/route.js';
+
+/**
+ * Every route, in the order the wizard offers them: redist first where it exists (no administrator, a
+ * fraction of the download), then pip (nothing outside the virtual environment changes), the installer last.
+ */
+export const ROUTES: readonly Route[] = [redistRoute, pipRoute, toolkitRoute];
+
+/** The routes that can set `tf` up on this machine, the recommended one first. */
+export function offeredRoutes(machine: PlanMachine, tf: string): RouteId[] {
+  return ROUTES.filter((r) => r.offered(machine, tf)).map((r) => r.id);
+}
+
+/**
+ * The plan for a request. install: the route asked for (the installer route when none). repair: the
+ * route the machine's toolkit was made by (a redist toolkit is repaired as redist), else the installer
+ * route's repair steps, from the doctor's findings (`repairSteps`); a route given with repair is ignored.
+ * Throws a UsageError where the route does not exist for this TF here.
+ */
+export function choosePlan(machine: PlanMachine, request: PlanRequest): ChosenPlan {
+  const route =
+    request.mode === 'repair'
+      ? ROUTES.find((r) => r.repairs(machine, request))!
+      : ROUTES.find((r) => r.id === (request.route ?? 'toolkit'))!;
+  return route.plan(machine, request);
+}
+
+/**
+ * Runs a chosen plan. A run that can change the machine (not a dry run) holds the lock on what it
+ * changes, on every route: a second cudawiz on it stops with a LockedError (exit 3) naming the pid;
+ * a lock left by a killed run is taken over and said through `lock.onNotice`.
+ */
+export async function runChosenPlan(plan: ChosenPlan, options: RunOptions, lock: LockOptions = {}): Promise<RunResult> {
+  if (options.dryRun) return plan.run(options);
+  return withLock(plan.lockTarget, () => plan.run(options), lock);
+}

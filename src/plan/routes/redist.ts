@@ -1,0 +1,128 @@
+// The redist route: only the CUDA components TF loads, from NVIDIA's per-component archives, into a
+// per-user toolkit, cuDNN (its public archive where the catalog has one), the loader path for this
+// user only, and verify. No administrator, no installer, no login. A toolkit cudawiz laid out this
+// way is repaired the same way it was made.
+import path from 'node:path';
+import { requirementsFor } from '../../catalog/queries.js';
+import type { Catalog } from '../../catalog/schema.js';
+import { toolkitServes } from '../../doctor/toolkit-lookup.js';
+import { CudawizError, UsageError } from '../../errors.js';
+import type { Host } from '../../host.js';
+import { redistText } from '../../i18n/redist.js';
+import { stepsText } from '../../i18n/steps.js';
+import { pathFor, pathListSeparator, splitPathList, toolkitDir, toolkitLibraryDir, toolkitSubdirs, userToolkitRoot } from '../../platform.js';
+import { ProbeCache } from '../../probe/cache.js';
+import type { Toolkit } from '../../probe/types.js';
+import type { RedistCatalog } from '../../redist/catalog.js';
+import { redistRouteFor, type RedistChoice } from '../../redist/choose.js';
+import { checkRedistToolkit } from '../../redist/toolkit.js';
+import { verifySetup } from '../../verify/index.js';
+import { chosenPlan } from '../chosen.js';
+import { createPlanContext, type PlanOptions, type RedistPlanContext } from '../context.js';
+import type { Step } from '../runner.js';
+import { importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
+import { envStep } from '../steps/env.js';
+import { blockerLines, preflightStep } from '../steps/preflight.js';
+import { redistDownloadStep, redistRepairStep, redistUnpackStep } from '../steps/redist.js';
+import { verifiedOrThrow, verifyStep, verifyTarget } from '../steps/verify.js';
+import type { PlanMachine, PlanRequest, Route } from './route.js';
+
+export type { RedistPlanContext } from '../context.js';
+
+/** The plan context for the redist route; a usage error where the route does not exist for this TF here. */
+export function createRedistPlanContext(catalog: Catalog, redist: RedistCatalog, host: Host, options: PlanOptions & { pinRelease?: string }): RedistPlanContext {
+  const root = options.cudaRoot ?? userToolkitRoot(host.os, host.env, host.home);
+  const base = createPlanContext(catalog, host, { ...options, cudaRoot: root });
+  const route = redistRouteFor(redist, catalog, base.req, host.os, undefined, options.pinRelease);
+  if (!route.ok) throw new UsageError(route.reason, route.fix);
+  return withChoice({ ...base, redist, choice: route.choice, pinRelease: options.pinRelease }, route.choice);
+}
+
+function withChoice(ctx: RedistPlanContext, choice: RedistChoice): RedistPlanContext {
+  ctx.choice = choice;
+  ctx.cuda = choice.majorMinor;
+  ctx.toolkitDir = toolkitDir(ctx.os, ctx.root, choice.majorMinor);
+  return ctx;
+}
+
+export const redistPreflightStep = preflightStep<RedistPlanContext, ReturnType<typeof redistRouteFor>>({
+  title: () => redistText.stepPreflight,
+  // The release this driver can run, as the installer route's blockers minus elevation: nothing here needs an administrator.
+  look: (ctx, facts) => redistRouteFor(ctx.redist, ctx.catalog, ctx.req, ctx.os, facts.gpu.driver.version ?? undefined, ctx.pinRelease),
+  ready: (_ctx, route) => (route.ok ? route.choice.why : route.reason),
+  async passed(ctx, facts, route, shown) {
+    if (!route.ok) throw new CudawizError(route.reason, { fix: route.fix, code: 'redist-no-release' });
+    withChoice(ctx, route.choice);
+    const gpu = facts.gpu.gpus[0];
+    return {
+      summary: stepsText.redistMachine(gpu ? stepsText.machineSummary(gpu.name, facts.gpu.driver.version ?? '?') : stepsText.ok, route.choice.release.version),
+      evidence: [route.choice.why, ...(route.choice.caveat ? [route.choice.caveat] : []), ...blockerLines(shown)],
+    };
+  },
+});
+
+// The user's own rc/env script or User PATH, whoever runs it: this route never writes for everyone.
+export const redistEnvStep = envStep<RedistPlanContext>({
+  title: () => redistText.stepEnv,
+  userOnly: true,
+  question: (targets, cuda) => redistText.envQuestion(targets, cuda),
+  leftAsIs: () => redistText.envLeft,
+  applied: (plan, r) => ({ summary: redistText.envApplied(r.applied.length), evidence: [...plan.notes, ...plan.changes.map((c) => c.target)] }),
+  inPlace: (ctx) => {
+    ctx.envInPlace = true;
+  },
+});
+
+/** The environment a new shell gets once the user's env script or User PATH holds the toolkit. */
+function newShellEnv(ctx: RedistPlanContext): Host['env'] {
+  const p = pathFor(ctx.os);
+  const sub = toolkitSubdirs(ctx.os);
+  const prepend = (name: string, dirs: string[]) => {
+    const key = Object.keys(ctx.host.env).find((k) => (ctx.os === 'windows' ? k.toUpperCase() === name : k === name)) ?? name;
+    return { [key]: [...dirs, ...splitPathList(ctx.os, ctx.host.env[key])].join(pathListSeparator(ctx.os)) };
+  };
+  const bin = [p.join(ctx.toolkitDir, sub.bin), ...(ctx.os === 'windows' ? [p.join(ctx.toolkitDir, sub.cupti)] : [])];
+  return { ...ctx.host.env, ...prepend('PATH', bin), ...(ctx.os === 'linux' ? prepend('LD_LIBRARY_PATH', [toolkitLibraryDir(ctx.os, ctx.toolkitDir), p.join(ctx.toolkitDir, sub.cupti)]) : {}) };
+}
+
+export const redistVerifyStep = verifyStep<RedistPlanContext>(() => redistText.stepVerify, async (ctx) => {
+  const files = await checkRedistToolkit(ctx.toolkitDir, { deep: true });
+  const filesLayer = {
+    title: redistText.filesLayer(files.manifest?.files.length ?? 0),
+    status: files.state === 'complete' && files.changed.length === 0 ? ('pass' as const) : ('fail' as const),
+    evidence: files.changed.length ? [redistText.filesChanged(files.changed.slice(0, 5).join(', '))] : [],
+    fix: redistText.filesFix,
+  };
+  const shell = ctx.envInPlace ? { ...ctx.host, env: newShellEnv(ctx) } : undefined;
+  const target = verifyTarget(ctx, shell);
+  const layers = [filesLayer, ...(await verifySetup(shell ? { ...target, probes: new ProbeCache(shell) } : target))];
+  return verifiedOrThrow(layers, (l) => l.title);
+});
+
+export function redistRouteSteps(): Step<RedistPlanContext>[] {
+  return [redistPreflightStep, redistDownloadStep, redistUnpackStep, obtainCudnnStep, importCudnnStep, redistEnvStep, redistVerifyStep];
+}
+
+/** Repair: every file against its sha256; the route's steps after it skip what is whole. */
+export function redistRepairSteps(): Step<RedistPlanContext>[] {
+  const [preflight, ...rest] = redistRouteSteps();
+  return [preflight, redistRepairStep, ...rest];
+}
+
+/** The redist toolkit on this machine that serves the request's TF, if any. */
+function redistToolkitFor(machine: PlanMachine, request: PlanRequest): Toolkit | undefined {
+  const cuda = requirementsFor(machine.catalog, request.tf, machine.host.os).cuda;
+  return cuda ? request.facts?.toolkits.find((t) => t.redist && t.majorMinor && toolkitServes(t, cuda)) : undefined;
+}
+
+export const redistRoute: Route = {
+  id: 'redist',
+  offered: (machine, tf) => redistRouteFor(machine.redist(), machine.catalog, requirementsFor(machine.catalog, tf, machine.host.os), machine.host.os).ok,
+  repairs: (machine, request) => Boolean(redistToolkitFor(machine, request)),
+  plan(machine, request) {
+    const made = request.mode === 'repair' ? redistToolkitFor(machine, request) : undefined;
+    const options = { ...request.options, tf: request.tf, ...(made ? { cudaRoot: path.dirname(made.path), pinRelease: made.redist!.release } : {}) };
+    const ctx = createRedistPlanContext(machine.catalog, machine.redist(), machine.host, options);
+    return made ? chosenPlan('redist', 'repair', ctx, redistRepairSteps()) : chosenPlan('redist', request.mode, ctx, redistRouteSteps());
+  },
+};

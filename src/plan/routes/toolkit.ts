@@ -1,0 +1,72 @@
+// The installer route: NVIDIA's CUDA installer into the system, cuDNN copied into the toolkit, the
+// loader path, verify. Also what repair falls back to: its steps skip what is healthy.
+import { requireInstallPermission } from '../../cuda/elevation.js';
+import { toolkitState } from '../../cuda/toolkit-state.js';
+import { diagnose } from '../../doctor/diagnose.js';
+import { CudawizError } from '../../errors.js';
+import { stepsText } from '../../i18n/steps.js';
+import { verifySetup } from '../../verify/index.js';
+import { chosenPlan } from '../chosen.js';
+import { createPlanContext, type PlanContext } from '../context.js';
+import { repairSteps } from '../repair.js';
+import type { Step } from '../runner.js';
+import { downloadCudaStep, installCudaStep, toolkitComplete } from '../steps/cuda-installer.js';
+import { cudnnInToolkit, importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
+import { envStep } from '../steps/env.js';
+import { blockerLines, preflightStep } from '../steps/preflight.js';
+import { pythonStep } from '../steps/python.js';
+import { spaceStep } from '../steps/space.js';
+import { verifiedOrThrow, verifyStep, verifyTarget } from '../steps/verify.js';
+import type { Route } from './route.js';
+
+export const toolkitPreflightStep = preflightStep<PlanContext, undefined>({
+  title: () => stepsText.checkMachine,
+  before: (ctx) =>
+    ctx.req.gpuSupported
+      ? undefined
+      : {
+          reason: stepsText.noGpuOnWindows(ctx.tf),
+          error: new CudawizError(stepsText.noGpuOnWindowsError(ctx.tf), { fix: ctx.req.alternatives.map((a) => `${a.title}: ${a.detail}`).join('  |  ') }),
+        },
+  look: () => undefined,
+  ready: () => stepsText.machineLooksRight,
+  async passed(ctx, facts, _look, shown) {
+    const state = await toolkitState(ctx.os, ctx.catalog, ctx.toolkitDir, ctx.cuda);
+    if (state.state !== 'complete') await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command);
+    const gpu = facts.gpu.gpus[0];
+    return { summary: gpu ? stepsText.machineSummary(gpu.name, facts.gpu.driver.version ?? '?') : stepsText.ok, evidence: blockerLines(shown) };
+  },
+});
+
+/** The machine's loader path, for everyone where cudawiz runs as root. */
+export const toolkitEnvStep = envStep<PlanContext>({
+  title: () => stepsText.makeFindable,
+  question: (targets, cuda) => stepsText.envQuestion(targets, cuda),
+  leftAsIs: () => stepsText.leftAsIs,
+  applied: (plan, r) => ({ summary: stepsText.changesRecorded(r.applied.length), evidence: [...plan.notes, ...r.ldconfigLines] }),
+});
+
+/** The plan's downloads and disk, from the same checks the download steps make. */
+export const toolkitSpaceStep = spaceStep(async (ctx) => ({ cuda: !(await toolkitComplete(ctx)), cudnn: !(await cudnnInToolkit(ctx)) }));
+
+export const toolkitVerifyStep = verifyStep<PlanContext>(() => stepsText.verify, async (ctx) => verifiedOrThrow(await verifySetup(verifyTarget(ctx))));
+
+/** check → Python → space → download CUDA → install CUDA → obtain cuDNN → import cuDNN → loader path → verify. */
+export function toolkitSteps(): Step<PlanContext>[] {
+  return [toolkitPreflightStep, pythonStep, toolkitSpaceStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, toolkitEnvStep, toolkitVerifyStep];
+}
+
+export const toolkitRoute: Route = {
+  id: 'toolkit',
+  offered: () => true,
+  repairs: () => true,
+  plan(machine, request) {
+    const { catalog, host } = machine;
+    const ctx = createPlanContext(catalog, host, { ...request.options, tf: request.tf });
+    if (request.mode === 'repair' && request.facts) {
+      const findings = diagnose(catalog, request.facts, { tf: ctx.tf, os: ctx.os });
+      return chosenPlan('toolkit', 'repair', ctx, repairSteps(findings, ctx, toolkitSteps()));
+    }
+    return chosenPlan('toolkit', request.mode, ctx, toolkitSteps());
+  },
+};

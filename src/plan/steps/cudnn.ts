@@ -1,0 +1,138 @@
+// cuDNN, once for every toolkit route: found in the toolkit already, else the archive (the user's,
+// one in Downloads, or the public copy from the plan's file source, else asked for), then copied in
+// with a manifest that repair and rollback read.
+import { access, readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { cudnnPlanReason, publicCopyUnavailable } from '../../catalog/cudnn-choice.js';
+import { findArchiveInDownloads, importCudnn, isDownloadOf, importState, parseCudnnVersionHeader, rollbackImport } from '../../cudnn/index.js';
+import { sha256File } from '../../cudnn/manifest.js';
+import { CudawizError, EXIT } from '../../errors.js';
+import { cudnnArchiveTarget } from '../../fetch/index.js';
+import { catalogText } from '../../i18n/catalog.js';
+import { cudnnText } from '../../i18n/cudnn.js';
+import { stepsText } from '../../i18n/steps.js';
+import { libraryFileName, pathFor, toolkitLibraryDir } from '../../platform.js';
+import { verifyManifest } from '../../verify/index.js';
+import { compareDotted, major, majorMinor } from '../../version.js';
+import type { PlanContext } from '../context.js';
+import { NeedsInput, type Step } from '../runner.js';
+import { fetchFile } from './download.js';
+
+const exists = (p: string) => access(p).then(() => true, () => false);
+
+/** cuDNN of TF's major (minor not older) already in the toolkit: copied by cudawiz, or by hand. */
+export async function cudnnInToolkit(ctx: PlanContext): Promise<string | undefined> {
+  const want = ctx.req.cudnn;
+  if (!want) return undefined;
+  const state = await importState(ctx.toolkitDir);
+  if (state.state === 'interrupted') return undefined;
+  if (state.state === 'complete' && (await verifyManifest(ctx.toolkitDir)).status === 'fail') return undefined;
+  const p = pathFor(ctx.os);
+  for (const header of ['cudnn_version.h', 'cudnn.h']) {
+    const text = await readFile(p.join(ctx.toolkitDir, 'include', header), 'utf8').catch(() => undefined);
+    const v = text ? parseCudnnVersionHeader(text) : undefined;
+    if (!v) continue;
+    const lib = p.join(toolkitLibraryDir(ctx.os, ctx.toolkitDir), libraryFileName(ctx.os, 'cudnn', String(major(want))));
+    const ok = major(v) === major(want) && compareDotted(majorMinor(v), majorMinor(want)) >= 0 && (await exists(lib));
+    return ok ? v : undefined;
+  }
+  return undefined;
+}
+
+export const obtainCudnnStep: Step<PlanContext> = {
+  id: 'obtain-cudnn',
+  get title() {
+    return stepsText.getCudnn;
+  },
+  check: async (ctx) => {
+    const v = await cudnnInToolkit(ctx);
+    if (v) return { done: true, reason: stepsText.cudnnAlready(v, ctx.toolkitDir) };
+    const a = ctx.req.cudnnArchive;
+    return { done: false, reason: a ? cudnnPlanReason(a) : undefined };
+  },
+  async run(ctx, io) {
+    const archive = ctx.req.cudnnArchive;
+    if (!archive) throw new CudawizError(stepsText.noCudnnBuild(String(ctx.req.cudnn), ctx.cuda, ctx.os), { fix: stepsText.noCudnnBuildFix });
+    if (ctx.cudnnArchive) {
+      if (!(await exists(ctx.cudnnArchive))) throw new CudawizError(stepsText.archiveMissing(ctx.cudnnArchive), { fix: stepsText.archiveMissingFix(archive.file), exitCode: EXIT.usage });
+      return { summary: ctx.cudnnArchive };
+    }
+    // The tested build a compatible public pick stands in for counts too, when the user already has it.
+    const found = (await findArchiveInDownloads(ctx.downloadsDir, archive.file)) ?? (archive.alternative && (await findArchiveInDownloads(ctx.downloadsDir, archive.alternative.file)));
+    if (found) {
+      ctx.cudnnArchive = found;
+      return { summary: stepsText.found(found) };
+    }
+    let publicFailed: string | undefined;
+    if (archive.access === 'public') {
+      try {
+        const target = cudnnArchiveTarget(ctx.catalog, archive.version, ctx.os, archive.cuda);
+        const r = await fetchFile(ctx, io, target);
+        ctx.cudnnArchive = r.path;
+        return { summary: stepsText.publicCopy(target.file, r.source), evidence: r.notices };
+      } catch (error) {
+        // A public copy that fails (404, a mirror without it, no checksum) leaves the login path, never a dead end.
+        if (io.signal.aborted || !publicCopyUnavailable(error)) throw error;
+        publicFailed = catalogText.cudnnFallback(archive.file, (error as Error).message.split('\n')[0]);
+        io.log(publicFailed);
+      }
+    }
+    // Archives already in Downloads, offered as completions for the path prompt.
+    const candidates = (await readdir(ctx.downloadsDir).catch(() => [] as string[])).filter((n) => /^cudnn.*\.(zip|tgz|tar\.xz)$/i.test(n)).map((n) => path.join(ctx.downloadsDir, n));
+    throw new NeedsInput({
+      kind: 'cudnn-archive',
+      candidates,
+      file: archive.file,
+      page: archive.page,
+      downloadsDir: ctx.downloadsDir,
+      why: stepsText.cudnnWhy(ctx.req.row, ctx.req.libraries.find((l) => l.name === 'cudnn')?.file ?? `cuDNN ${ctx.req.cudnn}`, archive.version, archive.cuda, publicFailed ?? ''),
+    });
+  },
+  accept(ctx, answer) {
+    ctx.cudnnArchive = answer;
+  },
+};
+
+export const importCudnnStep: Step<PlanContext> = {
+  id: 'import-cudnn',
+  get title() {
+    return stepsText.copyCudnn;
+  },
+  check: async (ctx) => {
+    const v = await cudnnInToolkit(ctx);
+    return v ? { done: true, reason: stepsText.cudnnAlready(v, ctx.toolkitDir) } : { done: false, reason: stepsText.copyInto(ctx.toolkitDir) };
+  },
+  async run(ctx, io) {
+    const file = ctx.cudnnArchive;
+    if (!file) throw new CudawizError(cudnnText.noArchiveToImport, { fix: cudnnText.noArchiveToImportFix });
+    // An archive under the catalog's file name (or any name discovery takes as it: "name (1).tgz",
+    // another case) must be NVIDIA's bytes: a truncated or tampered download is refused before it is opened.
+    const expected = ctx.req.cudnnArchive;
+    if (expected?.sha256 && isDownloadOf(path.basename(file), expected.file)) {
+      const actual = await sha256File(file);
+      if (actual !== expected.sha256) {
+        throw new CudawizError(cudnnText.notNvidiasBytes(file, expected.file, actual, expected.sha256), {
+          code: 'cudnn-checksum-mismatch',
+          fix: cudnnText.notNvidiasBytesFix(expected.page),
+        });
+      }
+    }
+    // importCudnn inspects before it writes (for a tar, in the same single pass) and refuses with the reason.
+    const state = await importState(ctx.toolkitDir);
+    // A copy left half-done by an earlier run is undone first, so this one starts from what was there.
+    if (state.state === 'interrupted') await rollbackImport(ctx.toolkitDir);
+    const warnings: string[] = [];
+    const manifest = await importCudnn({
+      archive: file,
+      toolkitDir: ctx.toolkitDir,
+      os: ctx.os,
+      tfCudnn: ctx.req.cudnn ?? undefined,
+      cudaVersion: ctx.cuda,
+      replacePrevious: state.state === 'complete',
+      onWarning: (w) => warnings.push(w),
+      signal: io.signal,
+      onProgress: (p) => io.progress({ bytes: p.bytes, total: p.totalBytes }),
+    });
+    return { summary: stepsText.cudnnCopied(manifest.archive.version, manifest.files.length, path.join(ctx.toolkitDir, '.cudawiz')), evidence: warnings.map((w) => stepsText.warning(w)) };
+  },
+};

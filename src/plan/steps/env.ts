@@ -1,0 +1,93 @@
+// Making TF's libraries findable, once for every toolkit route: plan the changes (the env module
+// says what, where and whether root can), ask or take --configure-env, apply them with a journal
+// rollback reads. The installer route plans for the machine; the redist route for this user only.
+import { requireInstallPermission } from '../../cuda/elevation.js';
+import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../../env/index.js';
+import type { EnvChange, EnvPlan } from '../../env/types.js';
+import { CudawizError } from '../../errors.js';
+import { fetchText } from '../../i18n/fetch.js';
+import { planText } from '../../i18n/plan.js';
+import { stepsText } from '../../i18n/steps.js';
+import type { PlanContext } from '../context.js';
+import { NeedsInput, type Step, type StepDone } from '../runner.js';
+
+type Applied = Awaited<ReturnType<typeof applyEnvChanges>>;
+
+export interface EnvRoute<C extends PlanContext> {
+  title(): string;
+  /** For this user only, whoever runs it (the redist route): no system file, no lines only root can run. */
+  userOnly?: boolean;
+  question(targets: string, cuda: string): string;
+  /** The summary when --configure-env no leaves it to the user. */
+  leftAsIs(): string;
+  /** The summary and evidence once the changes are made. */
+  applied(plan: EnvPlan, r: Applied): StepDone;
+  /** Told when the loader path holds the toolkit (already, or changed now): verify then looks as a new shell will. */
+  inPlace?(ctx: C): void;
+}
+
+export function envStep<C extends PlanContext>(route: EnvRoute<C>): Step<C> {
+  const planFor = (ctx: C) => envPlanFor(ctx, route.userOnly ? { elevated: false } : {});
+  // Lines only root can run are not "done": the loader does not find the libraries until they are.
+  const needsRoot = (plan: EnvPlan) => !route.userOnly && plan.changes.length === 0 && plan.manual.length > 0;
+  return {
+    id: 'configure-env',
+    get title() {
+      return route.title();
+    },
+    async check(ctx) {
+      const { plan } = await planFor(ctx);
+      if (plan.refusals.length > 0) return { done: false, reason: fetchText.envWillStop(plan.refusals[0].reason) };
+      if (needsRoot(plan)) return { done: false, reason: fetchText.loaderNeedsRoot(ctx.toolkitDir) };
+      if (plan.changes.length > 0) return { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange)) };
+      route.inPlace?.(ctx);
+      return { done: true, reason: stepsText.loaderFinds };
+    },
+    async run(ctx, io) {
+      const { plan, places } = await planFor(ctx);
+      // A refusal (a name cudawiz cannot sort ahead, a toolkit path unsafe to write) is said, not skipped as done.
+      if (plan.refusals.length > 0) throw new CudawizError(plan.refusals.map((r) => r.reason).join('\n'), { code: 'env-refused', fix: plan.refusals[0].fix });
+      if (needsRoot(plan)) {
+        for (const l of plan.manual) io.log(l);
+        if (ctx.configureEnv === 'no') return { summary: stepsText.leftAsIs, evidence: plan.manual };
+        throw new NeedsInput({ kind: 'elevation', message: `${fetchText.loaderNeedsRoot(ctx.toolkitDir)}:\n  ${plan.manual.join('\n  ')}`, fix: plan.manual.join('\n') });
+      }
+      if (plan.changes.length === 0) return { summary: stepsText.nothingToChange };
+      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: route.question(plan.changes.map((c) => c.target).join(', '), ctx.cuda), flag: '--configure-env yes' });
+      if (ctx.configureEnv === 'no') {
+        const lines = envLinesToRunYourself(plan);
+        for (const l of lines) io.log(l);
+        return { summary: route.leftAsIs(), evidence: lines };
+      }
+      const r = await applyEnvChanges(plan.changes, { host: ctx.host, journalFile: places.journalFile });
+      if (!r.ok) throw new CudawizError(stepsText.couldNotChange(r.failed?.change.target, r.failed?.message ?? ''), { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
+      route.inPlace?.(ctx);
+      return route.applied(plan, r);
+    },
+    accept(ctx, answer) {
+      ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
+    },
+  };
+}
+
+/** One change as the plan names it: the file it writes, the PATH it edits, or the command it runs. */
+export function describeEnvChange(c: EnvChange): string {
+  if (c.kind === 'ldconfig') return planText.envRunLdconfig;
+  if (c.kind === 'windows-path') return planText.envWindowsPath(c.target);
+  return c.target;
+}
+
+/** What making the libraries findable would change. `elevated: false` plans for the user only (the redist route). */
+export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean } = {}) {
+  const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
+  return prepareEnvPlan({
+    host: ctx.host,
+    tf: ctx.tf,
+    cuda: ctx.cuda,
+    toolkitDir: ctx.toolkitDir,
+    requiredFiles: ctx.req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file),
+    toolkits: facts.toolkits.filter((t) => t.majorMinor).map((t) => ({ version: t.majorMinor!, dir: t.path })),
+    elevated: options.elevated ?? (await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command).catch(() => undefined))?.elevated ?? false,
+    root: ctx.host.fsRoot,
+  });
+}

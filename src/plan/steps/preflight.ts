@@ -1,0 +1,63 @@
+// The preflight step, once: look at the machine as the doctor does for this TF, stop on the blockers
+// (defined once, in doctor/blockers.ts) before any big download, then the route's own checks.
+import { blockersIn, SETUP_BLOCKERS } from '../../doctor/blockers.js';
+import { diagnose } from '../../doctor/diagnose.js';
+import type { Finding } from '../../doctor/finding.js';
+import { CudawizError } from '../../errors.js';
+import { cliText } from '../../i18n/cli.js';
+import { stepsText } from '../../i18n/steps.js';
+import type { MachineFacts } from '../../probe/types.js';
+import type { PlanContext } from '../context.js';
+import type { Step, StepDone } from '../runner.js';
+
+export interface PreflightRoute<C extends PlanContext, L> {
+  title(): string;
+  /** The finding ids that stop this route (default: the setup blockers). */
+  blockers?: readonly string[];
+  /** The Python the machine is looked at with (the pip route: its venv's); the machine's own when absent. */
+  python?(ctx: C): string;
+  /** A stop the route knows before probing anything (no GPU build of this TF on native Windows). */
+  before?(ctx: C): { reason: string; error: CudawizError } | undefined;
+  /** The route's own look beside the blockers (the redist release this driver can run). */
+  look(ctx: C, facts: MachineFacts): L;
+  /** What the plan shows when nothing blocks. */
+  ready(ctx: C, look: L): string;
+  /** Once nothing blocks: the route's own checks and what it settles, and the step's summary. `shown`: the blocker checks that ran. */
+  passed(ctx: C, facts: MachineFacts, look: L, shown: Finding[]): Promise<StepDone>;
+}
+
+/** A blocker check as an evidence line: "✓ NVIDIA driver 535.54 …". */
+export const blockerLines = (shown: Finding[]) => shown.map((f) => stepsText.findingLine(f.status, f.title));
+
+export function preflightStep<C extends PlanContext, L>(route: PreflightRoute<C, L>): Step<C> {
+  const blockers = route.blockers ?? SETUP_BLOCKERS;
+  async function machineCheck(ctx: C) {
+    const facts = await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog, ...(route.python ? { python: route.python(ctx) } : {}) });
+    const findings = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os });
+    return { facts, look: route.look(ctx, facts), ...blockersIn(findings, blockers) };
+  }
+  return {
+    id: 'preflight',
+    get title() {
+      return route.title();
+    },
+    // Never done: it runs every time. Its reason previews what would stop the run.
+    async check(ctx) {
+      const early = route.before?.(ctx);
+      if (early) return { done: false, reason: early.reason };
+      const { blocking, look } = await machineCheck(ctx);
+      return { done: false, reason: blocking.length ? stepsText.willStopBecause(blocking[0].title) : route.ready(ctx, look) };
+    },
+    async run(ctx) {
+      const early = route.before?.(ctx);
+      if (early) throw early.error;
+      const { facts, look, shown, blocking } = await machineCheck(ctx);
+      ctx.facts = facts;
+      if (blocking.length > 0) {
+        const first = blocking[0];
+        throw new CudawizError(cliText.semicolons(blocking.map((f) => f.title)), { fix: first.fix ?? undefined, code: `preflight-${first.id}` });
+      }
+      return route.passed(ctx, facts, look, shown);
+    },
+  };
+}
