@@ -49,6 +49,8 @@ const en = {
   loadsIn: (file: string, dir: string) => `${file} → ${dir}`,
   loadsNowhere: (file: string) => `${file} → not found`,
   stopsBefore: 'Nothing was changed.',
+  leftToYouTitle: (titles: string) => `Left to you: ${titles}`,
+  leftToYouSummary: (n: number) => `${n} ${n === 1 ? 'finding' : 'findings'} no step of repair fixes, each with what to do`,
 };
 
 type RemedyStrings = { [K in keyof typeof en]: (typeof en)[K] extends (...a: infer A) => string ? (...a: A) => string : string };
@@ -94,6 +96,8 @@ const zh: RemedyStrings = {
   loadsIn: (file, dir) => `${file} → ${dir}`,
   loadsNowhere: (file) => `${file} → 找不到`,
   stopsBefore: '什么都没有改动。',
+  leftToYouTitle: (titles) => `需要你来处理：${titles}`,
+  leftToYouSummary: (n) => `修复的步骤解决不了的问题有 ${n} 个，每个都写明了怎么做`,
 };
 
 export const remediesText = localized({ en, zh });

@@ -4,15 +4,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCatalog } from '../../src/catalog/load.js';
-import { diagnose } from '../../src/doctor/diagnose.js';
 import type { Finding } from '../../src/doctor/finding.js';
-import { createPlanContext } from '../../src/plan/context.js';
 import type { RunnerEvent } from '../../src/plan/events.js';
-import { remedySteps } from '../../src/plan/remedies/index.js';
-import { runPlan } from '../../src/plan/runner.js';
-import { probeMachine } from '../../src/probe/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runBuilt, runCli } from '../helpers/cli.js';
 import { brokenMachine, condaEnv, CUDA118_LIBS, fakeTf, venvWithWheels, hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machine.js';
 import { buildCudnnArchive, treeDigest } from '../helpers/cudnn-archive.js';
 import { startMirror } from '../helpers/mirror.js';
@@ -25,20 +19,17 @@ interface Repaired {
   findings: Finding[];
   events: RunnerEvent[];
   exitCode: number;
+  stderr: string;
 }
 
-/** The doctor's scan in the user's current shell, then the remedies, run as `repair --yes` runs them. */
-async function repair(m: BrokenMachine, env: Record<string, string>, tf: string, extra: { overlay?: string; mirror?: string } = {}): Promise<Repaired> {
-  const host = hostOf(m, env);
-  const catalog = loadCatalog({ overlayFile: extra.overlay });
-  const facts = await probeMachine(host, { cudaRoot: m.cudaRoot, catalog });
-  const findings = diagnose(catalog, facts, { tf });
-  const ctx = createPlanContext(catalog, host, { tf, cudaRoot: m.cudaRoot, cacheDir: m.cache, mirror: extra.mirror, yes: true, configureEnv: 'yes', command: `cudawiz repair --tf ${tf}`, downloadsDir: path.join(m.home, 'Downloads') });
-  ctx.facts = facts;
-  const { steps } = remedySteps(findings, facts, ctx);
-  const events: RunnerEvent[] = [];
-  const r = await runPlan(steps, ctx, { signal: new AbortController().signal, onEvent: (e) => events.push(e) });
-  return { findings, events, exitCode: r.exitCode };
+/** `cudawiz repair --tf V --yes --json` (the built CLI) in the user's current shell; its findings from `doctor --json` there. */
+async function repair(m: BrokenMachine, env: Record<string, string>, tf: string, extra: { overlay?: string; mirror?: string; lang?: string } = {}): Promise<Repaired> {
+  const flags = [...m.globals, ...(extra.overlay ? ['--catalog', extra.overlay] : []), ...(extra.mirror ? ['--mirror', extra.mirror] : []), ...(extra.lang ? ['--lang', extra.lang] : [])];
+  const doctor = await runBuilt(['doctor', '--tf', tf, '--json', ...flags], { env });
+  const findings = JSON.parse(doctor.stdout).findings as Finding[];
+  const r = await runBuilt(['repair', '--tf', tf, '--yes', '--json', ...flags], { env });
+  const events = r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as RunnerEvent);
+  return { findings, events, exitCode: r.code, stderr: r.stderr };
 }
 
 async function doctorInNewShell(m: BrokenMachine, tf: string, lang = 'en') {

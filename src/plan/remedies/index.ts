@@ -1,4 +1,4 @@
 // Repair planned from the findings: the table, the plan as data, and the steps.
-export { REMEDY_TABLE, rowFor, type RemedyId, type RemedyRow, type StopId } from './table.js';
+export { BLOCKING_STOPS, REMEDY_TABLE, rowFor, type RemedyId, type RemedyRow, type StopId } from './table.js';
 export { planRepair, unremedied, type RepairItem, type RepairPlan } from './plan.js';
-export { loadOrderStep, newShellVerifyStep, remedySteps, stopStep, wheelLoaderPathRemedy } from './steps.js';
+export { leftToUserStep, loadOrderStep, newShellVerifyStep, remedySteps, stopStep, wheelLoaderPathRemedy } from './steps.js';

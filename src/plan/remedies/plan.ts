@@ -4,7 +4,7 @@
 import type { Finding } from '../../doctor/finding.js';
 import { remediesText as R } from '../../i18n/remedies.js';
 import type { OsName } from '../../platform.js';
-import { rowFor, type RemedyId, type StopId } from './table.js';
+import { BLOCKING_STOPS, rowFor, type RemedyId, type StopId } from './table.js';
 
 export interface RepairItem {
   finding: Finding;
@@ -20,6 +20,8 @@ export interface RepairPlan {
   items: RepairItem[];
   /** The items that end the run before anything changes. */
   stops: RepairItem[];
+  /** Actions left to the user that do not stop the remedies (a Python outside TF's range). */
+  leftToUser: RepairItem[];
   /** The remedies to take, each once, in the table's order of dependence. */
   remedies: RemedyId[];
 }
@@ -60,10 +62,11 @@ export function planRepair(findings: readonly Finding[], os: OsName = 'linux'): 
   }
   // The right cuDNN is on the machine: the cuDNN library's own line is the same fact, and downloads nothing either.
   if (items.some((i) => i.finding.cause?.kind === 'cudnn-elsewhere')) for (const i of items) if (i.remedy === 'import-cudnn') delete i.remedy;
-  const stops = items.filter((i) => i.stop);
+  const stops = items.filter((i) => i.stop && BLOCKING_STOPS.has(i.stop));
+  const leftToUser = items.filter((i) => i.stop && !BLOCKING_STOPS.has(i.stop));
   const wanted = new Set(items.flatMap((i) => (i.remedy ? [i.remedy] : [])));
   // A toolkit install brings its own libraries: the per-library "not found" items are covered by it.
-  return { items, stops, remedies: ORDER.filter((r) => wanted.has(r)) };
+  return { items, stops, leftToUser, remedies: ORDER.filter((r) => wanted.has(r)) };
 }
 
 /** The plan's lines for a finding without a step: what the user can do about it. */

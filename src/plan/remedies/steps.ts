@@ -16,10 +16,14 @@ import { resolveLibrary } from '../../probe/resolution.js';
 import type { MachineFacts } from '../../probe/types.js';
 import { prepareEnvPlan } from '../../env/index.js';
 import type { PlanContext } from '../context.js';
-import { settleInterruptedCopy } from '../repair.js';
+import { settleInterruptedCopy } from '../steps/settle.js';
 import { NeedsInput, type Step } from '../runner.js';
-import { configureEnvStep, diskSpaceStep, downloadCudaStep, importCudnnStep, installCudaStep, obtainCudnnStep } from '../setup.js';
-import { planRepair, type RepairItem, type RepairPlan } from './plan.js';
+import { cudnnInToolkit, importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
+import { spaceStep } from '../steps/space.js';
+
+/** Space for the one download a cuDNN-only repair makes. */
+const cudnnSpaceStep = spaceStep(async (ctx) => ({ cuda: false, cudnn: !(await cudnnInToolkit(ctx)) }));
+import { planRepair, unremedied, type RepairItem, type RepairPlan } from './plan.js';
 
 const titled = (base: string, fixes: Finding[]) => (fixes.length ? `${base} — ${R.fixes(cliText.semicolons(fixes.map((f) => f.title)))}` : base);
 
@@ -38,6 +42,22 @@ export function stopStep(stops: RepairItem[]): Step<PlanContext> {
         details: { stops: stops.map((s) => ({ finding: s.finding.id, action: s.action, why: s.why, cause: s.finding.cause })) },
       });
     },
+  };
+}
+
+/**
+ * What repair lists and leaves to the user — actions that do not stop the remedies, and findings no
+ * step fixes — shown in the plan like any step (text, --json, the wizard), changing nothing.
+ */
+export function leftToUserStep(items: RepairItem[]): Step<PlanContext> {
+  const lines = items.map((i) => (i.stop ? `${i.finding.title}: ${i.action} (${R.stopReason(i.why ?? '')})` : R.noRemedy(i.finding.title, i.finding.fix ?? '')));
+  return {
+    id: 'left-to-you',
+    get title() {
+      return R.leftToYouTitle(cliText.semicolons(items.map((i) => i.finding.title)));
+    },
+    check: async () => ({ done: false, reason: lines[0] }),
+    run: async () => ({ summary: R.leftToYouSummary(items.length), evidence: lines }),
   };
 }
 
@@ -115,7 +135,7 @@ function hostWith(host: Host, env: Host['env']): Host {
  * The proof: the doctor's probe and verdicts, run with the environment a new shell gets. Passes only
  * when no failure is left for this TF; its evidence is the file each library loads from there.
  */
-export const newShellVerifyStep: Step<PlanContext> = {
+export const newShellVerifyStep = (leftToUser: ReadonlySet<string> = new Set()): Step<PlanContext> => ({
   id: 'verify',
   get title() {
     return R.newShellVerify;
@@ -130,25 +150,28 @@ export const newShellVerifyStep: Step<PlanContext> = {
       const w = resolveLibrary(facts.search, l.file).winner;
       return w ? R.loadsIn(l.file, w.dir) : R.loadsNowhere(l.file);
     });
-    const failed = findings.filter((f) => f.status === 'fail');
+    // What the plan left to the user (listed above) is theirs to fix; everything else must pass.
+    const failed = findings.filter((f) => f.status === 'fail' && !leftToUser.has(f.id));
     if (failed.length) throw new CudawizError(cliText.semicolons(failed.map((f) => f.title)), { code: 'verify-failed', fix: failed[0].fix ?? undefined, details: { evidence } });
     return { summary: R.newShellPasses(shell.shell || 'shell', ctx.tf), evidence };
   },
-};
+});
 
 /**
  * The repair's steps from the doctor's findings and facts: a stop ends the run before anything
  * changes; otherwise each remedy once, in order, then the proof. Healthy parts take no step at all.
+ * `routeSteps` are the route's own setup steps: taken (without their verify) only when no toolkit TF
+ * can load is on the machine at all.
  */
-export function remedySteps(findings: readonly Finding[], facts: MachineFacts, ctx: PlanContext): { plan: RepairPlan; steps: Step<PlanContext>[] } {
+export function remedySteps(findings: readonly Finding[], facts: MachineFacts, ctx: PlanContext, routeSteps: Step<PlanContext>[] = []): { plan: RepairPlan; steps: Step<PlanContext>[] } {
   const plan = planRepair(findings, facts.os);
   if (plan.stops.length) return { plan, steps: [stopStep(plan.stops)] };
   const fixing = (id: string) => plan.items.filter((i) => i.remedy === id).map((i) => i.finding);
   const steps: Step<PlanContext>[] = [];
   const has = (r: RepairPlan['remedies'][number]) => plan.remedies.includes(r);
   if (has('settle-copy')) steps.push(...fixing('settle-copy').map((f) => settleInterruptedCopy(f.id.slice(f.id.indexOf(':') + 1))));
-  if (has('install-toolkit')) steps.push(diskSpaceStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, configureEnvStep);
-  else if (has('import-cudnn')) steps.push(diskSpaceStep, obtainCudnnStep, importCudnnStep);
+  if (has('install-toolkit')) steps.push(...routeSteps.filter((s) => s.id !== 'verify' && s.id !== 'preflight'));
+  else if (has('import-cudnn')) steps.push(cudnnSpaceStep, obtainCudnnStep, importCudnnStep);
   // One load-order step for every folder that must come first: the causes the doctor found, and the
   // toolkit a cuDNN goes into when the copy that wins today is elsewhere (a system folder's, apt's).
   const causes = fixing('load-order').flatMap((f) => (f.cause?.kind === 'load-order' ? [f.cause] : []));
@@ -162,6 +185,8 @@ export function remedySteps(findings: readonly Finding[], facts: MachineFacts, c
     const step = wheelLoaderPathRemedy(facts, fixing('wheel-loader-path'));
     if (step) steps.push(step);
   }
-  steps.push(newShellVerifyStep);
+  const listed = [...plan.leftToUser, ...unremedied(plan).filter((i) => i.finding.status === 'fail')];
+  if (listed.length) steps.push(leftToUserStep(listed));
+  steps.push(newShellVerifyStep(new Set(plan.leftToUser.map((i) => i.finding.id))));
   return { plan, steps };
 }

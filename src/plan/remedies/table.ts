@@ -75,3 +75,10 @@ export function rowFor(id: string): RemedyRow | undefined {
   }
   return undefined;
 }
+
+/**
+ * Stops that end the run before anything changes (fixing anything else first would be wasted or
+ * wrong). The others name the user's action and let the remedies run: a Python outside TF's range
+ * does not make a CUDA repair pointless.
+ */
+export const BLOCKING_STOPS: ReadonlySet<StopId> = new Set<StopId>(['driver', 'gpu', 'pip-pin', 'platform', 'package-manager']);
