@@ -82,14 +82,15 @@ describe('repair on Windows, class by class (data)', () => {
     expect(plan.stops.find((s) => s.stop === 'package-manager')!.why).toBe("conda's Python loads the env's Library\\bin before any folder on PATH, so only conda can replace the copy there");
   });
 
-  it('cuDNN 8.3 or newer without zlibwapi.dll: listed as a stop with where the 64-bit DLL comes from', async () => {
+  it('cuDNN 8.3 or newer without zlibwapi.dll: listed, left to the user, with where the 64-bit DLL comes from', async () => {
     const m = await windowsBox([`${CUDA}\\v11.2\\bin`], async (x) => {
       await x.toolkit(`${CUDA}\\v11.2`, { version: '11.2.2', versionFile: 'version.json', libraries: ['cudart64_110.dll', 'cublas64_11.dll', 'cublasLt64_11.dll', 'cufft64_10.dll', 'curand64_10.dll', 'cusolver64_11.dll', 'cusparse64_11.dll'], cudnn: '8.6.0' });
     }, { CUDA_PATH: `${CUDA}\\v11.2` });
     const findings = diagnose(catalog, await probeMachine(m.host, { catalog }), { tf: '2.10' });
     expect(byId(findings).zlibwapi).toMatchObject({ status: 'fail' });
     const plan = planRepair(findings, 'windows');
-    const stop = plan.stops.find((s) => s.finding.id === 'zlibwapi')!;
+    // Not a blocking stop: the other remedies still run; it is listed with the action, left to the user.
+    const stop = plan.leftToUser.find((s) => s.finding.id === 'zlibwapi')!;
     expect(stop.stop).toBe('runtime');
     expect(stop.action).toContain('zlib123dllx64.zip');
   });
