@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { cliText } from '../../i18n/cli.js';
 import { remediesText as R } from '../../i18n/remedies.js';
+import { doctorText as T } from '../../i18n/doctor.js';
 import { diagnose } from '../../doctor/diagnose.js';
 import type { Finding } from '../../doctor/finding.js';
 import { applyEnvChanges, envLinesToRunYourself, loadOrderExportLine, newShellEnvironment, prepareLoadOrder } from '../../env/index.js';
@@ -80,14 +81,14 @@ export function loadOrderStep(dirs: string[], fixes: Finding[]): Step<PlanContex
     async check(ctx) {
       const { plan: p } = await plan(ctx);
       if (p.refusals.length) return { done: false, reason: p.refusals[0].reason };
-      return p.changes.length === 0 && p.manual.length === 0 ? { done: true, reason: R.loadOrderNothing } : { done: false, reason: R.loadOrderWill(p.changes.map((c) => c.target).join(', ')) };
+      return p.changes.length === 0 && p.manual.length === 0 ? { done: true, reason: R.loadOrderNothing } : { done: false, reason: R.loadOrderWill(T.list(p.changes.map((c) => c.target))) };
     },
     async run(ctx, io) {
       const { plan: p, places } = await plan(ctx);
       if (p.refusals.length) throw new CudawizError(p.refusals.map((r) => r.reason).join('\n'), { code: 'env-refused', fix: p.refusals[0].fix });
       const now = ctx.os === 'windows' ? [] : [R.thisShell(loadOrderExportLine(dirs))];
       if (p.changes.length === 0) return { summary: R.loadOrderNothing, evidence: [...p.notes, ...p.manual, ...now] };
-      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: R.askConsent(p.changes.map((c) => c.target).join(', ')), flag: '--configure-env yes' });
+      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: R.askConsent(T.list(p.changes.map((c) => c.target))), flag: '--configure-env yes' });
       if (ctx.configureEnv === 'no') {
         const lines = envLinesToRunYourself(p);
         for (const l of lines) io.log(l);
