@@ -193,6 +193,12 @@ export function planLinuxEnv(input: EnvPlanInput, plan: EnvPlan): void {
   const home = input.places.home.replace(/\/+$/, '');
   const underHome = input.toolkitDir === home || input.toolkitDir.startsWith(`${home}/`);
   if (underHome) planUserScript(input, state, plan);
+  else if (input.userOnly && !input.elevated) {
+    // #30: outside the home folder, a user-only plan still makes the libraries findable for this
+    // user's new shells (no administrator needed for their own files); the lines for everyone are named.
+    plan.notes.push(envText.userOnlyOutsideHome(input.toolkitDir));
+    planUserScript(input, state, plan);
+  }
   else if (input.elevated) planSystemConf(input, state, plan);
   else planManual(input, state, plan);
 }

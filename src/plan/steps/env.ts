@@ -27,7 +27,7 @@ export interface EnvRoute<C extends PlanContext> {
 }
 
 export function envStep<C extends PlanContext>(route: EnvRoute<C>): Step<C> {
-  const planFor = (ctx: C) => envPlanFor(ctx, route.userOnly ? { elevated: false } : {});
+  const planFor = (ctx: C) => envPlanFor(ctx, route.userOnly ? { elevated: false, userOnly: true } : {});
   // Lines only root can run are not "done": the loader does not find the libraries until they are.
   const needsRoot = (plan: EnvPlan) => !route.userOnly && plan.changes.length === 0 && plan.manual.length > 0;
   return {
@@ -78,7 +78,7 @@ export function describeEnvChange(c: EnvChange): string {
 }
 
 /** What making the libraries findable would change. `elevated: false` plans for the user only (the redist route). */
-export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean } = {}) {
+export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean; userOnly?: boolean } = {}) {
   const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
   return prepareEnvPlan({
     host: ctx.host,
@@ -89,5 +89,6 @@ export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean
     toolkits: facts.toolkits.filter((t) => t.majorMinor).map((t) => ({ version: t.majorMinor!, dir: t.path })),
     elevated: options.elevated ?? (await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command).catch(() => undefined))?.elevated ?? false,
     root: ctx.host.fsRoot,
+    userOnly: options.userOnly,
   });
 }
