@@ -118,6 +118,25 @@ describe(`cudawiz install --route redist, as a normal user (${otherUserLabel})`,
     await expect(lstat(script)).rejects.toThrow();
   });
 
+  it('#30: with --cuda-root outside the home folder, the loader path is really made for this user (not "already done"), and the doctor agrees in a new shell', async () => {
+    const m = await userLaptop();
+    const data = path.join(path.dirname(m.home), 'data', 'cuda');
+    await mkdir(data, { recursive: true });
+    if (canSwitchToNobody) await execa('chown', ['-R', `${NOBODY}:${NOBODY}`, path.dirname(data)]);
+    const r = await m.run(['install', '--tf', '2.10', '--route', 'redist', '--cuda-root', data, '--yes', '--json', ...m.globals]);
+    const ev = events(r.stdout);
+    expect(ev.at(-1), r.stdout + r.stderr).toMatchObject({ type: 'result', ok: true, exitCode: 0 });
+    const plan = ev.find((e) => e.type === 'plan')!;
+    expect(plan.steps!.find((s) => s.id === 'configure-env')).toMatchObject({ done: false });
+    const env = ev.find((e) => e.type === 'step-done' && e.id === 'configure-env')!;
+    expect(env.evidence?.join('\n')).toContain(`${path.join(data, 'cuda-11.8')} is outside your home folder: it is made findable for you only`);
+    const script = path.join(m.home, '.config/cudawiz/env-cuda-11.8.sh');
+    expect(await readFile(script, 'utf8')).toContain(path.join(data, 'cuda-11.8', 'lib64'));
+    expect(await readFile(path.join(m.home, '.bashrc'), 'utf8')).toContain(script);
+    const doctor = await m.run(['doctor', '--tf', '2.10', '--cuda-root', data, '--json', ...m.globals], { source: script });
+    expect((JSON.parse(doctor.stdout) as { findings: { status: string }[] }).findings.filter((f) => f.status === 'fail'), doctor.stdout).toEqual([]);
+  });
+
   it('sets up TF 2.16 from CUDA 12.9.1\'s archives (nvJitLink too) and cuDNN 8.9 for CUDA 12, and rollback leaves nothing', async () => {
     const m = await userLaptop({ cuda12: true });
     const r = await m.run(['install', '--tf', '2.16', '--route', 'redist', '--yes', '--json', ...m.globals]);
