@@ -2,7 +2,8 @@
 // The program starts in src/bin.ts; main() is also what tests call in-process. Start-up: only light
 // modules are imported statically here, so --help and usage errors answer before the catalog (zod),
 // the command runner (execa) or the UI (ink) load; bench/startup.mjs measures this.
-import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stepsText } from './i18n/steps.js';
@@ -12,6 +13,8 @@ import { COMMAND_MODULES } from './cli/commands.js';
 import type { CommandIO } from './cli/context.js';
 import { commandHelp, mainHelp } from './cli/help.js';
 import { createOutput, unicodeSafe } from './cli/output.js';
+import { createPrivateFile } from './private-file.js';
+import { redactCredentials } from './redact.js';
 import { isCommandName } from './cli/spec.js';
 import { CudawizError, EXIT } from './errors.js';
 import { describeFsError } from './fs-errors.js';
@@ -25,11 +28,19 @@ export interface MainOptions {
   signal?: AbortSignal;
 }
 
-/** The details of an unexpected error, in a file of the temp folder; undefined where it cannot be written. */
+/**
+ * The details of an unexpected error, in a new file of the temp folder only this user can read
+ * (created exclusively, never through a planted link), credentials redacted; undefined where it cannot be written.
+ */
 function writeCrashReport(details: string, argv: readonly string[]): string | undefined {
-  const file = join(tmpdir(), `cudawiz-error-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.txt`);
+  const file = join(tmpdir(), `cudawiz-error-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}-${randomBytes(4).toString('hex')}.txt`);
   try {
-    writeFileSync(file, `cudawiz ${pkg.version} on ${process.platform} ${process.arch}, Node ${process.version}\ncudawiz ${argv.join(' ')}\n\n${details}\n`);
+    const fd = createPrivateFile(file);
+    try {
+      writeSync(fd, redactCredentials(`cudawiz ${pkg.version} on ${process.platform} ${process.arch}, Node ${process.version}\ncudawiz ${argv.join(' ')}\n\n${details}\n`));
+    } finally {
+      closeSync(fd);
+    }
     return file;
   } catch {
     return undefined;
@@ -41,17 +52,17 @@ export function reportError(raw: unknown, io: CommandIO, json: boolean, argv: re
   const error = describeFsError(raw);
   if (error instanceof CudawizError) {
     if (json) {
-      io.stdout.write(`${JSON.stringify({ error: { code: error.code ?? 'error', message: error.message, fix: error.fix ?? null, ...error.options.details } }, null, 2)}\n`);
+      io.stdout.write(redactCredentials(`${JSON.stringify({ error: { code: error.code ?? 'error', message: error.message, fix: error.fix ?? null, ...error.options.details } }, null, 2)}\n`));
     }
-    io.stderr.write(`cudawiz: ${error.message}\n${error.fix ? `  → ${error.fix}\n` : ''}`);
+    io.stderr.write(redactCredentials(`cudawiz: ${error.message}\n${error.fix ? `  → ${error.fix}\n` : ''}`));
     return error.exitCode;
   }
   // A bug of ours: one line for the user, the stack in a file for the report (never on the screen).
   const e = error as Error;
   const message = (e instanceof Error ? e.message : String(error)).split('\n')[0];
   const report = writeCrashReport(e instanceof Error ? (e.stack ?? e.message) : String(error), argv);
-  if (json) io.stdout.write(`${JSON.stringify({ error: { code: 'internal', message, fix: null, report: report ?? null } }, null, 2)}\n`);
-  io.stderr.write(`cudawiz: ${stepsText.unexpected(message)}\n  → ${stepsText.reportIt(report)}\n`);
+  if (json) io.stdout.write(redactCredentials(`${JSON.stringify({ error: { code: 'internal', message, fix: null, report: report ?? null } }, null, 2)}\n`));
+  io.stderr.write(redactCredentials(`cudawiz: ${stepsText.unexpected(message)}\n  → ${stepsText.reportIt(report)}\n`));
   return EXIT.problems;
 }
 

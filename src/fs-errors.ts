@@ -26,7 +26,9 @@ export function isDiskFull(error: unknown): boolean {
 export function describeFsError(error: unknown, context: FsErrorContext = {}): unknown {
   if (error instanceof CudawizError || !isFsError(error)) return error;
   const t = fetchText.fs;
-  const where = error.path ?? context.path ?? t.someFile;
+  // copyfile/rename/link carry both names: a full or read-only disk is the destination's, never the source's.
+  const dest = (error as NodeJS.ErrnoException & { dest?: string }).dest;
+  const where = (dest && ['ENOSPC', 'EDQUOT', 'EROFS'].includes(error.code ?? '') ? dest : undefined) ?? error.path ?? context.path ?? t.someFile;
   const code = error.code === 'ENOENT' && error.syscall === 'mkdir' && error.path ? (blockedAncestor(error.path) ?? 'ENOENT') : error.code!;
   const [message, fix] = (() => {
     switch (code) {

@@ -21,6 +21,15 @@ export function cudnnPlanReason(a: ArchiveChoice): string {
   return a.pick === 'compatible' ? catalogText.planCudnnCompatible(a.file, a.tested) : catalogText.planCudnnPublic(a.file);
 }
 
+/**
+ * The fix that gets this TF's cuDNN, said the same way wherever it is said (doctor, explain): with a
+ * public copy `cudawiz install` downloads it; behind the login the user brings the file.
+ */
+export function cudnnGetFix(a: ArchiveChoice | null, tf: string, fallback: { cudnn: string | null; cuda: string; page: string }): string {
+  if (!a) return catalogText.cudnnGetUnknown(tf, fallback.cudnn, fallback.cuda, fallback.page);
+  return a.access === 'public' ? catalogText.cudnnGetPublic(tf, a.file) : catalogText.cudnnGetLogin(tf, a.file, a.page);
+}
+
 /** Download failures that mean the public copy is not there or not NVIDIA's bytes: the login path is the way out. A full disk or Ctrl+C is not one. */
 const COPY_UNAVAILABLE = new Set(['http-status', 'download-failed', 'download-stalled', 'checksum-mismatch', 'size-mismatch', 'no-checksum', 'retry-later', 'redirect-loop', 'body-too-long', 'too-large', 'insecure-url']);
 export function publicCopyUnavailable(error: unknown): boolean {

@@ -62,6 +62,28 @@ export function computeCapabilityFromName(catalog: Catalog, name: string): { com
   return nameIndex(catalog).get(normalizeGpuName(name));
 }
 
+export interface NamedGpuFacts {
+  computeCapability: string;
+  architecture: string;
+  /** name: the table holds this product; family: it does not, and its family's capability is taken. */
+  basis: 'name' | 'family';
+  /** The family the capability rests on ("GeForce RTX 40 series"), when basis is family. */
+  family?: string;
+}
+
+/**
+ * A GPU name's compute capability and architecture: the product itself when the table holds it, else its
+ * family's (GeForce RTX 40 series, RTX A workstation, data-centre H…), said as such; undefined for a name in
+ * no family (an AMD card, a GeForce MX whose members differ).
+ */
+export function gpuFromName(catalog: Catalog, name: string): NamedGpuFacts | undefined {
+  const exact = computeCapabilityFromName(catalog, name);
+  if (exact) return { ...exact, basis: 'name' };
+  const key = normalizeGpuName(name);
+  const family = catalog.gpus.gpuFamilies?.find((f) => new RegExp(f.pattern).test(key));
+  return family ? { computeCapability: family.computeCapability, architecture: family.architecture, basis: 'family', family: family.family } : undefined;
+}
+
 export function tensorflowBuildFor(catalog: Catalog, tf: string): TfBuild | undefined {
   const mm = majorMinor(tf);
   return catalog.gpus.tensorflowBuilds?.find((b) => inRange(mm, b.from, b.to));
@@ -112,9 +134,15 @@ function tfCuda(catalog: Catalog, tf: string, os?: OsName): string | undefined {
 
 export function gpuSupport(
   catalog: Catalog,
-  gpu: { computeCapability: string },
+  gpu: { computeCapability: string; basis?: NamedGpuFacts['basis']; family?: string },
   target: { tf: string; cuda?: string; os?: OsName },
 ): GpuSupport {
+  const support = supportFor(catalog, gpu, target);
+  // A capability taken from the product's family is said to be one, in the verdict itself.
+  return gpu.basis === 'family' && gpu.family ? { ...support, reason: catalogText.gpuFamilyBasis(support.reason, gpu.family, gpu.computeCapability) } : support;
+}
+
+function supportFor(catalog: Catalog, gpu: { computeCapability: string }, target: { tf: string; cuda?: string; os?: OsName }): GpuSupport {
   const cc = gpu.computeCapability;
   if (!/^\d+\.\d+$/.test(cc)) return { verdict: 'unknown', reason: gpuText.notACc(cc), verified: false };
   const tf = majorMinor(target.tf);

@@ -1,4 +1,5 @@
 // Questions asked of the catalog. Pure functions: the catalog in, plain data out.
+import { archiveAccess, isPublicArchive } from './archive-facts.js';
 import { cliText } from '../i18n/cli.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { catalogText } from '../i18n/catalog.js';
@@ -119,10 +120,7 @@ function cudnnCudaMatches(release: CudnnRelease, cuda: string): 'exact' | 'famil
   return undefined;
 }
 
-/** A public, checksummed copy: downloadable without a login and verified on the way in. */
-export function isPublicArchive(archive: CudnnArchive | undefined): boolean {
-  return Boolean(archive && (archive.gated === false || archive.publicUrl) && !archive.unverified);
-}
+export { archiveAccess, isPublicArchive, publicCopyUrl } from './archive-facts.js';
 
 export interface CudnnPick {
   release: CudnnRelease;
@@ -254,7 +252,7 @@ function archiveChoice(catalog: Catalog, pick: CudnnPick, os: OsName, tested: st
     cuda: pick.release.cuda,
     page,
     ...archive,
-    access: archive.gated === false || archive.publicUrl ? 'public' : 'login',
+    access: archiveAccess(archive),
     pick: pick.pick,
     tested,
     ...(alt && altArchive
@@ -265,7 +263,7 @@ function archiveChoice(catalog: Catalog, pick: CudnnPick, os: OsName, tested: st
             file: altArchive.file,
             url: altArchive.loginUrl ?? altArchive.url,
             page: alt.downloadPage ?? catalog.cudnn.archivePage,
-            access: isPublicArchive(altArchive) ? ('public' as const) : ('login' as const),
+            access: archiveAccess(altArchive),
           },
         }
       : {}),

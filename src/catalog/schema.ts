@@ -222,6 +222,17 @@ export const gpuSchema = z.object({
   computeCapabilityByName: z.array(
     z.object({ computeCapability, architecture: z.string(), names: z.array(z.string().min(2)).min(1), source: z.string() }).strict(),
   ),
+  /**
+   * Product families whose members share one compute capability: a name the table does not hold gets its
+   * family's, and the verdict says so. `pattern` is matched against the normalised name (normalizeGpuName).
+   */
+  gpuFamilies: z
+    .array(
+      z
+        .object({ family: z.string().min(3), pattern: z.string().refine((p) => { try { new RegExp(p); return true; } catch { return false; } }, 'not a regular expression'), computeCapability, architecture: z.string(), source: z.string() })
+        .strict(),
+    )
+    .optional(),
   architectures: z.array(z.object({ name: z.string(), computeCapabilities: z.array(z.string()) })).optional(),
   /** Per CUDA major.minor range: the newest compute capability its nvcc builds machine code (SASS) for. */
   cudaSass: z

@@ -3,6 +3,7 @@
 import type { Writable } from 'node:stream';
 import type { Env } from '../platform.js';
 import { STATUS_LOOK, statusSymbol, type Status } from '../status.js';
+import { redactCredentials } from '../redact.js';
 
 export type { Status } from '../status.js';
 
@@ -34,9 +35,10 @@ export function createOutput(options: { stdout: Writable; stderr: Writable; json
     json,
     color,
     unicode,
-    line: (text = '') => void stdout.write(`${text}\n`),
-    error: (text) => void stderr.write(`${text}\n`),
-    writeJson: (value) => void stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    // Whatever a command prints, a --mirror password in it is not.
+    line: (text = '') => void stdout.write(`${redactCredentials(text)}\n`),
+    error: (text) => void stderr.write(`${redactCredentials(text)}\n`),
+    writeJson: (value) => void stdout.write(`${redactCredentials(JSON.stringify(value, null, 2))}\n`),
     symbol: (status) => wrap(STATUS_LOOK[status].ansi, statusSymbol(status, unicode)),
     paint: (status, text) => wrap(STATUS_LOOK[status].ansi, text),
     bold: (text) => wrap(1, text),

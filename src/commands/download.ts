@@ -1,6 +1,6 @@
 // `cudawiz download cuda|cudnn --version V`: a verified installer or archive for an offline machine.
 // Progress goes to stderr as an occasional percentage line; stdout gets the result (or one JSON document).
-import { copyFile, mkdir, rename, stat } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { osOption, requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
@@ -61,8 +61,13 @@ async function copyToDest(result: FetchResult, file: string, dest: string): Prom
     throw new CudawizError(fetchText.destExists(target), { code: 'dest-exists', fix: fetchText.destExistsFix });
   }
   const tmp = `${target}.cudawiz-copy`;
-  await copyFile(result.path, tmp);
-  await rename(tmp, target);
+  try {
+    await copyFile(result.path, tmp);
+    await rename(tmp, target);
+  } catch (error) {
+    await rm(tmp, { force: true }); // a full --dest keeps no half copy
+    throw error;
+  }
   return target;
 }
 

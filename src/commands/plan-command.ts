@@ -1,7 +1,10 @@
 // What `install` and `repair` share: the plan options from flags, the one chooser, a confirmation, the
 // runner under the lock with a plain or JSON-lines reporter, and a log file whose path is printed on failure.
 import { commandsText } from '../i18n/commands.js';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync } from 'node:fs';
+import { createPrivateFile, freshPrivateFolder, lineWriter, openNamedLog, privateFolder } from '../private-file.js';
+import { redactCredentials } from '../redact.js';
+import { safetyText } from '../i18n/safety.js';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { CommandContext } from '../cli/context.js';
@@ -39,8 +42,33 @@ export function planMachine(ctx: CommandContext): PlanMachine {
   return { catalog: ctx.catalog(), host: ctx.host, redist: () => (redist ??= loadRedistCatalog(ctx.globals.catalog)) };
 }
 
-function logFileFor(ctx: CommandContext, plan: PlanContext): string {
-  return ctx.globals.log ?? path.join(plan.logDir, `cudawiz-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+/**
+ * The run log, opened so nothing planted can redirect it: --log FILE never through a link or into
+ * someone else's file; the default timestamped one created new (a name taken is never reused), in a
+ * private temp folder instead when the cache's log folder is a link or others can write it.
+ */
+function openRunLog(ctx: CommandContext, plan: PlanContext): { file: string; fd: number } {
+  const named = ctx.globals.log;
+  try {
+    if (named !== undefined) {
+      mkdirSync(path.dirname(named), { recursive: true });
+      return { file: named, fd: openNamedLog(named) };
+    }
+    mkdirSync(plan.logDir, { recursive: true, mode: 0o700 });
+    const dir = privateFolder(plan.logDir) ? plan.logDir : freshPrivateFolder('cudawiz-log-');
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    for (let i = 0; ; i++) {
+      const file = path.join(dir, `cudawiz-${stamp}${i ? `-${process.pid}-${i}` : ''}.log`);
+      try {
+        return { file, fd: createPrivateFile(file) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || i >= 5) throw error;
+      }
+    }
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw new UsageError(safetyText.logRefused(e.path ?? named ?? plan.logDir, e.code ?? e.message), safetyText.logRefusedFix);
+  }
 }
 
 async function confirm(ctx: CommandContext, question: string): Promise<boolean> {
@@ -59,13 +87,20 @@ export function choosePlanFor(ctx: CommandContext, request: PlanRequest): Chosen
 
 /** Every plan command's run, whatever the route: confirm what changes, then the plan under the lock. */
 export async function runPlanCommand(ctx: CommandContext, chosen: ChosenPlan): Promise<number> {
+  const { file: logFile, fd } = openRunLog(ctx, chosen.ctx);
+  try {
+    return await runLogged(ctx, chosen, logFile, lineWriter(fd));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function runLogged(ctx: CommandContext, chosen: ChosenPlan, logFile: string, writeLine: (line: string) => void): Promise<number> {
   const plan = chosen.ctx;
   const dryRun = Boolean(ctx.values['dry-run']);
-  const logFile = logFileFor(ctx, plan);
-  mkdirSync(path.dirname(logFile), { recursive: true });
-  const log = (line: string) => appendFileSync(logFile, `${new Date().toISOString()} ${line}\n`);
+  const log = (line: string) => writeLine(`${new Date().toISOString()} ${line}`);
   log(`cudawiz ${ctx.positionals.join(' ')} tf=${plan.tf} os=${plan.os} toolkit=${plan.toolkitDir}`);
-  const report = ctx.out.json ? jsonLinesReporter((l) => ctx.io.stdout.write(`${l}\n`)) : plainReporter(ctx.out, { verbose: ctx.globals.verbose });
+  const report = ctx.out.json ? jsonLinesReporter((l) => ctx.io.stdout.write(`${redactCredentials(l)}\n`)) : plainReporter(ctx.out, { verbose: ctx.globals.verbose });
   const onEvent = (e: RunnerEvent) => {
     log(JSON.stringify(e));
     report(e);

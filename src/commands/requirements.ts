@@ -1,8 +1,8 @@
 // `cudawiz requirements --tf V [--os …] [--gpu NAME|CC] [--json]`: what that TensorFlow needs, from the
 // catalog alone, and with --gpu whether that GPU runs it natively, through a slow JIT, or not at all.
-import { computeCapabilityFromName, gpuSupport, type GpuSupport } from '../catalog/gpu-support.js';
+import { gpuFromName, gpuSupport, type GpuSupport, type NamedGpuFacts } from '../catalog/gpu-support.js';
 import { cudnnChoiceLines } from '../catalog/cudnn-choice.js';
-import { requirementsFor, type Requirements } from '../catalog/queries.js';
+import { publicCopyUrl, requirementsFor, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { osOption, requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
@@ -66,7 +66,8 @@ export function renderRequirements(r: Requirements, out: Output): void {
   if (r.cudnnArchive) {
     const a = r.cudnnArchive;
     out.line(`  ${padColumns(catalogText.reqArchive, LABEL_WIDTH)}${a.file}  ${catalogText.reqArchiveFor(a.version, a.cuda)}`);
-    if (a.access === 'public') out.line(`${UNDER_LABEL}${a.publicUrl ?? a.url}`);
+    const publicUrl = publicCopyUrl(a);
+    if (publicUrl) out.line(`${UNDER_LABEL}${publicUrl}`);
     for (const l of cudnnChoiceLines(a, r.row)) out.line(`${UNDER_LABEL}${l}`);
   }
   for (const n of r.notes) out.line(`  ${out.symbol('info')} ${n}`);
@@ -83,11 +84,12 @@ export function renderGpu(g: GpuAnswer, out: Output): void {
 }
 
 /** "8.9" is a compute capability; anything else is a GPU name looked up in the catalog's name table. */
-export function resolveGpu(catalog: Catalog, value: string): { name?: string; computeCapability: string } {
+export function resolveGpu(catalog: Catalog, value: string): { name?: string; computeCapability: string; basis?: NamedGpuFacts['basis']; family?: string } {
   const v = value.trim();
   if (/^\d+\.\d+$/.test(v)) return { computeCapability: v };
-  const hit = computeCapabilityFromName(catalog, v);
-  if (hit) return { name: v, computeCapability: hit.computeCapability };
+  // The product itself, or its family (said so in the verdict: gpuSupport).
+  const hit = gpuFromName(catalog, v);
+  if (hit) return { name: v, computeCapability: hit.computeCapability, basis: hit.basis, ...(hit.family ? { family: hit.family } : {}) };
   throw new UsageError(gpuText.unknownGpu(value), gpuText.unknownGpuFix);
 }
 

@@ -12,9 +12,11 @@ import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
 import { defaultCudaRoot, elevationHint, userToolkitRoot } from '../platform.js';
 import { redistText } from '../i18n/redist.js';
-import { readRedistManifest, redistToolkitsUnder, removeRedistToolkit } from '../redist/toolkit.js';
+import { hasRedistManifest, readRedistManifest, redistToolkitsUnder, removeRedistToolkit, type RedistRemoval } from '../redist/toolkit.js';
+import { untrustedBookkeeping } from '../cudnn/owner-trust.js';
 import { withLock } from '../lock/index.js';
 import { stepsText } from '../i18n/steps.js';
+import { cliText } from '../i18n/cli.js';
 
 /**
  * Toolkit folders under the root that hold cudawiz's bookkeeping (a manifest, or the scratch
@@ -41,20 +43,17 @@ export async function toolkitsWithManifest(root: string): Promise<string[]> {
 }
 
 /**
- * Run as root over a whole --cuda-root, a manifest anyone else can rewrite would hand them root's
- * writes: the toolkit, its .cudawiz folder, backup and manifest must be root's and not group/other-writable.
+ * A manifest someone else could have rewritten would hand them cudawiz's deletions (as root: any
+ * file): the toolkit, its .cudawiz folder, backup and manifest must be root's or this user's and
+ * writable by no one else, with --cuda-dir too.
  */
-async function untrustedBookkeeping(dir: string): Promise<string | undefined> {
-  if (process.platform === 'win32' || process.getuid?.() !== 0) return undefined;
+async function untrustedCopy(dir: string): Promise<string | undefined> {
   const p = manifestPaths(dir);
-  for (const file of [await realpath(dir), p.dir, p.manifest, p.backup]) {
-    const s = await lstat(file).catch(() => undefined);
-    if (!s || s.isSymbolicLink()) continue;
-    if (s.uid !== 0) return safetyText.ownedByOther(file, s.uid);
-    if (s.mode & 0o022) return safetyText.writableByOthers(file);
-  }
-  return undefined;
+  return untrustedBookkeeping([dir, p.dir, p.manifest, p.backup]);
 }
+
+/** The first few of a list, and how many more. */
+const fewOf = (list: string[]) => cliText.list(list.slice(0, 5)) + (list.length > 5 ? ` (+${list.length - 5})` : '');
 
 interface Refusal {
   toolkitDir: string;
@@ -106,23 +105,36 @@ export async function run(ctx: CommandContext): Promise<number> {
     root = ctx.globals.cudaRoot ?? defaultCudaRoot(ctx.host.os, ctx.host.env);
     dirs = await toolkitsWithManifest(root);
   }
-  // A toolkit laid out from redist archives is all cudawiz's: it goes whole (its cuDNN with it).
+  // A toolkit laid out from redist archives: its cuDNN copy undone first, then the files its manifest lists.
   const redistDirs = cudaDir !== undefined
-    ? ((await readRedistManifest(dirs[0])) ? [dirs[0]] : [])
+    ? ((await hasRedistManifest(dirs[0])) ? [dirs[0]] : [])
     : [...new Set([...(await redistToolkitsUnder(root!)), ...(await redistToolkitsUnder(userToolkitRoot(ctx.host.os, ctx.host.env, ctx.host.home)))])];
-  const removedRedist: { dir: string; release?: string; files: number }[] = [];
+  const removedRedist: ({ dir: string } & RedistRemoval)[] = [];
   const reports: RollbackReport[] = [];
   const refused: Refusal[] = [];
+  const refusable = (error: unknown): error is CudawizError => error instanceof CudawizError && ['manifest-invalid', 'manifest-unsafe', 'redist-manifest-untrusted'].includes(error.code ?? '');
   for (const dir of redistDirs) {
-    // A whole folder is removed only when its bookkeeping is trustworthy, as for a cuDNN copy.
-    const untrusted = cudaDir === undefined ? await untrustedBookkeeping(dir) : undefined;
-    if (untrusted) refused.push({ toolkitDir: dir, message: safetyText.unsafeOwner(dir, untrusted), fix: safetyText.unsafeOwnerFix(dir) });
-    else removedRedist.push({ dir, ...(await removeRedistToolkit(dir)) });
+    try {
+      // Both pieces of bookkeeping are checked before anything is removed.
+      await readRedistManifest(dir);
+      const untrusted = await untrustedCopy(dir);
+      if (untrusted) throw new CudawizError(safetyText.unsafeOwner(dir, untrusted), { code: 'redist-manifest-untrusted', fix: safetyText.unsafeOwnerFix(dir) });
+      await withLock(dir, async () => {
+        if (await lstat(manifestPaths(dir).manifest).then(() => true, () => false)) {
+          const report = await rollbackImport(dir);
+          if (report.from !== 'none') reports.push(report);
+        }
+        removedRedist.push({ dir, ...(await removeRedistToolkit(dir)) });
+      }, { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) });
+    } catch (error) {
+      if (!refusable(error)) throw error;
+      refused.push({ toolkitDir: dir, message: error.message, fix: error.fix });
+    }
   }
   dirs = dirs.filter((d) => !redistDirs.includes(d));
   for (const dir of dirs) {
     // Walking a whole root, one toolkit's untrusted or hostile bookkeeping is named and skipped; the others go on.
-    const untrusted = cudaDir === undefined ? await untrustedBookkeeping(dir) : undefined;
+    const untrusted = await untrustedCopy(dir);
     if (untrusted) {
       refused.push({ toolkitDir: dir, message: safetyText.unsafeOwner(dir, untrusted), fix: safetyText.unsafeOwnerFix(dir) });
       continue;
@@ -132,8 +144,8 @@ export async function run(ctx: CommandContext): Promise<number> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM')
-        throw new CudawizError(commandsText.noPermission(dir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: elevationHint(ctx.host.os, `cudawiz rollback --cuda-dir "${dir}"`) });
-      if (cudaDir === undefined && error instanceof CudawizError && (error.code === 'manifest-invalid' || error.code === 'manifest-unsafe')) {
+        throw new CudawizError(commandsText.noPermission(dir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: ctx.host.os === 'linux' && process.getuid?.() === 0 ? safetyText.rootCannotWrite(dir) : elevationHint(ctx.host.os, `cudawiz rollback --cuda-dir "${dir}"`) });
+      if (cudaDir === undefined && refusable(error)) {
         refused.push({ toolkitDir: dir, message: error.message, fix: error.fix });
         continue;
       }
@@ -142,9 +154,14 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
   // A whole-machine rollback also undoes what cudawiz wrote to the environment (ld.so.conf.d, rc files, PATH).
   const env = cudaDir === undefined ? await rollbackEnvChanges(envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile, { host: ctx.host }) : undefined;
-  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, ...(removedRedist.length ? { redistToolkits: removedRedist.map((r) => ({ dir: r.dir, release: r.release, files: r.files })) } : {}), ...(refused.length ? { refused } : {}), environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
+  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, ...(removedRedist.length ? { redistToolkits: removedRedist.map((r) => ({ dir: r.dir, release: r.release, files: r.files, changed: r.changed, left: r.left })) } : {}), ...(refused.length ? { refused } : {}), environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
   else {
-    for (const r of removedRedist) ctx.out.line(`${ctx.out.symbol('pass')} ${redistText.removed(r.dir, r.release ?? '?', r.files)}`);
+    for (const r of removedRedist) {
+      const whole = r.changed.length + r.left.length === 0;
+      ctx.out.line(`${ctx.out.symbol(whole ? 'pass' : 'warn')} ${whole ? redistText.removed(r.dir, r.release ?? '?', r.files) : redistText.removedFiles(r.dir, r.release ?? '?', r.files)}`);
+      if (r.changed.length) ctx.out.line(`    ${redistText.leftChanged(r.changed.length, fewOf(r.changed))}`);
+      if (r.left.length) ctx.out.line(`    ${redistText.leftTheirs(r.left.length, fewOf(r.left))}`);
+    }
     if (reports.length || refused.length || !removedRedist.length) render(reports, refused, root, ctx.out);
     if (env) renderEnv(env, ctx.out);
   }

@@ -3,7 +3,9 @@
 // result by the files TensorFlow loads. Never prints; reports through onLog / onPhase.
 import { fetchText } from '../i18n/fetch.js';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createPrivateFile, privateFolder } from '../private-file.js';
+import { safetyText } from '../i18n/safety.js';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { Catalog, CudaRelease } from '../catalog/schema.js';
@@ -242,11 +244,11 @@ async function runInstaller(
   const { dir, version, movedAside, runner } = run;
   const phase = (p: ToolkitPhase) => options.onPhase?.(p);
   const logFile = path.join(options.logDir, `cuda-${version}-installer.log`);
-  const log = createWriteStream(logFile, { flags: 'w' });
-  await new Promise<void>((resolve, reject) => {
-    log.once('open', () => resolve());
-    log.once('error', reject);
-  }).catch((error: NodeJS.ErrnoException) => {
+  // A fixed name under a cache others may write: the last run's log (or a link planted in its place)
+  // is removed as a name, and the new one created exclusively, never written through a link.
+  const log = await (privateFolder(options.logDir) ? rm(logFile, { force: true }) : Promise.reject(Object.assign(new Error('shared'), { code: safetyText.sharedFolder })))
+    .then(() => createWriteStream(logFile, { fd: createPrivateFile(logFile) }))
+    .catch((error: NodeJS.ErrnoException) => {
     throw new CudawizError(T.logUnwritable(logFile, error.code ?? error.message), {
       code: 'log-unwritable',
       fix: T.logUnwritableFix,

@@ -5,13 +5,14 @@ import { cudnnText } from '../i18n/cudnn.js';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, rm, stat, symlink, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, realpath, rm, stat, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32, createGunzip } from 'node:zlib';
 import yauzl from 'yauzl';
 import { startFileHasher } from './file-hasher.js';
+import { landsOutside, normaliseMemberName } from './member-paths.js';
 import { readTarStream, TarFormatError, type TarBodySink, type TarEntry } from './tar-stream.js';
 
 export type ArchiveFormat = 'zip' | 'tar.gz' | 'tar.xz';
@@ -45,7 +46,11 @@ export async function detectFormat(file: string): Promise<ArchiveFormat | undefi
   }
 }
 
-const cleanName = (name: string) => name.replace(/^(\.\/)+/, '');
+/** One spelling per name (a zip's directory entries keep their trailing `/`, which says what they are). */
+const cleanName = (name: string) => normaliseMemberName(name) + (name.endsWith('/') && normaliseMemberName(name) !== '' ? '/' : '');
+
+/** A relative path that stays below its folder: no `..`, not absolute, no backslashes or drive letters. */
+const staysInside = (name: string) => !/^([a-zA-Z]:|[\\/])/.test(name) && !name.includes('\\') && !name.split('/').includes('..');
 
 // ---- zip (yauzl) ----
 
@@ -148,14 +153,18 @@ async function extractZip(file: string, dest: string, options: ExtractOptions): 
   const zip = await openZipForCopy(file);
   const hashes = new Map<string, string>();
   const made = new Set<string>();
+  await mkdir(dest, { recursive: true });
+  const destReal = await realpath(dest);
   try {
     for await (const e of zipEntries(zip)) {
       options.signal?.throwIfAborted();
       const name = cleanName(e.fileName);
       if (name.endsWith('/') || zipIsSymlink(e)) continue; // inspection refused zips with links already
       if (options.only && !options.only.has(name)) continue;
+      if (!staysInside(name)) throw new ArchiveReadError(cudnnText.writtenOutside(name), 'unsafe-path');
       const target = path.join(dest, ...name.split('/'));
       const dir = path.dirname(target);
+      if (await landsOutside(destReal, target)) throw new ArchiveReadError(cudnnText.writtenOutside(name), 'unsafe-path');
       if (!made.has(dir)) {
         await mkdir(dir, { recursive: true });
         made.add(dir);
@@ -310,8 +319,6 @@ export interface TarPassResult {
 
 const KEEP_MAX = 4 * 1024 * 1024;
 
-/** A relative path that stays below its folder: no `..`, not absolute, no backslashes or drive letters. */
-const staysInside = (name: string) => !/^([a-zA-Z]:|[\\/])/.test(name) && !name.includes('\\') && !name.split('/').includes('..');
 
 const WRITE_BATCH = 1024 * 1024;
 const WRITES_AHEAD = 8;
@@ -387,6 +394,10 @@ export async function tarPass(file: string, format: TarFormat, dest: string | un
     made.add(dir);
   };
   if (dest) await ensureDir(dest);
+  const destReal = dest === undefined ? '' : await realpath(dest);
+  const assertInside = async (name: string, target: string) => {
+    if (await landsOutside(destReal, target)) throw new ArchiveReadError(cudnnText.writtenOutside(name), 'unsafe-path');
+  };
   const visit = async (entry: ArchiveEntry): Promise<TarBodySink | undefined> => {
     options.signal?.throwIfAborted();
     options.check?.(entry);
@@ -401,6 +412,7 @@ export async function tarPass(file: string, format: TarFormat, dest: string | un
         throw new ArchiveReadError(cudnnText.writtenOutside(entry.name), 'unsafe-path');
     }
     const target = dest === undefined ? '' : path.join(dest, ...entry.name.split('/'));
+    if (write) await assertInside(entry.name, target);
     if (write) await ensureDir(path.dirname(target));
     if (write && entry.type === 'symlink') {
       await rm(target, { force: true });

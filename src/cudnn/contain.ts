@@ -8,21 +8,10 @@ import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { CudawizError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
-import { hostPath, isRelativeInside, manifestPaths } from './manifest.js';
+import { manifestPaths } from './manifest.js';
+import { hostPath, isRelativeInside, nearestReal, within } from './member-paths.js';
 
-export const within = (root: string, p: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-
-/** The realpath of the nearest existing folder at or above `dir`, and the path below it (to be created). */
-export async function nearestReal(dir: string): Promise<string> {
-  let d = dir;
-  for (;;) {
-    const real = await realpath(d).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? undefined : Promise.reject(error)));
-    if (real !== undefined) return path.join(real, path.relative(d, dir));
-    const up = path.dirname(d);
-    if (up === d) return dir;
-    d = up;
-  }
-}
+export { nearestReal, within };
 
 export interface Containment {
   /** The toolkit's real path. */

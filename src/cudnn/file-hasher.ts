@@ -1,8 +1,15 @@
 // sha256 of freshly written files on a worker thread, so hashing one file overlaps decompressing
 // and writing the next (hashing on the main thread cost a tar import ~30%). Where a worker cannot
 // start, the same hash is taken on this thread.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { sha256File } from './manifest.js';
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
 
 // Plain CommonJS for `eval: true`: no file to find next to a bundle or inside a standalone binary.
 const WORKER = `

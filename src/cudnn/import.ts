@@ -268,7 +268,7 @@ async function assertWritableToolkit(toolkitDir: string, os: OsName): Promise<vo
   try {
     await access(toolkitDir, constants.W_OK);
   } catch {
-    throw new CudawizError(T.noWritePermission(toolkitDir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: elevationHint(os, 'cudawiz install …') });
+    throw new CudawizError(T.noWritePermission(toolkitDir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: os === 'linux' && process.getuid?.() === 0 ? safetyText.rootCannotWrite(toolkitDir) : elevationHint(os, 'cudawiz install …') });
   }
 }
 

@@ -2,9 +2,7 @@
 // before the first copy and after the last, so an interrupted copy can be finished or undone.
 import { envText } from '../i18n/env.js';
 import { cudnnText } from '../i18n/cudnn.js';
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { lstat, mkdir, readFile, readlink, rename, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { CudawizError } from '../errors.js';
@@ -12,6 +10,11 @@ import { safetyText } from '../i18n/safety.js';
 import type { OsName } from '../platform.js';
 import type { ArchiveFormat } from './archive.js';
 import type { LayoutEra } from './layout.js';
+import { sha256File } from './file-hasher.js';
+import { hostPath, isRelativeInside } from './member-paths.js';
+import { untrustedBookkeeping } from './owner-trust.js';
+
+export { hostPath, isRelativeInside, sha256File };
 
 export const MANIFEST_DIR = '.cudawiz';
 
@@ -48,16 +51,6 @@ export interface Manifest {
   kept?: string[];
 }
 
-/**
- * A `/`-separated path that stays below its folder whatever the OS: not empty, not absolute, no
- * drive letter, no backslash, no `.`/`..`/empty segment, no control characters.
- */
-export function isRelativeInside(rel: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  if (rel === '' || /^[a-zA-Z]:/.test(rel) || rel.startsWith('/') || rel.includes('\\') || /[\u0000-\u001f]/.test(rel)) return false;
-  return rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
-}
-
 const relPath = z.string().min(1).max(4096);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const fileState = z.object({
@@ -90,18 +83,19 @@ export function manifestPaths(toolkitDir: string) {
   return { dir, manifest: path.join(dir, 'manifest.json'), backup: path.join(dir, 'backup'), staging: path.join(dir, 'staging') };
 }
 
-/** A manifest path ("lib/x64/cudnn.lib") under a host directory. */
-export function hostPath(base: string, rel: string): string {
-  return path.join(base, ...rel.split('/'));
-}
-
 /**
  * A toolkit's manifest, read and checked: its shape by the schema (a truncated or edited file is a
  * CudawizError with a fix, never a stack trace), then every path in it contained (see contain.ts).
  * `toolkitDir` is the folder it was found in, whatever the file records.
  */
 export async function readManifest(toolkitDir: string): Promise<Manifest | undefined> {
-  const file = manifestPaths(toolkitDir).manifest;
+  const paths = manifestPaths(toolkitDir);
+  const file = paths.manifest;
+  // Someone else's manifest (or one they could have rewritten) would hand them cudawiz's writes and deletions.
+  if (await lstat(file).then(() => true, () => false)) {
+    const untrusted = await untrustedBookkeeping([toolkitDir, paths.dir, file, paths.backup]);
+    if (untrusted) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, untrusted), { code: 'manifest-unsafe', fix: safetyText.unsafeOwnerFix(toolkitDir) });
+  }
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -136,16 +130,14 @@ export async function readManifest(toolkitDir: string): Promise<Manifest | undef
 /** Atomic: a reader (or a crash) sees the old manifest or the new one, never half of one. */
 export async function writeManifest(toolkitDir: string, manifest: Manifest): Promise<void> {
   const p = manifestPaths(toolkitDir);
-  await mkdir(p.dir, { recursive: true });
+  await mkdir(p.dir, { recursive: true, mode: 0o755 });
+  // Never into a folder another user owns or could change, never through a link.
+  const untrusted = await untrustedBookkeeping([toolkitDir, p.dir]);
+  if (untrusted) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, untrusted), { code: 'manifest-unsafe', fix: safetyText.unsafeOwnerFix(toolkitDir) });
   const tmp = `${p.manifest}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(manifest, null, 2)}\n`);
+  await rm(tmp, { force: true });
+  await writeFile(tmp, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx', mode: 0o644 });
   await rename(tmp, p.manifest);
-}
-
-export async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /** What is at a path now, without following a link; undefined when nothing is. */

@@ -1,4 +1,5 @@
 import { cudnnText } from '../i18n/cudnn.js';
+import { normaliseMemberName } from './member-paths.js';
 // A streaming tar reader: ustar, GNU (long names 'L'/'K') and pax ('x'/'g': path, linkpath, size)
 // headers parsed from 512-byte blocks as the decompressed bytes arrive, so one pass can list,
 // check and write. It decides nothing about safety: the visitor sees each header before its body
@@ -98,7 +99,8 @@ function entryType(flag: string, name: string): TarEntryType {
   return 'other';
 }
 
-const cleanTarName = (name: string) => name.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+/** One spelling per name (see normaliseMemberName): `./T//lib/x` and `T/lib/x` are the same member. */
+const cleanTarName = (name: string) => normaliseMemberName(name);
 
 /**
  * Reads a decompressed tar stream to its end, calling `visit` for every entry (the archive's own

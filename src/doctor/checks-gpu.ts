@@ -3,6 +3,7 @@ import { gpuSupport, newestNativeTf } from '../catalog/gpu-support.js';
 import { cudaFamily, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { LINUX_DRIVER_VERSION_FILE } from '../platform.js';
+import { PROC_MODULES_FILE } from '../probe/driver-userspace.js';
 import type { MachineFacts } from '../probe/types.js';
 import { compareDotted, majorMinor } from '../version.js';
 import { doctorText as T } from '../i18n/doctor.js';
@@ -12,8 +13,64 @@ function describeGpu(g: MachineFacts['gpu']['gpus'][number]): string {
   return T.gpuLine(g.index, g.name, g.memory, g.computeCapability, g.computeCapabilitySource === 'name-table');
 }
 
+/** The user-space driver is there and its kernel module is not: after a kernel update whose module build failed, say. */
+export function moduleNotLoaded(gpu: MachineFacts['gpu']): boolean {
+  const k = gpu.kernelModule;
+  // /proc/modules may be hidden (containers): then the absent version file alone says it.
+  return Boolean(gpu.userspace && k && !k.versionFile && !(k.modules ?? []).includes('nvidia'));
+}
+
+/** Libraries of one version, a loaded module of another (nvidia-smi: "Driver/library version mismatch"). */
+function versionMismatch(gpu: MachineFacts['gpu']): { user?: string; kernel?: string } | undefined {
+  const kernel = gpu.driver.source === 'kernel module' ? gpu.driver.version : undefined;
+  if (/version mismatch/i.test(gpu.evidence ?? '')) return { user: gpu.userspace?.version, kernel };
+  return gpu.userspace && kernel && gpu.userspace.version !== kernel ? { user: gpu.userspace.version, kernel } : undefined;
+}
+
+function installEvidence(gpu: MachineFacts['gpu']): string {
+  const i = gpu.install;
+  if (!i || i.how === 'unknown') return '';
+  if (i.how === 'run-file') return T.installedByRunFile(i.evidence);
+  return i.manager === 'dpkg' ? T.installedByDpkg(i.package, i.version) : T.installedByRpm;
+}
+
+/** A fix that fits how the driver came: never NVIDIA's download page over a package manager's driver. */
+function moduleFix(gpu: MachineFacts['gpu'], v: string): string {
+  const i = gpu.install;
+  if (i?.how === 'run-file') return T.moduleFixRunFile(v);
+  if (i?.how === 'package') return i.manager === 'dpkg' ? T.moduleFixDpkg(v) : T.moduleFixRpm(v);
+  return T.moduleFixUnknown(v);
+}
+
+function smiEvidence(facts: MachineFacts): string {
+  const { gpu } = facts;
+  return gpu.nvidiaSmi ? T.smiSaid(gpu.nvidiaSmi, String(gpu.evidence)) : T.smiNotFound;
+}
+
+/** Linux, the driver's two halves apart: the module not loaded, or of another version than the libraries. */
+function driverHalvesFinding(facts: MachineFacts): Finding | undefined {
+  const { gpu } = facts;
+  if (facts.os !== 'linux' || gpu.state === 'ok') return undefined;
+  const mismatch = versionMismatch(gpu);
+  if (mismatch) {
+    const title = mismatch.user && mismatch.kernel ? T.versionMismatch(mismatch.user, mismatch.kernel) : T.versionMismatchUnknown;
+    return finding('gpu', 'fail', title, [smiEvidence(facts), mismatch.kernel ? T.kernelReports(mismatch.kernel) : '', gpu.userspace ? T.userspaceLibrary(gpu.userspace.library, gpu.userspace.version) : '', installEvidence(gpu)], T.versionMismatchFix);
+  }
+  if (!moduleNotLoaded(gpu)) return undefined;
+  const v = gpu.userspace!.version;
+  return finding('gpu', 'fail', T.moduleNotLoaded(v), [
+    smiEvidence(facts),
+    T.kernelFileAbsent(LINUX_DRIVER_VERSION_FILE),
+    gpu.kernelModule?.modules ? T.noModuleInProcModules(PROC_MODULES_FILE) : '',
+    T.userspaceLibrary(gpu.userspace!.library, v),
+    installEvidence(gpu),
+  ], moduleFix(gpu, v));
+}
+
 export function gpuFinding(facts: MachineFacts): Finding {
   const { gpu, os } = facts;
+  const halves = driverHalvesFinding(facts);
+  if (halves) return halves;
   const kernel = gpu.driver.source === 'kernel module' ? T.kernelReports(gpu.driver.version ?? '') : undefined;
   switch (gpu.state) {
     case 'ok':
@@ -95,7 +152,7 @@ export function computeCapabilityFinding(facts: MachineFacts, req: Requirements,
 export function driverFinding(facts: MachineFacts, req: Requirements | undefined): Finding {
   const v = facts.gpu.driver.version;
   if (!v) return finding('driver', 'skip', T.noDriverVersion, [], null);
-  const evidence = [T.driverEvidence(v, facts.gpu.driver.source)];
+  const evidence = [T.driverEvidence(v, facts.gpu.driver.source), moduleNotLoaded(facts.gpu) ? T.kernelModuleNotLoaded : ''].filter(Boolean);
   if (!req?.driverMin) return finding('driver', 'pass', T.driverPlain(v), evidence);
   if (compareDotted(v, req.driverMin) < 0) {
     return finding('driver', 'fail', T.driverOld(v, req.cuda, req.driverMin), evidence, T.driverOldFix(req.driverMin, DRIVER_DOWNLOAD_PAGE));

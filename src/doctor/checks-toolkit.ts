@@ -1,5 +1,6 @@
 // Verdicts on the CUDA toolkits and the cuDNN inside the one TensorFlow uses.
-import type { Requirements } from '../catalog/queries.js';
+import { cudnnGetFix } from '../catalog/cudnn-choice.js';
+import { cudaFamily, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { doctorText as T } from '../i18n/doctor.js';
 import { gpuText } from '../i18n/gpu.js';
@@ -65,14 +66,18 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
     return out;
   }
   const exact = right.some((t) => t.majorMinor === cuda);
-  out.push(finding('toolkit', 'pass', exact ? T.cudaInstalled(req.cuda, T.list(right.map((t) => t.path))) : T.cudaFromRedist(req.cuda, right[0].majorMinor ?? '?', T.list(right.map((t) => t.path))), right.map((t) => (t.redist && t.majorMinor !== cuda ? T.redistSameNames(describeToolkit(t), cuda) : describeToolkit(t)))));
+  const paths = T.list(right.map((t) => t.path));
+  const title = exact ? T.cudaInstalled(req.cuda, paths)
+    : right[0].redist ? T.cudaFromRedist(req.cuda, right[0].majorMinor ?? '?', paths)
+    : T.cudaByMinorCompat(req.cuda, right[0].majorMinor ?? '?', paths, cudaFamily(catalog, req.cuda)?.minorCompatDriverMin?.[facts.os]);
+  out.push(finding('toolkit', 'pass', title, right.map((t) => (t.redist && t.majorMinor !== cuda ? T.redistSameNames(describeToolkit(t), cuda) : describeToolkit(t)))));
   const used = toolkitInUse(facts, req) ?? right[0];
   const lacking = used.missing.filter((c) => c !== 'cudnn' && c !== 'nvcc');
   if (lacking.length) {
     out.push(finding('toolkit-complete', 'fail', T.toolkitPartial(used.version, used.path, label(lacking)), [T.has(label(present(used)))], T.reinstallCuda(req.cuda, req.tensorflow)));
   }
   const copy = facts.cudnn.find((c) => c.where === 'toolkit' && c.path === used.path);
-  const fix = T.cudnnArchiveFix(req.tensorflow, req.cudnnArchive?.file, req.cudnnArchive?.page, req.cudnn, req.cuda, catalog.cudnn.archivePage);
+  const fix = cudnnGetFix(req.cudnnArchive, req.tensorflow, { cudnn: req.cudnn, cuda: req.cuda, page: catalog.cudnn.archivePage });
   out.push(cudnnFinding(facts, req, copy, T.toolkitAt(used.version, used.path), fix));
   return out;
 }

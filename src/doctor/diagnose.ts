@@ -7,6 +7,7 @@ import { condaFindings } from './checks-conda.js';
 import { libraryFindings, windowsRuntimeFindings } from './checks-libraries.js';
 import { pipFindings } from './checks-pip.js';
 import { pythonFinding, tensorflowFinding, windowsNativeFinding } from './checks-python.js';
+import { runtimeFindings } from './checks-runtime.js';
 import { copyInterruptedFindings, toolkitFindings, toolkitInventory, unreadableFindings } from './checks-toolkit.js';
 import { insideWsl, wslDriverFinding, wslFindings, wslGpuFinding } from './checks-wsl.js';
 import type { Finding } from './finding.js';
@@ -39,6 +40,7 @@ export function diagnose(catalog: Catalog, facts: MachineFacts, options: Diagnos
   out.push(...copyInterruptedFindings(facts));
   if (req?.gpuSupported) {
     out.push(...toolkitFindings(facts, req, catalog));
+    out.push(...runtimeFindings(catalog, facts));
     out.push(...libraryFindings(facts, req));
     out.push(...pipFindings(facts, req));
     const used = toolkitInUse(facts, req);
@@ -46,6 +48,7 @@ export function diagnose(catalog: Catalog, facts: MachineFacts, options: Diagnos
     out.push(...windowsRuntimeFindings(facts, cudnn?.version));
   } else {
     out.push(...toolkitInventory(facts));
+    out.push(...runtimeFindings(catalog, facts));
     out.push(...windowsRuntimeFindings(facts, undefined));
   }
   out.push(pythonFinding(facts, req));

@@ -4,7 +4,7 @@ import { andCudaRequirement, findTfRow, pythonRange } from '../catalog/queries.j
 import type { Catalog, TfRow } from '../catalog/schema.js';
 import { doctorText, explainText as T } from '../i18n/doctor.js';
 import { compareDotted, inRange, majorMinor } from '../version.js';
-import type { ExplainFinding, FixContext } from './explain.js';
+import type { ExplainFinding, FixContext } from './explain-finding.js';
 import { loggedPythonVersion, logSays32BitPython } from './log-signals.js';
 
 // pip ≥ 20: "ERROR: Could not find a version that satisfies the requirement tensorflow-gpu==2.12.0 (from versions: none)";
@@ -61,7 +61,7 @@ function tfSupportingPython(catalog: Catalog, py: string): string {
 }
 
 /** The Python ranges of the newest TF lines, newest first: "TensorFlow 2.21: Python 3.10–3.13; 2.20: 3.9–3.13; …". */
-function pythonRanges(catalog: Catalog, count = 4): string {
+export function pythonRanges(catalog: Catalog, count = 4): string {
   const rows = rowsOf(catalog).sort((a, b) => compareDotted(b.version, a.version)).slice(0, count);
   return doctorText.places(rows.map((r, i) => {
     const { min, max } = pythonRange(r);
@@ -132,7 +132,12 @@ export function pipFindings(ctx: FixContext, text: string): ExplainFinding[] {
   if (plain) {
     const row = plain.version ? findTfRow(ctx.catalog, plain.version, 'linux')?.row : undefined;
     // "tensorflow==2.13.0 (from versions: 2.16.0rc0, …)": this Python has wheels, just not that release's.
-    if (row && plain.version) {
+    const published = plain.available?.filter((v) => /^\d+\.\d+\.\d+$/.test(v)) ?? [];
+    // "tensorflow==2.99.0 (from versions: 2.16.1, …)": pip lists this Python's releases and the one asked for is not one of them.
+    if (!row && plain.version && published.length > 0 && !published.includes(plain.version)) {
+      const newest = [...published].sort(compareDotted).pop()!;
+      out.push({ id: 'pip-no-such-version', severity: 'error', line: plain.line, meaning: T.noSuchVersionMeaning(plain.pkg, plain.version, newest), fix: T.noSuchVersionFix(plain.pkg, newest) });
+    } else if (row && plain.version) {
       out.push({ id: 'pip-python-unsupported', severity: 'error', line: plain.line, meaning: T.pythonMeaningAsked(plain.version, rangeWords(row), py), fix: T.pythonFixAsked(rangeWords(row), plain.version) });
     } else {
       const supportedBy = py ? tfSupportingPython(ctx.catalog, py) : undefined;

@@ -2,34 +2,46 @@
 // problem. Pure: the log's text and the catalog in, plain data out (the command reads files and prints).
 // pip's own errors pasted in are read too (explain-pip.ts); inside WSL no fix ever names a Linux driver.
 import { newestNativeTf } from '../catalog/gpu-support.js';
-import { andCudaRequirement, driverMinFor, findCudaRelease, findCudnnRelease, newestTfForCuda, toolkitsShippingLibrary } from '../catalog/queries.js';
+import { andCudaRequirement, archiveAccess, driverMinFor, findCudaRelease, findCudnnRelease, newestTfForCuda, toolkitsShippingLibrary } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { explainText as T } from '../i18n/doctor.js';
-import { defaultCudaRoot, librarySearchVar, toolkitDir, toolkitLibraryDir, WINDOWS_ZLIB_FROM_CUDNN, WSL_LIBRARY_DIR, type OsName } from '../platform.js';
+import { defaultCudaRoot, librarySearchVar, toolkitDir, toolkitLibraryDir, WINDOWS_ZLIB_FROM_CUDNN, type OsName } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
+import type { ExplainFinding, FindingSeverity, FixContext } from './explain-finding.js';
+import { buildInfoFindings, loggedBuildInfo, logSaysNativeWindowsCpu } from './explain-build-info.js';
+import { driverFindings, driverFix } from './explain-driver.js';
+import { installerFindings } from './explain-installers.js';
 import { pipFindings } from './explain-pip.js';
 import { loggedTfVersion, logListsNoGpu, logSaysWindows, logSaysWsl, logSaysWsl1 } from './log-signals.js';
 
-export type FindingSeverity = 'error' | 'warning' | 'info';
-
-export interface ExplainFinding {
-  /** What kind of line this is: missing-toolkit-library, missing-cudnn, cudnn-mismatch, … (EXPLAIN_IDS) */
-  id: string;
-  severity: FindingSeverity;
-  /** The file the log could not load, when there is one. */
-  library?: string;
-  meaning: string;
-  fix: string;
-  /** The first log line that says so (trimmed), as evidence. */
-  line: string;
-}
+export type { ExplainFinding, FindingSeverity, FixContext } from './explain-finding.js';
+export { driverFix } from './explain-driver.js';
 
 /** Every finding id explain can give: the rules a test walks, one by one. */
+/**
+ * The order to fix problems in: the driver and the GPU it offers come first (nothing above it works
+ * without them), then the TensorFlow package and what installs it, then the libraries it loads.
+ */
+const FIX_ORDER = [
+  'wsl-gpu-blocked', 'driver-module-not-loaded', 'driver-library-mismatch', 'missing-driver', 'driver-compat-unsupported', 'driver-sees-no-gpu',
+  'cuda-init-unknown', 'no-cuda-device', 'driver-too-old',
+  'windows-no-native-gpu', 'tf-built-without-cuda', 'pip-32bit-python', 'pip-tensorflow-gpu-ended', 'pip-python-unsupported',
+  'pip-no-such-version', 'pip-wheel-unsupported', 'conda-package-not-found', 'conda-unsatisfiable', 'poetry-python-range',
+  'poetry-no-version', 'poetry-no-candidates',
+  'missing-msvc-runtime', 'missing-cuda-runtime', 'missing-toolkit-library', 'missing-dependency', 'some-libraries-missing',
+  'missing-cudnn', 'missing-zlib', 'cudnn-part-needs-zlib', 'cudnn-parts-mixed', 'cudnn-mismatch', 'missing-library',
+  'no-code-for-gpu', 'no-gpu-listed', 'missing-tensorrt', 'missing-cupti', 'tf-build-info',
+];
+const fixRank = (id: string) => (FIX_ORDER.includes(id) ? FIX_ORDER.indexOf(id) : FIX_ORDER.length);
+
 export const EXPLAIN_IDS = [
   'missing-toolkit-library', 'missing-cupti', 'missing-cudnn', 'missing-driver', 'missing-tensorrt', 'missing-library',
   'missing-dependency', 'missing-zlib', 'cudnn-part-needs-zlib', 'cudnn-parts-mixed', 'missing-msvc-runtime', 'cudnn-mismatch',
   'driver-too-old', 'missing-cuda-runtime', 'some-libraries-missing', 'no-code-for-gpu', 'windows-no-native-gpu', 'no-gpu-listed',
-  'pip-tensorflow-gpu-ended', 'pip-python-unsupported', 'pip-wheel-unsupported', 'pip-32bit-python',
+  'pip-tensorflow-gpu-ended', 'pip-python-unsupported', 'pip-wheel-unsupported', 'pip-32bit-python', 'pip-no-such-version',
+  'driver-module-not-loaded', 'driver-library-mismatch', 'driver-compat-unsupported', 'driver-sees-no-gpu', 'cuda-init-unknown',
+  'no-cuda-device', 'tf-built-without-cuda', 'tf-build-info', 'conda-package-not-found', 'conda-unsatisfiable',
+  'poetry-python-range', 'poetry-no-version', 'poetry-no-candidates', 'wsl-gpu-blocked',
 ] as const;
 
 export interface LoggedGpu {
@@ -234,16 +246,6 @@ export function cudaWords(versions: string[]): string {
 }
 
 // ------------------------------------------------------------------ fixes
-export interface FixContext {
-  catalog: Catalog;
-  os: OsName;
-  wsl: boolean;
-  /** The log shows WSL 1's kernel: no GPU there at all. */
-  wsl1?: boolean;
-  cudaVersions: string[];
-  /** The TensorFlow version the log names. */
-  tf?: string;
-}
 
 /** The CUDA to install for the log's files: the one TF's table pairs with them, else the newest that ships them. */
 function targetCuda(ctx: FixContext): { cuda?: string; tf?: string } {
@@ -265,15 +267,10 @@ function libraryFolderWords(ctx: FixContext): string {
 function cudnnInstallWords(ctx: FixContext, cudnnMajor: string): string {
   const { cuda, tf } = targetCuda(ctx);
   const archive = cuda ? findCudnnRelease(ctx.catalog, cudnnMajor, cuda, ctx.os)?.archives[ctx.os] : undefined;
-  return T.installCudnn(cudnnMajor, cuda, archive?.file, tf);
+  // Public copy or login: the catalog's one fact, as requirements and install say it.
+  return T.installCudnn(cudnnMajor, cuda, archive?.file, tf, archive ? archiveAccess(archive) === 'public' : false);
 }
 
-/** The driver fix for this log: Windows', Linux', or — inside WSL — always the Windows driver, never a Linux one. */
-export function driverFix(ctx: Pick<FixContext, 'os' | 'wsl' | 'wsl1'>): string {
-  if (ctx.wsl1) return T.driverFixWsl1;
-  if (ctx.wsl) return T.driverFixWsl(WSL_LIBRARY_DIR);
-  return ctx.os === 'windows' ? T.driverFixWindows : T.driverFixLinux;
-}
 
 /** The newest cuDNN below the zlib cut-over that TF's Windows table pairs with its GPU releases, and those releases. */
 function windowsCudnnWithoutZlib(catalog: Catalog): { cudnn: string; range: string; tf: string } | undefined {
@@ -437,7 +434,7 @@ export function explainLog(catalog: Catalog, text: string, options: ExplainOptio
     (hits.some((h) => h.kind.type === 'zlib' || h.kind.type === 'msvc' || h.kind.type === 'cudnn-part') ? 'windows' : undefined) ??
     libraryFiles.map(osOfLibrary).find((o): o is OsName => o !== undefined) ??
     hits.map((h) => (h.kind.type === 'library' && h.kind.dependency ? osOfLibrary(h.kind.dependency) : undefined)).find((o): o is OsName => o !== undefined) ??
-    (logSaysWindows(text) ? 'windows' : undefined);
+    (logSaysWindows(text) || logSaysNativeWindowsCpu(text) ? 'windows' : undefined);
   const os: OsName = guessedOs ?? 'linux';
   const tf = loggedTfVersion(text);
 
@@ -470,18 +467,23 @@ export function explainLog(catalog: Catalog, text: string, options: ExplainOptio
     if (hit.kind.type === 'some-missing' && namedLibraries) continue;
     add(hit.kind.type === 'library' ? libraryFinding(ctx, hit as RawHit & { kind: { type: 'library' } }) : otherFinding(ctx, hit, gpus));
   }
+  for (const f of driverFindings(ctx, text)) add(f);
   for (const f of pipFindings(ctx, text)) add(f);
+  for (const f of installerFindings(ctx, text)) add(f);
+  for (const f of buildInfoFindings(ctx, text)) add(f);
   // "[]" with nothing else wrong: the no-GPU-no-error class (native Windows TF ≥ 2.11), else a pointer to the reason.
   if (logListsNoGpu(text) && !findings.some((f) => f.severity === 'error') && gpus.length === 0) add(noGpuFinding(ctx, text));
   const severityOrder: Record<FindingSeverity, number> = { error: 0, warning: 1, info: 2 };
-  findings.sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity]);
+  // Problems before notes, and problems in the order to fix them: the driver, then what installs TensorFlow, then its libraries.
+  findings.sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity] || fixRank(a.id) - fixRank(b.id));
 
+  const built = loggedBuildInfo(text);
   return {
     os: guessedOs ?? null,
     wsl,
     tensorflow: tf ?? null,
-    cuda: cudaLabel(cudaVersions),
-    cudnn,
+    cuda: cudaLabel(cudaVersions) ?? (built?.cudaBuild !== false ? (built?.cuda ?? null) : null),
+    cudnn: cudnn ?? (built?.cudaBuild !== false ? (built?.cudnn ?? null) : null),
     findings,
     gpus,
     healthySignals: healthy,

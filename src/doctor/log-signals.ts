@@ -11,8 +11,11 @@ export function logSaysWsl1(text: string): boolean {
   return /\d+\.\d+\.\d+-\d+-Microsoft\b/.test(text);
 }
 
+/** NVML's words inside WSL when the Windows side keeps the GPU from it (microsoft/WSL#9166, #11865). */
+export const WSL_GPU_BLOCKED = /Failed to initialize NVML: GPU access blocked by the operating system/;
+
 export function logSaysWsl(text: string): boolean {
-  return WSL_PATH.test(text) || WSL_KERNEL.test(text);
+  return WSL_PATH.test(text) || WSL_KERNEL.test(text) || WSL_GPU_BLOCKED.test(text);
 }
 
 /** A Windows path (C:\Users\…), a win_amd64 wheel, or Python's "on win32" banner. */
@@ -69,4 +72,36 @@ export function logListsNoGpu(text: string): boolean {
     /\bGPUs?(?: Available)?:?\s+\[\]/i.test(text) ||
     /^\s*\[PhysicalDevice\(name='\/physical_device:CPU:0', device_type='CPU'\)\]\s*$/m.test(text)
   );
+}
+
+/** TF prints driver versions without leading zeros ("535.261.3" for 535.261.03): give them back as NVIDIA writes them. */
+function driverVersionText(v: string): string {
+  const [maj, min, patch] = v.split('.');
+  if (patch === undefined) return v;
+  // "375.66.0" is driver 375.66 (two parts); "470.57.2" is 470.57.02.
+  return patch === '0' ? `${maj}.${min}` : `${maj}.${min}.${patch.padStart(2, '0')}`;
+}
+
+/**
+ * The driver versions a log names: its user-space library (TF's cuda_diagnostics "libcuda reported version is:",
+ * nvidia-smi's "NVML library version:", nvidia-smi's table "Driver Version:") and its kernel module
+ * ("kernel reported version is:", "kernel version X does not match DSO version Y").
+ */
+export function loggedDriverVersions(text: string): { library?: string; kernel?: string } {
+  const mismatch = /kernel version (\d+\.\d+(?:\.\d+)?) does not match DSO version (\d+\.\d+(?:\.\d+)?)/.exec(text);
+  const library =
+    mismatch?.[2] ??
+    /libcuda reported version is:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1] ??
+    /NVML library version:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1] ??
+    /Driver Version:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1] ??
+    // The user-space library's own file name, as `ls` or ldconfig -p prints it: libcuda.so.535.261.03.
+    /libcuda\.so\.(\d{3}\.\d+(?:\.\d+)?)\b/.exec(text)?.[1];
+  const kernel = mismatch?.[1] ?? /kernel reported version is:?\s*(\d+\.\d+(?:\.\d+)?)/.exec(text)?.[1];
+  return { library: library ? driverVersionText(library) : undefined, kernel: kernel ? driverVersionText(kernel) : undefined };
+}
+
+/** The script hides every GPU: CUDA_VISIBLE_DEVICES set to -1 or "" (os.environ[...] = "-1", export CUDA_VISIBLE_DEVICES=-1). */
+export function logHidesGpus(text: string): string | undefined {
+  const m = /CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*(['"]?)(-1|)\1(?=\s|$|[;,)])/m.exec(text);
+  return m ? `CUDA_VISIBLE_DEVICES=${m[2] === '' ? '""' : m[2]}` : undefined;
 }

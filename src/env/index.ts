@@ -6,4 +6,3 @@ export { describeEnvPlan, envLinesToRunYourself, prepareEnvPlan, type PrepareEnv
 export { parseRegQueryPath, readPersistedPath } from './windows-path.js';
 export type * from './types.js';
 export { loadOrderExportLine, planLoadOrder, prepareLoadOrder, type LoadOrderInput } from './load-order.js';
-export { newShellEnvironment, type NewShell } from './new-shell.js';

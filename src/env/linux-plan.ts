@@ -2,8 +2,8 @@
 // toolkit installed as root, an env script (+ one rc line) for a toolkit under the user's home.
 import { envText } from '../i18n/env.js';
 import path from 'node:path';
-import { ldSoConfFileName, shellRcFile, splitPathList, toolkitSubdirs } from '../platform.js';
 import { compareDotted } from '../version.js';
+import { ldSoConfFileName, shellRcFile, splitPathList, toolkitSubdirs } from '../platform.js';
 import { shDoubleQuoted, singleQuoted } from './shell-quote.js';
 import { hasLine, withLineAppended } from './text-lines.js';
 import type { EnvChange, EnvPlan, EnvPlanInput, LinuxEnvState, ToolkitLibraries } from './types.js';
@@ -192,13 +192,7 @@ export function planLinuxEnv(input: EnvPlanInput, plan: EnvPlan): void {
   }
   const home = input.places.home.replace(/\/+$/, '');
   const underHome = input.toolkitDir === home || input.toolkitDir.startsWith(`${home}/`);
-  if (underHome) planUserScript(input, state, plan);
-  else if (input.userOnly && !input.elevated) {
-    // #30: outside the home folder, a user-only plan still makes the libraries findable for this
-    // user's new shells (no administrator needed for their own files); the lines for everyone are named.
-    plan.notes.push(envText.userOnlyOutsideHome(input.toolkitDir));
-    planUserScript(input, state, plan);
-  }
+  if (underHome || input.forUser) planUserScript(input, state, plan);
   else if (input.elevated) planSystemConf(input, state, plan);
   else planManual(input, state, plan);
 }

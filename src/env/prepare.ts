@@ -18,8 +18,8 @@ export interface PrepareEnvOptions {
   toolkits: { version: string; dir: string }[];
   elevated: boolean;
   rcLine?: boolean;
-  /** Linux: this user's own env script wherever the toolkit is (no administrator). */
-  userOnly?: boolean;
+  /** Linux: this user's env script wherever the toolkit is (EnvPlanInput.forUser). */
+  forUser?: boolean;
   /** Tests: put ld.so.conf.d and the config dir under this folder. */
   root?: string;
   configDir?: string;
@@ -43,7 +43,7 @@ export async function prepareEnvPlan(options: PrepareEnvOptions): Promise<{ plan
     linux: host.os === 'linux' ? await readLinuxEnvState(host, places, options.cuda) : undefined,
     windows: host.os === 'windows' ? await readWindowsEnvState(host) : undefined,
     rcLine: options.rcLine,
-    userOnly: options.userOnly,
+    forUser: options.forUser,
   });
   return { plan, places };
 }

@@ -106,11 +106,8 @@ export interface EnvPlanInput {
   windows?: WindowsEnvState;
   /** Linux home installs: add the `source` line to the shell's rc file (default true). */
   rcLine?: boolean;
-  /**
-   * Linux: plan for this user only, wherever the toolkit is (the redist route): the user's own env
-   * script and rc line, which need no administrator, instead of ld.so.conf.d lines only root can run.
-   */
-  userOnly?: boolean;
+  /** Linux: this user's env script + rc line wherever the toolkit is (the redist route), never ld.so.conf.d. */
+  forUser?: boolean;
 }
 
 export interface EnvApplyOptions {

@@ -1,5 +1,6 @@
 // What `download cuda|cudnn` (and the plan runner) fetch: a catalog entry turned into a URL, a file
 // name and checksum sources, or the login page when NVIDIA offers no public copy.
+import { publicCopyUrl } from '../catalog/archive-facts.js';
 import { findCudaRelease } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { UsageError } from '../errors.js';
@@ -48,7 +49,7 @@ export function cudnnArchiveTarget(catalog: Catalog, version: string, os: OsName
   const release = builds[0];
   const archive = release.archives[os]!;
   const label = fetchText.cudnnLabel(release.version, release.cuda, os);
-  const url = archive.gated === false ? archive.url : archive.publicUrl;
+  const url = publicCopyUrl(archive);
   if (!url) throw loginNeededError(label, archive.file, release.downloadPage ?? catalog.cudnn.archivePage);
   return { label, url, file: archive.file, checksum: { sha256: archive.sha256, manifestUrl: archive.manifestUrl }, size: archive.size };
 }

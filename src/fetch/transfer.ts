@@ -86,9 +86,20 @@ class Retryable extends Error {
   }
 }
 /** An attempt that moved bytes, but too few: counts as a failure even though it made progress. */
-class TooSlow extends Retryable {}
+class TooSlow extends Retryable {
+  constructor(
+    message: string,
+    /** The window it was measured over, in ms. */
+    readonly windowMs: number,
+  ) {
+    super(message);
+  }
+}
 /** A body without a length that went past any size this file can have. */
 class BodyTooLong extends Error {}
+
+/** A duration as said to the user: "0.3", "12", never "0". */
+const seconds = (ms: number) => (ms < 10_000 ? (Math.max(ms, 100) / 1000).toFixed(1) : String(Math.round(ms / 1000)));
 
 const DEFAULTS = {
   retries: 5,
@@ -449,6 +460,8 @@ export class Transfer {
 
   private async fetchPiece(p: Piece, opened?: OpenedResponse): Promise<void> {
     let failures = 0;
+    let tries = 0;
+    let stalls = 0;
     while (!pieceComplete(p)) {
       const before = p.done;
       try {
@@ -462,9 +475,11 @@ export class Transfer {
       } catch (error) {
         if (this.inner.signal.aborted) throw this.req.signal?.aborted ? interruptedError(this.req.paths, this.req.meter.current) : error;
         if (!(error instanceof Retryable)) throw error;
+        tries += 1;
+        stalls = error instanceof TooSlow ? stalls + 1 : 0;
         // A trickle moves bytes on every attempt; it must still run out of tries.
         failures = p.done > before && !(error instanceof TooSlow) ? 1 : failures + 1;
-        if (failures > this.t.retries) throw this.explain(error);
+        if (failures > this.t.retries) throw this.explain(error, { stalls, tries });
         const wait = error.retryAfterMs ?? Math.min(30_000, this.t.retryBaseMs * 2 ** (failures - 1)) * (0.75 + Math.random() / 2);
         if (wait > this.t.maxRetryAfterMs) throw retryLaterError(this.req.url, wait);
         await delay(wait, undefined, { signal: this.inner.signal }).catch(() => undefined);
@@ -495,7 +510,7 @@ export class Transfer {
       if (elapsed < lowSpeedWindowMs) return;
       if (windowBytes < (minBytesPerSec * elapsed) / 1000) {
         // got wraps a destroy() reason in its own error type; keep ours aside.
-        stalled = new TooSlow(fetchText.slowerThan(formatBytes(minBytesPerSec), Math.round(elapsed / 1000)));
+        stalled = new TooSlow(fetchText.slowerThan(formatBytes(minBytesPerSec), seconds(elapsed)), elapsed);
         r.body.destroy(stalled);
       }
       windowBytes = 0;
@@ -542,11 +557,13 @@ export class Transfer {
   }
 
   /** Turns what is left of an internal failure into something the user can act on. */
-  private explain(error: unknown): unknown {
+  private explain(error: unknown, counts?: { stalls: number; tries: number }): unknown {
     if (error instanceof CudawizError) return error;
     if (this.req.signal?.aborted) return interruptedError(this.req.paths, this.req.meter.current);
     if (error instanceof TooSlow) {
-      return new CudawizError(fetchText.tooSlow(this.req.url, formatBytes(this.t.minBytesPerSec), Math.round(this.t.lowSpeedWindowMs / 1000), this.t.retries + 1), { code: 'download-stalled', fix: fetchText.tooSlowFix });
+      // What was measured: the window the last try was judged over, and how many tries in a row stalled (of how many).
+      const tries = counts?.tries ?? this.t.retries + 1;
+      return new CudawizError(fetchText.tooSlow(this.req.url, formatBytes(this.t.minBytesPerSec), seconds(error.windowMs), counts?.stalls ?? tries, tries), { code: 'download-stalled', fix: fetchText.tooSlowFix });
     }
     if (error instanceof Retryable) {
       return new CudawizError(fetchText.failedAfterTries(this.req.url, this.t.retries + 1, error.message), {

@@ -127,9 +127,50 @@ const en = {
   redistSameNames: (toolkit: string, cuda: string) => `${toolkit} (redist, same library names as ${cuda})`,
   toolkitPartial: (version: string | undefined, path: string, missing: string) => `CUDA ${version} at ${path} is partial: no ${missing}`,
   reinstallCuda: (cuda: string, tf: string) => `Reinstall CUDA ${cuda} with its libraries: cudawiz install --tf ${tf}`,
-  cudnnArchiveFix: (tf: string, file: string | undefined, page: string | undefined, cudnn: string | null, cuda: string, archivePage: string) =>
-    `cudawiz install --tf ${tf} --cudnn-archive FILE, with FILE = ${file ? `${file} (log in at ${page})` : `cuDNN ${cudnn} for CUDA ${cuda} (${archivePage})`}`,
   toolkitAt: (version: string | undefined, path: string) => `CUDA ${version} at ${path}`,
+  // ---------------------------------------------------------------- a driver whose kernel module is not loaded, or differs (checks-gpu)
+  moduleNotLoaded: (v: string) => `NVIDIA driver ${v} is installed, but its kernel module is not loaded`,
+  noModuleInProcModules: (file: string) => `lsmod (${file}): no nvidia module loaded`,
+  userspaceLibrary: (library: string, v: string) => `driver ${v} from its library's file name: ${library}`,
+  installedByDpkg: (pkg: string, v: string) => `installed by the package manager: ${pkg} ${v} (dpkg)`,
+  installedByRpm: 'installed by the package manager (rpm)',
+  installedByRunFile: (evidence: string) => `installed by NVIDIA's .run installer (${evidence})`,
+  moduleFixDpkg: (v: string) =>
+    `The driver comes from your package manager: load its kernel module, and do not install NVIDIA's .run over it. ` +
+    `1. dkms status: nvidia ${v} must be "installed" for the running kernel (uname -r); 2. if it is not: sudo apt install linux-headers-$(uname -r), then sudo dkms autoinstall; ` +
+    `3. sudo modprobe nvidia; 4. "Key was rejected by service" is Secure Boot refusing an unsigned module: sudo mokutil --import /var/lib/dkms/mok.pub, reboot and enrol the key; ` +
+    `5. sudo dmesg | grep NVRM shows the module's own error; 6. after a kernel update, reboot into the new kernel.`,
+  moduleFixRpm: (v: string) =>
+    `The driver comes from your package manager: load its kernel module, and do not install NVIDIA's .run over it. ` +
+    `1. sudo dnf install kernel-devel-$(uname -r); 2. rebuild it: sudo akmods --force (RPM Fusion) or sudo dkms autoinstall (NVIDIA's repository; dkms status shows nvidia ${v}); ` +
+    `3. sudo modprobe nvidia; 4. "Key was rejected by service" is Secure Boot: enrol the module's signing key with mokutil and reboot; 5. sudo dmesg | grep NVRM shows the module's own error; 6. after a kernel update, reboot into the new kernel.`,
+  moduleFixRunFile: (v: string) =>
+    `The driver came from NVIDIA's .run installer, which builds its module for one kernel: rebuild it for this one with the same installer, ` +
+    `sudo sh NVIDIA-Linux-x86_64-${v}.run --dkms (with --dkms, later kernel updates rebuild it by themselves); then sudo modprobe nvidia; ` +
+    `sudo dmesg | grep NVRM shows the module's own error; "Key was rejected by service" is Secure Boot: sign and enrol the module (mokutil), or turn Secure Boot off.`,
+  moduleFixUnknown: (v: string) =>
+    `Load the driver's kernel module: sudo modprobe nvidia; dkms status shows whether nvidia ${v} was built for the running kernel (uname -r; headers for it are needed to build); ` +
+    `sudo dmesg | grep NVRM shows the module's own error ("Key was rejected by service": Secure Boot, enrol the key with mokutil); after a kernel update, reboot into the new kernel.`,
+  versionMismatch: (user: string, kernel: string) => `The NVIDIA driver's libraries (${user}) and its loaded kernel module (${kernel}) differ: upgraded without a reboot`,
+  versionMismatchUnknown: 'The NVIDIA driver\'s libraries and its loaded kernel module differ: upgraded without a reboot',
+  versionMismatchFix: 'Reboot, so the new kernel module is loaded (or, with no display or program using the GPU: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia). Do not reinstall the driver.',
+  kernelModuleNotLoaded: 'kernel module not loaded',
+  // ---------------------------------------------------------------- CUDA runtimes on the loader path (checks-runtime, runtime-serving)
+  runtimeServes: (version: string, dir: string, file: string, tfs: string) => `CUDA ${version} runtime at ${dir} (${file}) serves TensorFlow ${tfs}`,
+  runtimeServesNone: (version: string, dir: string, file: string) => `CUDA ${version} runtime at ${dir} (${file}) serves no TensorFlow in the catalog`,
+  runtimeVersionUnknown: (dir: string, file: string) => `A CUDA runtime of unknown version at ${dir} (${file})`,
+  runtimeFrom: (from: string, where: string | undefined) => `version from ${from}${where ? ` (${where})` : ''}`,
+  servedExactly: (tfs: string, cuda: string) => `exactly: TensorFlow ${tfs} (built with CUDA ${cuda})`,
+  servedByMinorCompat: (tfs: string, cuda: string, major: number, driver: string | undefined) =>
+    `by CUDA ${major} minor-version compatibility: TensorFlow ${tfs} (built with CUDA ${cuda})${driver ? `; needs driver ${driver} or newer` : ''}`,
+  notServedMissing: (tfs: string, cuda: string, files: string) => `not TensorFlow ${tfs} (built with CUDA ${cuda}): no ${files}`,
+  eachNeedsCudnn: 'each also needs the cuDNN its row names (cudawiz doctor --tf V checks it)',
+  range: (first: string, last: string) => `${first}–${last}`,
+  cudaByMinorCompat: (cuda: string, from: string, paths: string, driver: string | undefined) =>
+    `CUDA ${cuda}'s libraries from CUDA ${from} (same library names, CUDA minor-version compatibility${driver ? `: driver ${driver} or newer` : ''}): ${paths}`,
+  // ---------------------------------------------------------------- src/verify/nvcc.ts (#33: never run what others can change)
+  notRunUntrusted: (program: string, writable: string) => `${program} not run: ${writable} is writable by other users`,
+  versionFrom: (source: string | undefined, release: string | undefined) => `release ${release ?? 'unknown'}${source ? ` (from ${source})` : ''}`,
   wheelsCuda: (cuda: string) => `CUDA ${cuda} comes from pip's nvidia-* wheels (tensorflow[and-cuda]); no toolkit needed`,
   inWheels: (file: string, where: string | undefined) => `${file}: in ${where ?? 'the Python environment'}'s nvidia wheels`,
   wheelCudnnWhere: "pip's nvidia-cudnn wheel",
@@ -358,7 +399,7 @@ const zh: DoctorStrings = {
   zlibOk: (dll, path, bits) => `${dll}：${path}${bits ? `（${bits} 位）` : ''}`,
 
   describeToolkit: (version, path, aliases, source) =>
-    `CUDA ${version ?? '（版本未知）'}，位于 ${path}${aliases.length ? `（也叫 ${aliases.join('、')}）` : ''}${source ? `，版本取自 ${source}` : ''}`,
+    `CUDA ${version ?? '（版本未知）'}，位于 ${path}${aliases.length ? `（也叫 ${aliases.join('、')}）` : ''}${source ? `，版本取自 ${VERSION_SOURCE_ZH[source] ?? source}` : ''}`,
   unreadableToolkit: (path, error) => `读不了 CUDA Toolkit 目录 ${path}（${error}）`,
   foundVia: (via) => `发现途径：${via}`,
   unreadableFix: (check) => `检查一下：${check}；用能读取它的用户运行 cudawiz，或者修复损坏的链接。`,
@@ -381,9 +422,47 @@ const zh: DoctorStrings = {
   redistSameNames: (toolkit, cuda) => `${toolkit}（redist 组件包，动态链接库名与 ${cuda} 相同）`,
   toolkitPartial: (version, path, missing) => `${path} 的 CUDA ${version} 不完整：缺少 ${missing}`,
   reinstallCuda: (cuda, tf) => `重新安装带全部库的 CUDA ${cuda}：cudawiz install --tf ${tf}`,
-  cudnnArchiveFix: (tf, file, page, cudnn, cuda, archivePage) =>
-    `cudawiz install --tf ${tf} --cudnn-archive FILE，FILE 是 ${file ? `${file}（在 ${page} 登录 NVIDIA 开发者账号后下载）` : `适配 CUDA ${cuda} 的 cuDNN ${cudnn}（${archivePage}）`}`,
   toolkitAt: (version, path) => `${path} 的 CUDA ${version}`,
+  moduleNotLoaded: (v) => `已安装 NVIDIA 显卡驱动 ${v}，但它的内核模块没有加载`,
+  noModuleInProcModules: (file) => `lsmod（${file}）：没有加载任何 nvidia 模块`,
+  userspaceLibrary: (library, v) => `显卡驱动 ${v}，取自驱动库的文件名：${library}`,
+  installedByDpkg: (pkg, v) => `由软件包管理器安装：${pkg} ${v}（dpkg）`,
+  installedByRpm: '由软件包管理器安装（rpm）',
+  installedByRunFile: (evidence) => `由 NVIDIA 的 .run 安装程序安装（${evidence}）`,
+  moduleFixDpkg: (v) =>
+    `显卡驱动来自软件包管理器：请加载它的内核模块，不要再用 NVIDIA 的 .run 覆盖安装。` +
+    `1. dkms status：nvidia ${v} 对当前内核（uname -r）应显示为 "installed"；2. 如果不是：sudo apt install linux-headers-$(uname -r)，然后 sudo dkms autoinstall；` +
+    `3. sudo modprobe nvidia；4. 出现 "Key was rejected by service" 说明安全启动（Secure Boot）拒绝了未签名的模块：sudo mokutil --import /var/lib/dkms/mok.pub，重启并登记密钥；` +
+    `5. sudo dmesg | grep NVRM 能看到模块自己的报错；6. 内核更新之后，要重启进入新内核。`,
+  moduleFixRpm: (v) =>
+    `显卡驱动来自软件包管理器：请加载它的内核模块，不要再用 NVIDIA 的 .run 覆盖安装。` +
+    `1. sudo dnf install kernel-devel-$(uname -r)；2. 重新编译：sudo akmods --force（RPM Fusion），或 sudo dkms autoinstall（NVIDIA 的软件源；dkms status 会列出 nvidia ${v}）；` +
+    `3. sudo modprobe nvidia；4. 出现 "Key was rejected by service" 说明是安全启动（Secure Boot）：用 mokutil 登记模块的签名密钥并重启；5. sudo dmesg | grep NVRM 能看到模块自己的报错；6. 内核更新之后，要重启进入新内核。`,
+  moduleFixRunFile: (v) =>
+    `显卡驱动是用 NVIDIA 的 .run 安装程序装的，它只为一个内核编译模块：请用同一个安装程序为当前内核重新编译，` +
+    `sudo sh NVIDIA-Linux-x86_64-${v}.run --dkms（加上 --dkms，以后内核更新会自动重新编译）；然后 sudo modprobe nvidia；` +
+    `sudo dmesg | grep NVRM 能看到模块自己的报错；出现 "Key was rejected by service" 说明是安全启动（Secure Boot）：给模块签名并用 mokutil 登记，或者关闭安全启动。`,
+  moduleFixUnknown: (v) =>
+    `加载显卡驱动的内核模块：sudo modprobe nvidia；dkms status 能看出 nvidia ${v} 是否为当前内核（uname -r）编译过（编译需要这个内核的头文件）；` +
+    `sudo dmesg | grep NVRM 能看到模块自己的报错（"Key was rejected by service"：安全启动，用 mokutil 登记密钥）；内核更新之后，要重启进入新内核。`,
+  versionMismatch: (user, kernel) => `NVIDIA 显卡驱动的库（${user}）和已加载的内核模块（${kernel}）版本不一致：升级后还没有重启`,
+  versionMismatchUnknown: 'NVIDIA 显卡驱动的库和已加载的内核模块版本不一致：升级后还没有重启',
+  versionMismatchFix: '重启，让新的内核模块加载（如果没有显示器或程序在用这块 GPU，也可以：sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia）。不要重装显卡驱动。',
+  kernelModuleNotLoaded: '内核模块没有加载',
+  runtimeServes: (version, dir, file, tfs) => `${dir} 里的 CUDA ${version} 运行库（${file}）可供 TensorFlow ${tfs} 使用`,
+  runtimeServesNone: (version, dir, file) => `${dir} 里的 CUDA ${version} 运行库（${file}）不能供目录数据里的任何 TensorFlow 使用`,
+  runtimeVersionUnknown: (dir, file) => `${dir} 里有一个版本未知的 CUDA 运行库（${file}）`,
+  runtimeFrom: (from, where) => `版本取自 ${VERSION_SOURCE_ZH[from] ?? RUNTIME_FROM_ZH[from] ?? from}${where ? `（${where}）` : ''}`,
+  servedExactly: (tfs, cuda) => `版本完全一致：TensorFlow ${tfs}（用 CUDA ${cuda} 编译）`,
+  servedByMinorCompat: (tfs, cuda, major, driver) =>
+    `靠 CUDA ${major} 的小版本兼容：TensorFlow ${tfs}（用 CUDA ${cuda} 编译）${driver ? `；显卡驱动至少要 ${driver}` : ''}`,
+  notServedMissing: (tfs, cuda, files) => `不能用于 TensorFlow ${tfs}（用 CUDA ${cuda} 编译）：缺少 ${files}`,
+  eachNeedsCudnn: '每个版本还需要它那一行写明的 cuDNN（cudawiz doctor --tf V 会检查）',
+  range: (first, last) => `${first}–${last}`,
+  cudaByMinorCompat: (cuda, from, paths, driver) =>
+    `CUDA ${cuda} 所需的动态链接库来自 CUDA ${from}（文件名相同，靠 CUDA 小版本兼容${driver ? `：显卡驱动至少要 ${driver}` : ''}）：${paths}`,
+  notRunUntrusted: (program, writable) => `没有运行 ${program}：${writable} 可被其他用户写入`,
+  versionFrom: (source, release) => `release ${release ?? '未知'}${source ? `（取自 ${VERSION_SOURCE_ZH[source] ?? source}）` : ''}`,
   wheelsCuda: (cuda) => `CUDA ${cuda} 来自 pip 的 nvidia-* 包（tensorflow[and-cuda]）；不需要安装 CUDA Toolkit`,
   inWheels: (file, where) => `${file}：在 ${where ?? '这个 Python 环境'} 的 nvidia 包里`,
   wheelCudnnWhere: 'pip 的 nvidia-cudnn 包',
@@ -497,6 +576,20 @@ const zh: DoctorStrings = {
   shareWsl: (version, windows, driver) => `${version}，Windows ${windows}，Windows 显卡驱动 ${driver}`,
   sharePip: (cuda, cudnn) => `${cuda}，cudnn ${cudnn}`,
   shareConda: (cuda, cudnn) => `cuda ${cuda}，cudnn ${cudnn}`,
+};
+
+/** Where a toolkit's version was read (Toolkit.versionSource ids), in Chinese; file names stay as they are. */
+const VERSION_SOURCE_ZH: Record<string, string> = {
+  'dpkg status': 'dpkg 的软件包记录',
+  'file name': '运行库的文件名',
+  'directory name': '目录名',
+};
+
+/** Where a CUDA runtime's version was read (CudaRuntime.from ids), in Chinese. */
+const RUNTIME_FROM_ZH: Record<string, string> = {
+  toolkit: 'CUDA Toolkit',
+  'conda env': 'conda 环境',
+  'pip wheel': 'pip 的 wheel',
 };
 
 export const doctorText = localized({ en, zh });

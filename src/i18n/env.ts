@@ -19,8 +19,6 @@ export const envText = localized({
     forCuda: (cuda: string, tf: string | undefined) => (tf ? `CUDA ${cuda} for TensorFlow ${tf}` : `CUDA ${cuda}`),
     whyConf: (what: string) => `tell the loader where ${what} keeps its libraries`,
     whyLdconfig: 'rebuild the loader cache so the new folders count',
-    userOnlyOutsideHome: (dir: string) =>
-      `${dir} is outside your home folder: it is made findable for you only (your env script and rc line need no administrator); for every user, an administrator would list it in /etc/ld.so.conf.d.`,
     perUserNotGlobal: (other: string, files: string, cuda: string) =>
       `Not for the whole machine: every program keeps loading CUDA ${other}'s ${files}, which the system already resolves; CUDA ${cuda}'s go first only in programs started from your new shells (the env script), so a loader file would never put the older copy ahead for everyone.`,
     whyScript: (what: string) => `set PATH and LD_LIBRARY_PATH for ${what}`,
@@ -100,7 +98,6 @@ export const envText = localized({
     forCuda: (cuda, tf) => (tf ? `供 TensorFlow ${tf} 使用的 CUDA ${cuda}` : `CUDA ${cuda}`),
     whyConf: (what) => `告诉动态链接器 ${what} 的库在哪里`,
     whyLdconfig: '重建动态链接器缓存，让新目录生效',
-    userOnlyOutsideHome: (dir) => `${dir} 在你的主目录之外：只对你生效（你的环境脚本和启动文件里的一行不需要管理员）；要对所有用户生效，需要管理员把它写进 /etc/ld.so.conf.d。`,
     perUserNotGlobal: (other, files, cuda) =>
       `不对整台机器生效：所有程序继续加载系统已经解析到的 CUDA ${other} 的 ${files}；CUDA ${cuda} 的只在从新开终端启动的程序里排在前面（通过环境脚本），不会用加载器配置文件让旧的那份对所有人排在前面。`,
     whyScript: (what) => `为 ${what} 设置 PATH 和 LD_LIBRARY_PATH`,

@@ -18,9 +18,9 @@ const en = {
   installCuda: (cuda: string, tf: string | undefined) => `Install CUDA ${cuda}${tf ? ` (cudawiz install --tf ${tf})` : ''}`,
   putDirOn: (dir: string, where: string) => `put ${dir} on ${where}`,
   putFolderOn: (where: string) => `put its library folder on ${where}`,
-  installCudnn: (cudnnMajor: string, cuda: string | undefined, archive: string | undefined, tf: string | undefined) =>
-    `Install cuDNN ${cudnnMajor}${cuda ? ` for CUDA ${cuda}` : ''}${archive ? ` (${archive})` : ''}` +
-    `${cuda ? ` into the CUDA ${cuda} folder` : ''}${tf ? ` (cudawiz install --tf ${tf} --cudnn-archive FILE)` : ''}`,
+  installCudnn: (cudnnMajor: string, cuda: string | undefined, archive: string | undefined, tf: string | undefined, publicCopy: boolean) =>
+    `Install cuDNN ${cudnnMajor}${cuda ? ` for CUDA ${cuda}` : ''}${archive ? ` (${archive}${publicCopy ? ', a public copy, no login needed' : ''})` : ''}` +
+    `${cuda ? ` into the CUDA ${cuda} folder` : ''}${tf ? (publicCopy ? ` (cudawiz install --tf ${tf} downloads it)` : ` (cudawiz install --tf ${tf} --cudnn-archive FILE)`) : ''}`,
   sideBySide: 'other CUDA versions beside it are fine, nothing to uninstall',
   driverFixWindows: 'Install or update the NVIDIA display driver (https://www.nvidia.com/Download/index.aspx); nvcuda.dll comes with it, never with the CUDA toolkit.',
   driverFixLinux:
@@ -70,7 +70,7 @@ const en = {
   driverOldTarget: (min: string, cuda: string, osName: string) => ` to ${min} or newer (CUDA ${cuda}'s minimum on ${osName})`,
   driverOldSupports: (cuda: string) => ` to one that supports CUDA ${cuda}`,
   driverOldMeaning: (cuda: string | undefined) =>
-    `The NVIDIA driver is older than the CUDA${cuda ? ` ${cuda}` : ''} runtime TensorFlow loaded (nvidia-smi's "CUDA Version" is the newest it supports).`,
+    `The NVIDIA driver is older than the CUDA${cuda ? ` ${cuda}` : ''} runtime TensorFlow loaded (nvidia-smi's "CUDA Version" is the newest it supports). The runtime says the same when no NVIDIA driver is installed at all: if nvidia-smi is missing or fails, install the driver first.`,
   driverOldFix: (target: string, showMin: boolean) => `Update the NVIDIA driver${target}${showMin ? ' (cudawiz requirements --tf YOUR_TF shows the minimum)' : ''}; the toolkit can stay.`,
   driverOldFixWsl: (target: string, showMin: boolean) =>
     `Update the NVIDIA driver on Windows${target}${showMin ? ' (cudawiz requirements --tf YOUR_TF shows the minimum)' : ''}, never a Linux one inside WSL; the toolkit can stay.`,
@@ -146,6 +146,83 @@ const en = {
   whyFolder: 'it is a folder',
   whyDenied: 'permission denied',
   badOs: (v: string) => `--os must be windows, linux or wsl, not "${v}".`,
+
+  // ---- the driver's own words (explain-driver.ts)
+  moduleMeaning: (version: string | undefined, procAbsent: boolean) =>
+    `The NVIDIA driver's user-space libraries are installed${version ? ` (version ${version})` : ''}, but its kernel module is not loaded${procAbsent ? ' (/proc/driver/nvidia/version does not exist)' : ''}, so no program can reach the GPU. This is what a machine looks like after a kernel update whose driver module did not build.`,
+  moduleMeaningWsl: 'nvidia-smi inside WSL could not reach the Windows driver that WSL lends to Linux.',
+  moduleFixLinux:
+    'Load the kernel module, and never reinstall a package-managed driver from nvidia.com over it: `dkms status` shows whether it was built for the running kernel; install the headers for it (Debian/Ubuntu: `sudo apt install linux-headers-$(uname -r)`), rebuild with `sudo dkms autoinstall`, then `sudo modprobe nvidia`. If modprobe says "Key was rejected by service", Secure Boot refuses the unsigned module: enrol its key (`sudo mokutil --import` the DKMS key, then reboot) or turn Secure Boot off. `sudo dmesg | grep NVRM` says why it did not load; a reboot often loads it. Installed with NVIDIA\'s .run file: run that installer again with `--dkms` for this kernel. In a container, the host must have the module loaded and start the container with `--gpus all`.',
+  moduleFixWindows: 'The NVIDIA driver is not running: check the GPU in Device Manager (enabled, no warning sign), then reinstall the driver (https://www.nvidia.com/Download/index.aspx) and restart Windows.',
+  mismatchDriverMeaning: (library: string | undefined, kernel: string | undefined) =>
+    `The NVIDIA driver's user-space libraries${library ? ` (${library})` : ''} and its loaded kernel module${kernel ? ` (${kernel})` : ''} are different versions: the driver was upgraded (often by an automatic update) and the old module is still running.`,
+  mismatchDriverMeaningWsl:
+    'The driver libraries inside WSL do not match the Windows driver: usually a Linux NVIDIA driver was installed inside WSL, over the libraries WSL lends from Windows.',
+  mismatchDriverFixLinux:
+    'Reboot, which loads the new module. Without a reboot: stop every program that uses the GPU, then `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia` and `sudo modprobe nvidia`. If a CUDA forward-compatibility copy of libcuda (a compat folder, e.g. /usr/local/cuda-12.2/compat) comes first on LD_LIBRARY_PATH, remove it from there.',
+  mismatchDriverFixWindows: 'Restart Windows; if it persists, reinstall the NVIDIA driver (https://www.nvidia.com/Download/index.aspx) with its "clean installation" option.',
+  mismatchDriverFixWsl:
+    'Remove the Linux driver packages from WSL (`sudo apt-get remove --purge "^nvidia-.*" "^libnvidia-.*"`) and keep only the Windows driver; then run `wsl --shutdown` in PowerShell and open WSL again.',
+  compatMeaning:
+    'CUDA loaded a forward-compatibility copy of libcuda (the cuda-compat package), which runs only on data-centre GPUs; this GPU does not support it. (Right after a driver upgrade, a stale kernel module says the same.)',
+  compatFix:
+    'Let the driver\'s own libcuda.so.1 load: remove the compat folder (e.g. /usr/local/cuda-12.2/compat) from LD_LIBRARY_PATH and /etc/ld.so.conf.d, or uninstall the cuda-compat package; if TensorFlow needs a newer CUDA than the driver supports, update the driver instead. If you just upgraded the driver, reboot.',
+  compatFixWsl: 'Remove any cuda-compat copy of libcuda from LD_LIBRARY_PATH inside WSL, so WSL\'s own /usr/lib/wsl/lib/libcuda.so.1 loads; update the driver on Windows if TensorFlow needs a newer CUDA.',
+  noGpuByDriverMeaning: 'The NVIDIA driver is loaded but found no GPU it can drive ("No devices were found").',
+  noGpuByDriverFix:
+    '`sudo dmesg | grep NVRM` says why: "fallen off the bus" (power, heat, seating: reseat the card, check its power cables), "probe routine failed" or nouveau holding the GPU (blacklist nouveau and reboot), or a GPU this driver branch no longer supports (install the branch that does). `lspci | grep -i nvidia` shows whether the machine sees the card at all (a VM needs the GPU passed through).',
+  noGpuByDriverFixWsl: 'Make sure the GPU works on Windows (Device Manager, the NVIDIA driver there), update the Windows driver, then run `wsl --update` and `wsl --shutdown` in PowerShell.',
+  initUnknownMeaning:
+    'The NVIDIA driver could not start CUDA (CUDA_ERROR_UNKNOWN). On Linux this usually follows a suspend and resume (the nvidia_uvm module is left broken), a missing /dev/nvidia-uvm, or a container started without the GPU.',
+  initUnknownFix:
+    'Reload the unified-memory module: `sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm` (or reboot); `ls /dev/nvidia*` must list nvidia-uvm. In a container, start it with `--gpus all`.',
+  initUnknownFixWsl: 'Run `wsl --shutdown` in PowerShell and open WSL again; if it persists, update the NVIDIA driver on Windows and run `wsl --update`.',
+  noDeviceMeaning: 'The CUDA driver loaded but offers this program no GPU (CUDA_ERROR_NO_DEVICE).',
+  noDeviceHiddenMeaning: (setting: string) => `The CUDA driver loaded but offers this program no GPU, because the script hides them all: ${setting}.`,
+  noDeviceHiddenFix: 'Remove that setting (or set CUDA_VISIBLE_DEVICES to an index that nvidia-smi lists, e.g. 0).',
+  noDeviceFix:
+    'Check CUDA_VISIBLE_DEVICES (unset, or an index that nvidia-smi lists); run nvidia-smi: if it fails, explain its message too (cudawiz explain reads it). In a container, start it with `--gpus all`.',
+  noDeviceFixWsl: 'Check CUDA_VISIBLE_DEVICES (unset, or 0); run nvidia-smi inside WSL: if it fails, update the NVIDIA driver on Windows and run `wsl --update` and `wsl --shutdown` in PowerShell.',
+  wslBlockedMeaning:
+    'Inside WSL, NVML could not reach the GPU through Windows ("GPU access blocked by the operating system"): the GPU is not shared with WSL, or the nvidia-smi that ran is a Linux package\'s, not WSL\'s.',
+  wslBlockedFix:
+    'Run WSL\'s own /usr/lib/wsl/lib/nvidia-smi and remove any Linux nvidia-utils package from WSL; on Windows, update the NVIDIA driver, and a data-centre GPU must be in WDDM mode, not TCC (WSL gets no TCC GPU); then run `wsl --update` and `wsl --shutdown` in PowerShell.',
+  // ---- TensorFlow's build info (explain-build-info.ts)
+  cpuBuildMeaning: (tf: string | undefined) =>
+    `This TensorFlow${tf ? ` ${tf}` : ''} was built without CUDA (is_cuda_build: False): it never looks for a GPU. tensorflow-cpu, and tensorflow on native Windows after 2.10, are such builds.`,
+  cpuBuildFixLinux: (req: string) => `In its environment, uninstall tensorflow-cpu (or tensorflow-intel) and pip install "${req}".`,
+  buildInfoMeaning: (tf: string | undefined, cuda: string | undefined, cudnn: string | undefined, caps: string[]) =>
+    `TensorFlow${tf ? ` ${tf}` : ''} was built with ${[cuda ? `CUDA ${cuda}` : '', cudnn ? `cuDNN ${cudnn}` : ''].filter(Boolean).join(' and ')}${
+      caps.length ? `, with machine code for compute capability ${caps.join(', ')}` : ''
+    }.`,
+  buildInfoFix: 'Nothing to fix here: these are the versions to install (cudawiz requirements --tf YOUR_TF).',
+  // ---- conda and Poetry (explain-installers.ts)
+  condaMissingMeaning: (packages: string, platform: string | undefined) =>
+    `conda's channels have no ${packages}${platform ? ` for ${platform}` : ''}: TensorFlow itself is published on PyPI (pip); conda's packages are rebuilt by others, later, and not for every platform and version.`,
+  condaMissingFixLinux: (andCuda: string) =>
+    `TensorFlow's own install guide uses pip, also inside a conda environment: conda activate YOUR_ENV, then pip install "${andCuda}" (CUDA and cuDNN come as pip wheels).`,
+  condaMissingFixWindows: (last: string) =>
+    `In the conda environment use pip: pip install "tensorflow<2.11" (TensorFlow ${last} is the last with a GPU on native Windows; cudawiz install --tf ${last} sets up its CUDA and cuDNN), or use WSL2 for a newer one.`,
+  conda32Fix: 'This conda is 32-bit (win-32): TensorFlow has no 32-bit builds. Install the 64-bit Miniconda or Anaconda and make the environment there.',
+  condaMacFix: 'macOS has no CUDA GPU build of TensorFlow: pip install tensorflow (CPU, or tensorflow-metal on Apple silicon), or use a Linux machine for CUDA.',
+  condaPythonMeaning: (py: string) => `conda has no TensorFlow build for this environment's Python ${py}.`,
+  condaUnsatMeaning: 'conda cannot find TensorFlow packages that fit together with what this environment already holds.',
+  condaUnsatFix: (ranges: string) =>
+    `Make a fresh environment with a Python in the range of the TensorFlow you want (${ranges}), e.g. conda create -n tf python=3.11, then pip install TensorFlow there.`,
+  poetryRangeMeaning: (declared: string, pkg: string, needs: string | undefined) =>
+    `Poetry refuses ${pkg}: the project allows Python ${declared}, but ${pkg} supports only Python ${needs ?? 'in a narrower range'}; Poetry wants every Python the project allows to be served.`,
+  poetryRangeFix: (range: string | undefined, poetrySaysSo: boolean) =>
+    `Narrow the python property in pyproject.toml${range ? ` to "${range}"` : ' to the range TensorFlow supports'}${poetrySaysSo ? ' (Poetry suggests it itself)' : ''}, then run poetry lock and poetry install again.`,
+  windowsWarningMeaning: (tf: string | undefined, last: string) =>
+    `TensorFlow${tf ? ` ${tf}` : ''} says so itself: after ${last} it has no GPU build for native Windows, so it never uses the GPU there, whatever CUDA and cuDNN are installed.`,
+  poetryNoVersionMeaning: 'Poetry found no TensorFlow release that fits every constraint of the project (its Python range and the other packages).',
+  poetryNoVersionFix: (ranges: string) => `Pin a TensorFlow release and a Python range that fit: ${ranges}; e.g. poetry add "tensorflow@~2.16" with python = ">=3.9,<3.13".`,
+  poetryCandidatesMeaning: (pkg: string, v: string) => `Poetry locked ${pkg} ${v}, but PyPI has no file of it for this platform or Python.`,
+  poetryCandidatesFix: (pkg: string) =>
+    `Constrain ${pkg} in pyproject.toml to a release with a wheel for this platform and Python (pip download ${pkg}==V --no-deps shows whether one exists), or narrow the project's python range, then poetry lock again.`,
+  noSuchVersionMeaning: (pkg: string, v: string, newest: string) =>
+    `pip has no ${pkg} ${v} for this Python and platform: that release is not among those pip lists (the newest it lists is ${newest}).`,
+  noSuchVersionFix: (pkg: string, newest: string) => `Ask for a release pip lists, e.g. pip install "${pkg}==${newest}" (cudawiz requirements --tf V shows each release's Python range).`,
 };
 
 type ExplainStrings = typeof en;
@@ -157,9 +234,9 @@ const zh: ExplainStrings = {
   installCuda: (cuda, tf) => `安装 CUDA ${cuda}${tf ? `（cudawiz install --tf ${tf}）` : ''}`,
   putDirOn: (dir, where) => `把 ${dir} 加入 ${where}`,
   putFolderOn: (where) => `把它的库目录加入 ${where}`,
-  installCudnn: (cudnnMajor, cuda, archive, tf) =>
-    `安装${cuda ? `适配 CUDA ${cuda} 的` : ''} cuDNN ${cudnnMajor}${archive ? `（${archive}）` : ''}` +
-    `${cuda ? `，放进 CUDA ${cuda} 的目录` : ''}${tf ? `（cudawiz install --tf ${tf} --cudnn-archive FILE）` : ''}`,
+  installCudnn: (cudnnMajor, cuda, archive, tf, publicCopy) =>
+    `安装${cuda ? `适配 CUDA ${cuda} 的` : ''} cuDNN ${cudnnMajor}${archive ? `（${archive}${publicCopy ? '，公开下载，不用登录' : ''}）` : ''}` +
+    `${cuda ? `，放进 CUDA ${cuda} 的目录` : ''}${tf ? (publicCopy ? `（cudawiz install --tf ${tf} 会下载它）` : `（cudawiz install --tf ${tf} --cudnn-archive FILE）`) : ''}`,
   sideBySide: '旁边装着其他版本的 CUDA 没关系，不用卸载',
   driverFixWindows: '安装或更新 NVIDIA 显卡驱动（https://www.nvidia.com/Download/index.aspx）；nvcuda.dll 随显卡驱动提供，CUDA Toolkit 里没有。',
   driverFixLinux:
@@ -203,7 +280,8 @@ const zh: ExplainStrings = {
   mismatchFix: (want, m, where) => `安装 cuDNN ${want} 或更新的 ${m}.x，并确保 ${where} 里没有更旧的副本（conda 环境、别的 CUDA 目录）排在前面。`,
   driverOldTarget: (min, cuda, osName) => `到 ${min} 或更新（CUDA ${cuda} 在 ${osName} 上的最低要求）`,
   driverOldSupports: (cuda) => `到支持 CUDA ${cuda} 的版本`,
-  driverOldMeaning: (cuda) => `NVIDIA 显卡驱动比 TensorFlow 加载的 CUDA${cuda ? ` ${cuda}` : ''} 运行时旧（nvidia-smi 显示的 "CUDA Version" 是它支持的最高版本）。`,
+  driverOldMeaning: (cuda) =>
+    `NVIDIA 显卡驱动比 TensorFlow 加载的 CUDA${cuda ? ` ${cuda}` : ''} 运行时旧（nvidia-smi 显示的 "CUDA Version" 是它支持的最高版本）。完全没装 NVIDIA 显卡驱动时，运行时也会这么说：如果 nvidia-smi 不存在或者报错，先安装显卡驱动。`,
   driverOldFix: (target, showMin) => `更新 NVIDIA 显卡驱动${target}${showMin ? '（cudawiz requirements --tf YOUR_TF 会显示最低版本）' : ''}；CUDA Toolkit 不用动。`,
   driverOldFixWsl: (target, showMin) =>
     `在 Windows 上更新 NVIDIA 显卡驱动${target}${showMin ? '（cudawiz requirements --tf YOUR_TF 会显示最低版本）' : ''}，千万不要在 WSL 里装 Linux 显卡驱动；CUDA Toolkit 不用动。`,
@@ -271,6 +349,72 @@ const zh: ExplainStrings = {
   whyFolder: '这是一个目录',
   whyDenied: '没有权限',
   badOs: (v) => `--os 只能是 windows、linux 或 wsl，不能是 "${v}"。`,
+
+  moduleMeaning: (version, procAbsent) =>
+    `NVIDIA 显卡驱动的用户态库装好了${version ? `（版本 ${version}）` : ''}，但它的内核模块没有加载${procAbsent ? '（/proc/driver/nvidia/version 不存在）' : ''}，所以没有程序能用上 GPU。内核更新后驱动模块没编译成功，机器就是这个样子。`,
+  moduleMeaningWsl: 'WSL 里的 nvidia-smi 连不上 Windows 显卡驱动（WSL 把它借给 Linux 用）。',
+  moduleFixLinux:
+    '加载内核模块；千万不要用 nvidia.com 的安装包覆盖软件包管理器装的驱动：`dkms status` 会显示模块是否为当前内核编译过；安装当前内核的头文件（Debian/Ubuntu：`sudo apt install linux-headers-$(uname -r)`），用 `sudo dkms autoinstall` 重新编译，再运行 `sudo modprobe nvidia`。如果 modprobe 提示 "Key was rejected by service"，说明安全启动（Secure Boot）拒绝了未签名的模块：登记它的密钥（用 `sudo mokutil --import` 导入 DKMS 的密钥，然后重启），或者关闭安全启动。`sudo dmesg | grep NVRM` 会说明模块为什么没加载；重启往往就能加载上。如果驱动是用 NVIDIA 的 .run 文件装的：带上 `--dkms` 再运行一次那个安装程序，为这个内核编译。在容器里：宿主机必须已加载模块，并用 `--gpus all` 启动容器。',
+  moduleFixWindows: 'NVIDIA 显卡驱动没有运行：在设备管理器里检查这块 GPU（已启用，没有警告标志），然后重新安装显卡驱动（https://www.nvidia.com/Download/index.aspx）并重启 Windows。',
+  mismatchDriverMeaning: (library, kernel) =>
+    `NVIDIA 显卡驱动的用户态库${library ? `（${library}）` : ''}和已加载的内核模块${kernel ? `（${kernel}）` : ''}版本不一致：驱动升级了（常常是自动更新），旧模块却还在运行。`,
+  mismatchDriverMeaningWsl: 'WSL 里的驱动库和 Windows 显卡驱动对不上：通常是有人在 WSL 里装了 Linux 显卡驱动，盖住了 WSL 从 Windows 借来的库。',
+  mismatchDriverFixLinux:
+    '重启，新模块就会加载。不想重启的话：先停掉所有用 GPU 的程序，再运行 `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia` 和 `sudo modprobe nvidia`。如果 LD_LIBRARY_PATH 里排在前面的是 CUDA 前向兼容包里的 libcuda（compat 目录，例如 /usr/local/cuda-12.2/compat），把它从那里去掉。',
+  mismatchDriverFixWindows: '重启 Windows；如果还是这样，重新安装 NVIDIA 显卡驱动（https://www.nvidia.com/Download/index.aspx），勾选 "clean installation"（清洁安装）。',
+  mismatchDriverFixWsl:
+    '把 Linux 显卡驱动的软件包从 WSL 里删掉（`sudo apt-get remove --purge "^nvidia-.*" "^libnvidia-.*"`），只保留 Windows 显卡驱动；然后在 PowerShell 里运行 `wsl --shutdown`，再重新打开 WSL。',
+  compatMeaning:
+    'CUDA 加载的是前向兼容包（cuda-compat）里的 libcuda，它只能在数据中心 GPU 上运行，这块 GPU 不支持。（刚升级完驱动、旧内核模块还在运行时，也会报同样的错。）',
+  compatFix:
+    '让驱动自己的 libcuda.so.1 加载：把 compat 目录（例如 /usr/local/cuda-12.2/compat）从 LD_LIBRARY_PATH 和 /etc/ld.so.conf.d 里去掉，或者卸载 cuda-compat 软件包；如果 TensorFlow 需要的 CUDA 比驱动支持的新，就更新显卡驱动。如果刚升级过驱动，重启一下。',
+  compatFixWsl: '把 WSL 里 LD_LIBRARY_PATH 中 cuda-compat 的 libcuda 去掉，让 WSL 自己的 /usr/lib/wsl/lib/libcuda.so.1 加载；如果 TensorFlow 需要更新的 CUDA，就在 Windows 上更新显卡驱动。',
+  noGpuByDriverMeaning: 'NVIDIA 显卡驱动已加载，但没找到它能驱动的 GPU（"No devices were found"）。',
+  noGpuByDriverFix:
+    '`sudo dmesg | grep NVRM` 会说明原因："fallen off the bus"（供电、温度或接触不良：重新插好显卡，检查供电线），"probe routine failed" 或 nouveau 占用了 GPU（把 nouveau 加入黑名单后重启），或者这一版驱动已不再支持这块 GPU（安装支持它的驱动分支）。`lspci | grep -i nvidia` 会显示机器能不能看到这块卡（虚拟机需要把 GPU 直通进去）。',
+  noGpuByDriverFixWsl: '先确认 GPU 在 Windows 上正常（设备管理器、那边的 NVIDIA 显卡驱动），在 Windows 上更新显卡驱动，再在 PowerShell 里运行 `wsl --update` 和 `wsl --shutdown`。',
+  initUnknownMeaning:
+    'NVIDIA 显卡驱动没能启动 CUDA（CUDA_ERROR_UNKNOWN）。在 Linux 上通常是睡眠唤醒之后 nvidia_uvm 模块坏了、缺少 /dev/nvidia-uvm，或者容器启动时没有带上 GPU。',
+  initUnknownFix: '重新加载统一内存模块：`sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm`（或者重启）；`ls /dev/nvidia*` 里必须有 nvidia-uvm。在容器里要用 `--gpus all` 启动。',
+  initUnknownFixWsl: '在 PowerShell 里运行 `wsl --shutdown`，再重新打开 WSL；如果还是这样，在 Windows 上更新 NVIDIA 显卡驱动并运行 `wsl --update`。',
+  noDeviceMeaning: 'CUDA 驱动加载了，但没有给这个程序任何 GPU（CUDA_ERROR_NO_DEVICE）。',
+  noDeviceHiddenMeaning: (setting) => `CUDA 驱动加载了，但没有给这个程序任何 GPU，因为脚本把 GPU 全藏起来了：${setting}。`,
+  noDeviceHiddenFix: '去掉这个设置（或者把 CUDA_VISIBLE_DEVICES 设成 nvidia-smi 列出的编号，例如 0）。',
+  noDeviceFix: '检查 CUDA_VISIBLE_DEVICES（不设置，或者设成 nvidia-smi 列出的编号）；运行 nvidia-smi：如果它报错，把它的输出也交给 explain（cudawiz explain 能读）。在容器里要用 `--gpus all` 启动。',
+  noDeviceFixWsl: '检查 CUDA_VISIBLE_DEVICES（不设置，或者设成 0）；在 WSL 里运行 nvidia-smi：如果它报错，在 Windows 上更新 NVIDIA 显卡驱动，再在 PowerShell 里运行 `wsl --update` 和 `wsl --shutdown`。',
+  wslBlockedMeaning: '在 WSL 里，NVML 没能通过 Windows 用上 GPU（"GPU access blocked by the operating system"）：这块 GPU 没有共享给 WSL，或者运行的 nvidia-smi 是 Linux 软件包里的，不是 WSL 自带的。',
+  wslBlockedFix:
+    '运行 WSL 自带的 /usr/lib/wsl/lib/nvidia-smi，并把 WSL 里的 Linux nvidia-utils 软件包删掉；在 Windows 上更新 NVIDIA 显卡驱动，数据中心 GPU 必须处于 WDDM 模式而不是 TCC 模式（WSL 用不了 TCC 模式的 GPU）；然后在 PowerShell 里运行 `wsl --update` 和 `wsl --shutdown`。',
+  cpuBuildMeaning: (tf) =>
+    `这个 TensorFlow${tf ? ` ${tf}` : ''} 编译时没有带 CUDA（is_cuda_build: False），根本不会去找 GPU。tensorflow-cpu，以及 2.10 之后原生 Windows 上的 tensorflow，都是这种版本。`,
+  cpuBuildFixLinux: (req) => `在它的环境里卸载 tensorflow-cpu（或 tensorflow-intel），再 pip install "${req}"。`,
+  buildInfoMeaning: (tf, cuda, cudnn, caps) =>
+    `TensorFlow${tf ? ` ${tf}` : ''} 编译时用的是 ${[cuda ? `CUDA ${cuda}` : '', cudnn ? `cuDNN ${cudnn}` : ''].filter(Boolean).join(' 和 ')}${
+      caps.length ? `，带有计算能力 ${caps.join('、')} 的机器码` : ''
+    }。`,
+  buildInfoFix: '这里没什么要修的：这些就是要安装的版本（cudawiz requirements --tf YOUR_TF）。',
+  condaMissingMeaning: (packages, platform) =>
+    `conda 的频道里没有${platform ? `适用于 ${platform} 的 ` : ' '}${packages}：TensorFlow 官方只发布到 PyPI（pip）；conda 上的包是别人重新打包的，更新得晚，也不是每个平台、每个版本都有。`,
+  condaMissingFixLinux: (andCuda) => `TensorFlow 官方安装指南用的是 pip，在 conda 环境里也一样：conda activate YOUR_ENV，然后 pip install "${andCuda}"（CUDA 和 cuDNN 以 pip 包的形式安装）。`,
+  condaMissingFixWindows: (last) =>
+    `在 conda 环境里用 pip：pip install "tensorflow<2.11"（TensorFlow ${last} 是原生 Windows 上最后一个支持 GPU 的版本；cudawiz install --tf ${last} 会装好它需要的 CUDA 和 cuDNN），要用更新的版本就改用 WSL2。`,
+  conda32Fix: '这个 conda 是 32 位的（win-32）：TensorFlow 没有 32 位版本。安装 64 位的 Miniconda 或 Anaconda，在那里建环境。',
+  condaMacFix: 'macOS 上没有带 CUDA GPU 支持的 TensorFlow：pip install tensorflow（CPU 版；Apple 芯片可以用 tensorflow-metal），要用 CUDA 就换一台 Linux 机器。',
+  condaPythonMeaning: (py) => `conda 没有适合这个环境的 Python ${py} 的 TensorFlow 版本。`,
+  condaUnsatMeaning: 'conda 找不到能和这个环境里已有的包配在一起的 TensorFlow 包。',
+  condaUnsatFix: (ranges) => `新建一个环境，Python 版本落在目标 TensorFlow 支持的范围内（${ranges}），例如 conda create -n tf python=3.11，再在里面用 pip 安装 TensorFlow。`,
+  poetryRangeMeaning: (declared, pkg, needs) =>
+    `Poetry 拒绝安装 ${pkg}：项目允许的 Python 是 ${declared}，而 ${pkg} 只支持 Python ${needs ?? '更窄的范围'}；Poetry 要求项目允许的每个 Python 版本都能装上。`,
+  poetryRangeFix: (range, poetrySaysSo) =>
+    `把 pyproject.toml 里的 python 属性收窄${range ? `到 "${range}"` : '到 TensorFlow 支持的范围'}${poetrySaysSo ? '（Poetry 自己也这么建议）' : ''}，然后重新运行 poetry lock 和 poetry install。`,
+  windowsWarningMeaning: (tf, last) => `TensorFlow${tf ? ` ${tf}` : ''} 自己就这么说了：${last} 之后它在原生 Windows 上没有 GPU 版本，所以不管装了什么 CUDA 和 cuDNN，在那里都不会用 GPU。`,
+  poetryNoVersionMeaning: 'Poetry 找不到一个能满足项目所有约束（Python 范围和其他包）的 TensorFlow 版本。',
+  poetryNoVersionFix: (ranges) => `固定一个相互匹配的 TensorFlow 版本和 Python 范围：${ranges}；例如 poetry add "tensorflow@~2.16"，并设置 python = ">=3.9,<3.13"。`,
+  poetryCandidatesMeaning: (pkg, v) => `Poetry 锁定了 ${pkg} ${v}，但 PyPI 上没有它适用于这个平台或这个 Python 的文件。`,
+  poetryCandidatesFix: (pkg) =>
+    `在 pyproject.toml 里把 ${pkg} 限定到有这个平台和 Python 的 wheel 的版本（pip download ${pkg}==V --no-deps 可以看出有没有），或者收窄项目的 python 范围，然后重新 poetry lock。`,
+  noSuchVersionMeaning: (pkg, v, newest) => `pip 没有适合这个 Python 和平台的 ${pkg} ${v}：pip 列出的版本里没有它（列出的最新版本是 ${newest}）。`,
+  noSuchVersionFix: (pkg, newest) => `改成 pip 列出的版本，例如 pip install "${pkg}==${newest}"（cudawiz requirements --tf V 会显示每个版本支持的 Python）。`,
 };
 
 export const explainText = localized({ en, zh });

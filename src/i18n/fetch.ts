@@ -35,8 +35,8 @@ const en = {
   colonInPathFix: (flag: string) => `Pick a folder whose name has no ":" for ${flag}.`,
   emptyPath: (flag: string) => `${flag} is empty.`,
   // Transfer
-  tooSlow: (url: string, bytesPerSec: string, seconds: number, tries: number) =>
-    `Download of ${url} stalled: slower than ${bytesPerSec}/s for ${seconds} s, ${tries} time${tries === 1 ? '' : 's'} in a row.`,
+  tooSlow: (url: string, bytesPerSec: string, seconds: string, stalls: number, tries: number) =>
+    `Download of ${url} stalled: slower than ${bytesPerSec}/s for ${seconds} s, ${stalls} time${stalls === 1 ? '' : 's'} in a row${stalls < tries ? ` (${tries} tries in all)` : ''}.`,
   tooSlowFix: 'The server or the network is barely sending. Run the same command again later (it resumes from the .part), or use a --mirror closer to you.',
   tooLong: (url: string, cap: string) => `${url} sent more than ${cap} without saying its length; stopped and discarded (a download that size is not this file).`,
   tooLongFix: 'Check the URL in the catalog (or overlay) and the --mirror: the server is not sending the expected file.',
@@ -153,7 +153,7 @@ const en = {
   wholeFileNotRange: 'the server sent the whole file instead of the range (changed, or Range ignored)',
   rangeNotContinuing: (value: string | undefined) => `Content-Range "${value}" does not continue the .part`,
   closedEarly: 'the connection closed before the end of the range',
-  slowerThan: (rate: string, seconds: number) => `slower than ${rate}/s for ${seconds} s`,
+  slowerThan: (rate: string, seconds: string) => `slower than ${rate}/s for ${seconds} s`,
   cannotWrite: (file: string, why: string) => `Cannot write ${file}: ${why}`,
   cannotWriteFix: 'Check the permissions of the cache directory, or pass --cache-dir.',
   failedAfterTries: (url: string, tries: number, why: string) => `Download of ${url} failed after ${tries} tries: ${why}.`,
@@ -268,7 +268,7 @@ export const fetchText = localized<typeof en>({
     colonInPath: (flag, value) => `${flag} “${value}” 含有 “:”，会把由它生成的动态链接库搜索路径拆开；已拒绝。`,
     colonInPathFix: (flag) => `为 ${flag} 选一个名字里没有 “:” 的文件夹。`,
     emptyPath: (flag) => `${flag} 为空。`,
-    tooSlow: (url, bytesPerSec, seconds, tries) => `下载 ${url} 停滞：连续 ${tries} 次在 ${seconds} 秒内低于 ${bytesPerSec}/s。`,
+    tooSlow: (url, bytesPerSec, seconds, stalls, tries) => `下载 ${url} 停滞：连续 ${stalls} 次在 ${seconds} 秒内低于 ${bytesPerSec}/s${stalls < tries ? `（共尝试 ${tries} 次）` : ''}。`,
     tooSlowFix: '服务器或网络几乎不发送数据。稍后重新运行同一命令（会从 .part 续传），或使用离你更近的 --mirror。',
     tooLong: (url, cap) => `${url} 在没有给出长度的情况下发送了超过 ${cap} 的数据；已停止并丢弃（这么大的下载不会是该文件）。`,
     tooLongFix: '检查目录（或覆盖文件）中的 URL 以及 --mirror：服务器发送的不是预期的文件。',

@@ -10,6 +10,7 @@ const VIA_ZH: Record<string, string> = {
   'cuda-root': 'CUDA 安装目录',
   'user toolkits': '用户的工具包目录',
   'nvcc on PATH': 'PATH 上的 nvcc',
+  'distro packages': '发行版的软件包（/usr）',
 };
 
 export const gpuText = localized({

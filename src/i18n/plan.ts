@@ -31,8 +31,9 @@ export const planText = localized({
       `warning: ${where}: ${at}: cuDNN ${version} for CUDA ${cuda} matches no catalog entry, so it is added as a new release${nearVersion ? `; the nearest catalog entry is ${nearVersion} for CUDA ${nearCuda} (write that version to change it)` : ''}.`,
     nothingToDownload: 'nothing to download',
     willStop: 'will stop',
-    sizesLine: (download: string, disk: string, free: string) => `Downloads ${download}; needs about ${disk} of disk (${free} free)`,
-    sizesUnknown: 'some sizes unknown',
+    /** `disk` undefined: no size is known; `atLeast`: some are unknown, so the disk figure is a floor. */
+    sizesLine: (download: string, disk: string | undefined, free: string, atLeast?: boolean) =>
+      disk === undefined ? `Downloads ${download}; ${free} free on disk` : `Downloads ${download}; needs ${atLeast ? 'at least' : 'about'} ${disk} of disk (${free} free)`,
     notEnoughSpace: (need: string, free: string, where: string) => `Not enough disk space: the plan needs about ${need}, ${where} has ${free} free.`,
     notEnoughSpaceFix: 'Free some space, or pass --cache-dir and --cuda-root on a bigger disk, then run again.',
   },
@@ -64,8 +65,7 @@ export const planText = localized({
       `警告：${where}：${at}：CUDA ${cuda} 的 cuDNN ${version} 与目录中的任何条目都不匹配，因此作为新版本加入${nearVersion ? `；最接近的条目是 CUDA ${nearCuda} 的 ${nearVersion}（要修改它，请写这个版本号）` : ''}。`,
     nothingToDownload: '无需下载',
     willStop: '将会中止',
-    sizesLine: (download, disk, free) => `需下载 ${download}；约占磁盘 ${disk}（剩余 ${free}）`,
-    sizesUnknown: '部分大小未知',
+    sizesLine: (download, disk, free, atLeast) => (disk === undefined ? `需下载 ${download}；磁盘剩余 ${free}` : `需下载 ${download}；${atLeast ? '至少' : '约'}占磁盘 ${disk}（剩余 ${free}）`),
     notEnoughSpace: (need, free, where) => `磁盘空间不足：这个计划约需 ${need}，${where} 只剩 ${free}。`,
     notEnoughSpaceFix: '请腾出空间，或用 --cache-dir 和 --cuda-root 指到更大的磁盘，然后再运行。',
   },

@@ -21,6 +21,8 @@ export const stepsText = localized({
     copyInto: (dir: string) => `bin, include, lib into ${dir}, under a manifest with backups`,
     makeFindable: 'Make the libraries findable',
     loaderFinds: 'the loader already finds them',
+    /** A terminal opened now would not load these of TF's libraries from the toolkit (none found, or another copy first). */
+    newShellMisses: (dir: string, files: string[]) => `a new terminal's loader does not take ${files.length > 3 ? `${files.slice(0, 3).join(', ')} (+${files.length - 3})` : files.join(', ')} from ${dir}`,
     verify: 'Verify',
     dryRun: 'dry run: nothing was changed',
     plan: 'Plan:',
@@ -126,6 +128,7 @@ export const stepsText = localized({
     copyInto: (dir) => `bin、include、lib 复制到 ${dir}，记录清单并备份原文件`,
     makeFindable: '让系统找到动态链接库',
     loaderFinds: '动态链接库已经能被找到',
+    newShellMisses: (dir, files) => `新开的终端里，动态链接器不会从 ${dir} 加载 ${files.length > 3 ? `${files.slice(0, 3).join('、')}（另有 ${files.length - 3} 个）` : files.join('、')}`,
     verify: '验证',
     dryRun: '演练（dry run）：没有做任何修改',
     plan: '计划：',

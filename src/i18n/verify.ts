@@ -14,6 +14,8 @@ export const verifyText = localized({
     unexpectedOutput: (python: string, out: string) => `unexpected output from ${python}: ${out}`,
     /** A library file that could not be followed to its real file, with the system's error code. */
     libraryUnreadable: (file: string, code: string) => `${file}: ${code}`,
+    /** Verify judged the loader path a new terminal gets: this process's, plus the env scripts the rc file sources. */
+    judgedForNewShell: (scripts: string[]) => `judged as a new terminal sees it (with ${scripts.join(', ')})`,
   },
   zh: {
     manifestState: (state) => `清单状态：${state}`,
@@ -25,5 +27,6 @@ export const verifyText = localized({
     couldNotRunPython: '无法运行 Python',
     unexpectedOutput: (python, out) => `${python} 的输出无法识别：${out}`,
     libraryUnreadable: (file, code) => `${file}：无法读取（${code}）`,
+    judgedForNewShell: (scripts) => `按新开终端的情况判断（加载了 ${scripts.join('、')}）`,
   },
 });

@@ -1,40 +1,17 @@
 // Putting the wheels' site-packages/nvidia/*/lib folders on the loader path of a virtual environment:
-// a marked block appended to DIR/bin/activate, planned as data, written only with consent, recorded
+// the block src/wheels/fix-plan.ts plans, appended to DIR/bin/activate only with consent, recorded
 // so that undo gives back the script byte for byte.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CudawizError, EXIT } from '../errors.js';
 import { pipText } from '../i18n/pip.js';
-import { librarySearchVar, venvActivateScript } from '../platform.js';
-import { wheelLoaderFact } from './wheel-loader-facts.js';
-import type { PipCudaFacts } from './wheels.js';
+import { venvActivateScript } from '../platform.js';
+import { FIX_BEGIN, FIX_END, FIX_RECORD, quote, type WheelLibraryFix } from '../wheels/fix-plan.js';
 
-export const FIX_BEGIN = "# >>> cudawiz: TensorFlow's pip-installed CUDA libraries on the loader path (delete this block to undo) >>>";
-export const FIX_END = '# <<< cudawiz <<<';
-/** Beside the activate script's venv: what was added, so undo removes exactly that. */
-export const FIX_RECORD = '.cudawiz-wheel-library-fix.json';
+export { FIX_BEGIN, FIX_END, FIX_RECORD, fixLines, planWheelLibraryFix, type WheelLibraryFix } from '../wheels/fix-plan.js';
 
-export interface WheelLibraryFix {
-  venv?: string;
-  activateScript?: string;
-  /** Wheel library folders the activated environment's loader does not search. */
-  missingDirs: string[];
-  /** All wheel library folders, in the order the block puts them first on LD_LIBRARY_PATH. */
-  dirs: string[];
-  /** true when this TF is known to need it, or its own log shows a wheel library it could not load. */
-  needed: boolean;
-  /** true when folders are missing: harmless and worth doing even where not known to be needed. */
-  recommended: boolean;
-  alreadyApplied: boolean;
-  why: string[];
-  /** The exact lines appended to the activate script. */
-  lines: string[];
-  /** TF's pip guide's other way: links to the libraries inside site-packages/tensorflow. */
-  alternative: { method: 'symlink'; commands: string[] };
-  /** Why it cannot be applied here (not a venv); the lines can still be added to a shell profile by hand. */
-  blocker?: string;
-}
+const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 export interface WheelFixRecord {
   activateScript: string;
@@ -44,73 +21,6 @@ export interface WheelFixRecord {
   sha256After: string;
   dirs: string[];
   appliedAt: string;
-}
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
-
-export function fixLines(dirs: string[]): string[] {
-  const v = librarySearchVar('linux');
-  // Prepending in reverse keeps the listed order first; the case guard keeps re-activation idempotent.
-  return [
-    FIX_BEGIN,
-    `for _cudawiz_dir in ${[...dirs].reverse().map(quote).join(' ')}; do`,
-    `    case ":\${${v}-}:" in`,
-    `        *":$_cudawiz_dir:"*) ;;`,
-    `        *) ${v}="$_cudawiz_dir\${${v}:+:$${v}}" ;;`,
-    '    esac',
-    'done',
-    'unset _cudawiz_dir',
-    `export ${v}`,
-    FIX_END,
-  ];
-}
-
-/** Library names TF's log says it could not load (dso_loader: "Could not load dynamic library 'libcudnn.so.8'"). */
-function unloadedLibraries(log: string): string[] {
-  return [...log.matchAll(/Could not load dynamic library '([^']+)'/g)].map((m) => m[1]);
-}
-
-export function planWheelLibraryFix(env: PipCudaFacts, options: { importLog?: string } = {}): WheelLibraryFix {
-  const dirs = env.libDirs;
-  const searched = new Set((env.loaderPath.whenActivated ?? env.loaderPath.current).map((d) => path.resolve(d)));
-  const missingDirs = dirs.filter((d) => !searched.has(path.resolve(d)));
-  const activateScript = env.venv ? venvActivateScript('linux', env.venv) : undefined;
-  let script = '';
-  try {
-    script = activateScript ? fs.readFileSync(activateScript, 'utf8') : '';
-  } catch {
-    // unreadable: the blocker below says so
-  }
-  const why: string[] = [];
-  const fact = wheelLoaderFact(env.tensorflow?.version);
-  if (fact && dirs.length) why.push(pipText.factLine(env.tensorflow!.version, pipText.factWhy(fact), fact.source));
-  const libs = new Map(env.packages.flatMap((p) => p.libraries.map((l) => [l, p] as const)));
-  const unloaded = unloadedLibraries(options.importLog ?? '').filter((l) => libs.has(l) && missingDirs.includes(libs.get(l)!.libDir!));
-  if (unloaded.length) why.push(pipText.couldNotLoad(unloaded));
-  if (missingDirs.length && !why.length) why.push(pipText.notOnLoaderPath);
-  const site = dirs[0] ? path.dirname(path.dirname(path.dirname(dirs[0]))) : undefined;
-  const blocker = !env.venv
-    ? pipText.notVenvPython(env.python)
-    : activateScript && !script
-      ? pipText.cannotRead(activateScript)
-      : undefined;
-  return {
-    venv: env.venv,
-    activateScript,
-    missingDirs,
-    dirs,
-    needed: missingDirs.length > 0 && (fact?.need === 'needed' || unloaded.length > 0),
-    recommended: missingDirs.length > 0,
-    alreadyApplied: script.includes(FIX_BEGIN),
-    why,
-    lines: fixLines(dirs),
-    alternative: {
-      method: 'symlink',
-      commands: site ? [`cd ${quote(path.join(site, 'tensorflow'))}`, `ln -svf ../${'nvidia'}/*/lib/*.so* .`] : [],
-    },
-    blocker,
-  };
 }
 
 function writeAtomically(file: string, content: string | Buffer): void {

@@ -84,8 +84,6 @@ export interface RedistPlanContext extends PlanContext {
   choice: RedistChoice;
   /** A repair keeps the toolkit's own release. */
   pinRelease?: string;
-  /** Set once the user's loader path holds the toolkit (changed now, or already): verify then looks as a new shell will. */
-  envInPlace?: boolean;
   /** component id → verified archive in the cache, filled by the download step. */
   archiveFiles?: Map<string, string>;
   /** The unpack begun by the download step: archives already extracting into staging. */

@@ -4,6 +4,7 @@ import type { Catalog } from '../catalog/schema.js';
 import type { Host } from '../host.js';
 import { LINUX_DRIVER_VERSION_FILE, nvidiaSmiCandidates } from '../platform.js';
 import { firstLine, locateProgram, runProgram } from './commands.js';
+import { probeDriverInstall, probeKernelModule, probeUserspaceDriver } from './driver-userspace.js';
 import type { MachineFs } from './machine-fs.js';
 import type { DriverFacts, GpuFacts, GpuInfo } from './types.js';
 import { computeCapabilityFromName } from '../catalog/gpu-support.js';
@@ -61,8 +62,25 @@ function kernelDriver(host: Host, mfs: MachineFs): DriverFacts {
   return version ? { version, source: 'kernel module' } : {};
 }
 
+/** Linux: the user-space library's version, the kernel module's state and how the driver came; the version when nothing else tells it. */
+function linuxDriverParts(host: Host, mfs: MachineFs, kernel: DriverFacts): { parts: Partial<GpuFacts>; driver: DriverFacts } {
+  if (host.os !== 'linux') return { parts: {}, driver: kernel };
+  const userspace = probeUserspaceDriver(mfs);
+  const parts: Partial<GpuFacts> = {
+    ...(userspace ? { userspace } : {}),
+    kernelModule: probeKernelModule(mfs, LINUX_DRIVER_VERSION_FILE),
+    ...(userspace ? { install: probeDriverInstall(mfs, userspace) } : {}),
+  };
+  return { parts, driver: kernel.version || !userspace ? kernel : { version: userspace.version, source: 'userspace library' } };
+}
+
 export async function probeGpu(host: Host, mfs: MachineFs, catalog?: Catalog): Promise<GpuFacts> {
-  const kernel = kernelDriver(host, mfs);
+  const { parts, driver: known } = linuxDriverParts(host, mfs, kernelDriver(host, mfs));
+  const facts = await probeGpuWithSmi(host, mfs, known, catalog);
+  return { ...facts, ...parts };
+}
+
+async function probeGpuWithSmi(host: Host, mfs: MachineFs, kernel: DriverFacts, catalog?: Catalog): Promise<GpuFacts> {
   const smi = nvidiaSmiCandidates(host.os, host.env)
     .map((c) => locateProgram(host, mfs, c))
     .find((c): c is string => c !== undefined);

@@ -2,7 +2,7 @@
 // their libraries TF will load, and whether their folders must go on the loader path. Paths are the
 // machine's (a fixture machine's host paths are mapped back), like every other fact.
 import type { Host } from '../host.js';
-import { planWheelLibraryFix, probePipCuda, whichLibraryTfLoads, type PipCudaFacts, type WheelLibraryFix } from '../pip/index.js';
+import { planWheelLibraryFix, probePipCuda, whichLibraryTfLoads, type PipCudaFacts, type WheelLibraryFix } from '../wheels/index.js';
 import { envGet, librarySearchVar, splitPathList } from '../platform.js';
 import type { MachineFs } from './machine-fs.js';
 import type { PipEnvironment, PythonFacts, SearchPath } from './types.js';

@@ -35,6 +35,7 @@ function listDir(mfs: MachineFs, dir: string, via: SearchVia): SearchDir {
 export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Toolkit[], wheelLibDirs: string[] = [], condaLibDir?: string): Promise<SearchPath> {
   const p = pathFor(host.os);
   const dirs: SearchDir[] = [];
+  const ldEntries: { name: string; dir: string }[] = [];
   const seen = new Set<string>();
   // The same directory under two names (lib64 → lib) is one place to the loader.
   const key = (d: string) => {
@@ -64,9 +65,12 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
     for (const d of wheelLibDirs) add(d, 'pip wheel');
     // The cache is per file, not per directory: each cached file is its own entry.
     const byDir = new Map<string, string[]>();
-    for (const e of await ldCache(host, mfs)) {
+    const cache = await ldCache(host, mfs);
+    ldEntries.push(...cache.filter((e) => GPU_LIBRARY.test(e.name)).map((e) => ({ name: e.name, dir: mfs.realpath(p.dirname(e.path)) })));
+    for (const e of cache) {
       if (!GPU_LIBRARY.test(e.name)) continue;
-      const d = p.dirname(e.path);
+      // Merged /usr: the cache says /lib/x86_64-linux-gnu for what apt put in /usr/lib/x86_64-linux-gnu — one folder, named as it really is.
+      const d = mfs.realpath(p.dirname(e.path));
       byDir.set(d, [...(byDir.get(d) ?? []), e.name]);
     }
     for (const [d, files] of byDir) {
@@ -78,7 +82,7 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
   for (const t of toolkits) {
     if (t.readable) add(t.libraryDir, 'toolkit (not on the search path)');
   }
-  return { os: host.os, dirs };
+  return { os: host.os, dirs, ...(host.os === 'linux' ? { ldCache: ldEntries } : {}) };
 }
 
 export interface Resolution {
@@ -92,6 +96,10 @@ export interface Resolution {
 /** Pure: which copy of `file` the loader would take, given the search path facts. */
 export function resolveLibrary(search: SearchPath, file: string): Resolution {
   const same = (a: string) => (search.os === 'windows' ? a.toLowerCase() === file.toLowerCase() : a === file);
-  const candidates = search.dirs.filter((d) => d.files?.some(same)).map(({ dir, via }) => ({ dir, via }));
+  const found = search.dirs.filter((d) => d.files?.some(same)).map(({ dir, via }) => ({ dir, via }));
+  // Within the ld cache the file's own entries decide, in the cache's order: its slots keep their place among the other sources.
+  const rank = (dir: string) => search.ldCache?.findIndex((e) => same(e.name) && e.dir === dir) ?? -1;
+  const cached = found.filter((c) => c.via === 'ld cache').sort((a, b) => rank(a.dir) - rank(b.dir));
+  const candidates = found.map((c) => (c.via === 'ld cache' ? cached.shift()! : c));
   return { file, candidates, winner: candidates.find((c) => c.via !== 'toolkit (not on the search path)') };
 }

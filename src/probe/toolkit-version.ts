@@ -36,6 +36,40 @@ export function parseCudartHeader(text: string): string | undefined {
   return `${Math.floor(n / 1000)}.${Math.floor((n % 1000) / 10)}`;
 }
 
+/** cuda.h (every release, also where a distro puts it in /usr/include): "#define CUDA_VERSION 11080" → 11.8. */
+export function parseCudaHeader(text: string): string | undefined {
+  const m = /#define\s+CUDA_VERSION\s+(\d+)/.exec(text);
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  return `${Math.floor(n / 1000)}.${Math.floor((n % 1000) / 10)}`;
+}
+
+/** The runtime's full version from its real file name: libcudart.so.11.8.89 → 11.8.89 (NVIDIA's and the distros' packages both ship it). */
+export function versionFromCudartName(files: readonly string[]): string | undefined {
+  const versions = files.map((f) => /^libcudart\.so\.(\d+\.\d+\.\d+)$/.exec(f)?.[1]).filter((v): v is string => v !== undefined);
+  return versions.sort((a, b) => b.localeCompare(a, 'en', { numeric: true }))[0];
+}
+
+/**
+ * An installed package's upstream version from dpkg's status file: "11.8.89~11.8.0-5~deb12u1" → 11.8.89,
+ * Ubuntu's "11.5.1-1ubuntu1" → 11.5.1. Only packages whose Status says "install ok installed".
+ */
+export function parseDpkgStatus(text: string, patterns: readonly RegExp[]): { name: string; version: string } | undefined {
+  const found = new Map<string, string>();
+  for (const stanza of text.split(/\n\s*\n/)) {
+    const name = /^Package:\s*(\S+)/m.exec(stanza)?.[1];
+    if (!name || !patterns.some((re) => re.test(name))) continue;
+    if (!/^Status:.*\binstalled\b/m.test(stanza) || /^Status:.*\bnot-installed\b/m.test(stanza)) continue;
+    const v = /^Version:\s*(?:\d+:)?(\d+\.\d+(?:\.\d+)?)/m.exec(stanza)?.[1];
+    if (v) found.set(name, v);
+  }
+  for (const re of patterns) {
+    const name = [...found.keys()].sort().find((n) => re.test(n));
+    if (name) return { name, version: found.get(name)! };
+  }
+  return undefined;
+}
+
 /** `nvcc --version`: "Cuda compilation tools, release 11.1, V11.1.105" → 11.1 (the V number is nvcc's own). */
 export function parseNvccRelease(text: string): string | undefined {
   return /release (\d+\.\d+)/.exec(text)?.[1];

@@ -1,11 +1,15 @@
-// Every CUDA toolkit on the machine: the directories under the CUDA root, the CUDA_PATH* and
-// CUDA_HOME variables, and the nvcc on PATH; for each, its version and what it holds or lacks.
+// Every CUDA toolkit on the machine, found by looking where NVIDIA and the distros put them: the
+// toolkit folders under the CUDA root (/usr/local/cuda-X.Y) and /opt (Arch's /opt/cuda), the
+// CUDA_PATH* and CUDA_HOME variables, a distro's packages spread over /usr (Debian/Ubuntu apt,
+// Fedora/RHEL), and wherever the nvcc on PATH really sits. For each: its version, read from files only
+// (never by running a program that another user may have put there), and what it holds or lacks.
 import type { Host } from '../host.js';
 import { cudaPathVarVersion, envGet, executableName, pathFor, toolkitLibraryDir, toolkitSubdirs, toolkitVersionFromDirName, userToolkitRoot } from '../platform.js';
 import { majorMinor } from '../version.js';
-import { findOnPath, runProgram } from './commands.js';
+import { findOnPath } from './commands.js';
+import { DISTRO_PREFIX, probeDistroToolkit, type DistroToolkit } from './distro-toolkit.js';
 import type { MachineFs } from './machine-fs.js';
-import { parseCudartHeader, parseNvccRelease, parseVersionJson, parseVersionTxt, type VersionReading } from './toolkit-version.js';
+import { parseCudaHeader, parseCudartHeader, parseVersionJson, parseVersionTxt, versionFromCudartName, type VersionReading } from './toolkit-version.js';
 import type { CudawizCopyState, NvccOnPath, Toolkit, ToolkitComponent } from './types.js';
 
 /** The libraries TensorFlow loads from a toolkit, plus the compiler and cuDNN. */
@@ -42,6 +46,12 @@ function candidates(host: Host, mfs: MachineFs, cudaRoot: string): { list: Candi
     const dir = p.join(cudaRoot, name);
     if (toolkitVersionFromDirName(host.os, name) || (host.os === 'linux' && name === 'cuda')) list.push({ path: dir, via: 'cuda-root' });
   }
+  // Arch's cuda package: /opt/cuda, NVIDIA's own layout.
+  if (host.os === 'linux' && cudaRoot !== '/opt') {
+    for (const name of mfs.list('/opt').names ?? []) {
+      if (toolkitVersionFromDirName(host.os, name) || name === 'cuda') list.push({ path: p.join('/opt', name), via: 'cuda-root' });
+    }
+  }
   // Per-user toolkits from the redist route live outside the CUDA root.
   const userRoot = userToolkitRoot(host.os, host.env, host.home);
   for (const name of mfs.list(userRoot).names ?? []) {
@@ -68,11 +78,20 @@ function looksLikeToolkit(host: Host, mfs: MachineFs, dir: string): boolean {
   return (
     mfs.isFile(p.join(dir, 'version.txt')) ||
     mfs.isFile(p.join(dir, 'version.json')) ||
-    mfs.isFile(p.join(dir, 'include', 'cuda_runtime_api.h'))
+    mfs.isFile(p.join(dir, 'include', 'cuda_runtime_api.h')) ||
+    mfs.isFile(p.join(dir, 'include', 'cuda.h'))
   );
 }
 
-async function readVersion(host: Host, mfs: MachineFs, dir: string, nvccPath: string | undefined): Promise<VersionReading | undefined> {
+/**
+ * A toolkit's version from its files, most trustworthy first. Never from running its nvcc: the folder
+ * may be writable by others (/usr/local is group-writable on Debian), and root must not run what they put there.
+ */
+export function readToolkitVersion(mfs: MachineFs, dir: string, libraries: string[] = mfs.list(toolkitLibraryDir(mfs.os, dir)).names ?? []): VersionReading | undefined {
+  return readVersion({ os: mfs.os }, mfs, dir, libraries);
+}
+
+function readVersion(host: Pick<Host, 'os'>, mfs: MachineFs, dir: string, libraries: string[]): VersionReading | undefined {
   const p = pathFor(host.os);
   const txt = mfs.readText(p.join(dir, 'version.txt'));
   const fromTxt = txt ? parseVersionTxt(txt) : undefined;
@@ -83,11 +102,11 @@ async function readVersion(host: Host, mfs: MachineFs, dir: string, nvccPath: st
   const header = mfs.readText(p.join(dir, 'include', 'cuda_runtime_api.h'));
   const fromHeader = header ? parseCudartHeader(header) : undefined;
   if (fromHeader) return { version: fromHeader, versionSource: 'cuda_runtime_api.h' };
-  if (nvccPath) {
-    const r = await runProgram(host, mfs, nvccPath, ['--version']);
-    const fromNvcc = parseNvccRelease(r.stdout);
-    if (fromNvcc) return { version: fromNvcc, versionSource: 'nvcc' };
-  }
+  const cudaH = mfs.readText(p.join(dir, 'include', 'cuda.h'));
+  const fromCudaH = cudaH ? parseCudaHeader(cudaH) : undefined;
+  if (fromCudaH) return { version: fromCudaH, versionSource: 'cuda.h' };
+  const fromLib = versionFromCudartName(libraries);
+  if (fromLib) return { version: fromLib, versionSource: 'file name' };
   const fromName = toolkitVersionFromDirName(host.os, p.basename(dir));
   return fromName ? { version: fromName, versionSource: 'directory name' } : undefined;
 }
@@ -120,10 +139,44 @@ function readCopyState(host: Host, mfs: MachineFs, dir: string): CudawizCopyStat
   }
 }
 
+function componentsIn(host: Host, mfs: MachineFs, libraryDir: string, components: Toolkit['components']): string[] {
+  const names = mfs.list(libraryDir).names ?? [];
+  for (const file of names) {
+    if (!isSharedLibrary(host.os, file)) continue;
+    const c = componentOf(file);
+    if (c) (components[c] ??= []).push(file);
+  }
+  return names;
+}
+
+/** A distro's CUDA: libraries in its library folder, nvcc wherever the package put it, the version from dpkg or the files. */
+function describeDistro(host: Host, mfs: MachineFs, d: DistroToolkit, aliases: string[], foundVia: string[]): Toolkit {
+  const components: Toolkit['components'] = {};
+  const names = componentsIn(host, mfs, d.libraryDir, components);
+  if (d.nvcc) components.nvcc = ['nvcc'];
+  const reading: VersionReading | undefined = d.package
+    ? { version: d.package.version, versionSource: 'dpkg status' }
+    : readVersion(host, mfs, DISTRO_PREFIX, names);
+  return {
+    path: DISTRO_PREFIX,
+    aliases,
+    foundVia,
+    readable: true,
+    layout: 'distro packages',
+    libraryDir: d.libraryDir,
+    ...(d.nvcc ? { nvcc: d.nvcc } : {}),
+    ...(reading ? { version: reading.version, majorMinor: majorMinor(reading.version), versionSource: reading.versionSource } : {}),
+    ...(d.package ? { package: { manager: 'dpkg' as const, ...d.package } } : {}),
+    components,
+    missing: EXPECTED.filter((c) => !components[c]?.length),
+  };
+}
+
 async function describe(host: Host, mfs: MachineFs, dir: string, aliases: string[], foundVia: string[]): Promise<Toolkit> {
   const p = pathFor(host.os);
   const libraryDir = toolkitLibraryDir(host.os, dir);
-  const base = { path: dir, aliases, foundVia, libraryDir };
+  const real = mfs.realpath(libraryDir);
+  const base = { path: dir, aliases, foundVia, libraryDir, ...(real !== libraryDir ? { libraryDirReal: real } : {}), layout: 'toolkit folder' as const };
   const error = mfs.accessError(dir);
   if (error) {
     const fromName = toolkitVersionFromDirName(host.os, p.basename(dir));
@@ -133,12 +186,8 @@ async function describe(host: Host, mfs: MachineFs, dir: string, aliases: string
   const nvccPath = p.join(dir, toolkitSubdirs(host.os).bin, executableName(host.os, 'nvcc'));
   const hasNvcc = mfs.isFile(nvccPath);
   if (hasNvcc) components.nvcc = [p.basename(nvccPath)];
-  for (const file of mfs.list(libraryDir).names ?? []) {
-    if (!isSharedLibrary(host.os, file)) continue;
-    const c = componentOf(file);
-    if (c) (components[c] ??= []).push(file);
-  }
-  const reading = await readVersion(host, mfs, dir, hasNvcc ? nvccPath : undefined);
+  const names = componentsIn(host, mfs, libraryDir, components);
+  const reading = readVersion(host, mfs, dir, names);
   const redist = readRedist(host, mfs, dir);
   return {
     ...base,
@@ -153,22 +202,36 @@ async function describe(host: Host, mfs: MachineFs, dir: string, aliases: string
 
 export async function probeToolkits(host: Host, mfs: MachineFs, cudaRoot: string): Promise<{ toolkits: Toolkit[]; nvccOnPath?: NvccOnPath }> {
   const { list, nvcc } = candidates(host, mfs, cudaRoot);
+  const distro = host.os === 'linux' ? probeDistroToolkit(mfs) : undefined;
+  const key = (path: string) => (host.os === 'windows' ? path.toLowerCase().replace(/[\\/]+$/, '') : path.replace(/\/+$/, ''));
+  const distroVia = new Set<string>(distro ? ['distro packages'] : []);
+  const distroAliases = new Set<string>();
   const byReal = new Map<string, { path: string; aliases: Set<string>; via: Set<string> }>();
   for (const c of list) {
     if (!mfs.isDir(c.path) && !mfs.accessError(c.path)?.match(/ELOOP|EACCES|EPERM/)) continue;
     const real = mfs.realpath(c.path);
-    const key = host.os === 'windows' ? real.toLowerCase().replace(/[\\/]+$/, '') : real.replace(/\/+$/, '');
-    const entry = byReal.get(key) ?? { path: real, aliases: new Set<string>(), via: new Set<string>() };
+    // /usr (nvcc in /usr/bin), /usr/lib/cuda and /usr/lib/nvidia-cuda-toolkit are the distro's one toolkit.
+    if (distro && (key(real) === DISTRO_PREFIX || distro.aliases.some((a) => key(a) === key(real)))) {
+      distroVia.add(c.via);
+      for (const name of [c.path, real]) if (key(name) !== DISTRO_PREFIX) distroAliases.add(name);
+      continue;
+    }
+    const entry = byReal.get(key(real)) ?? { path: real, aliases: new Set<string>(), via: new Set<string>() };
     if (c.path !== real) entry.aliases.add(c.path);
     entry.via.add(c.via);
-    byReal.set(key, entry);
+    byReal.set(key(real), entry);
   }
   const toolkits = await Promise.all([...byReal.values()].map((e) => describe(host, mfs, e.path, [...e.aliases].filter((a) => a.toLowerCase() !== e.path.toLowerCase()), [...e.via])));
+  if (distro) toolkits.push(describeDistro(host, mfs, distro, [...new Set([...distro.aliases, ...distroAliases])].sort(), [...distroVia]));
   toolkits.sort((a, b) => a.path.localeCompare(b.path));
   let nvccOnPath: NvccOnPath | undefined;
   if (nvcc) {
-    const r = await runProgram(host, mfs, nvcc, ['--version']);
-    nvccOnPath = { path: nvcc, release: parseNvccRelease(r.stdout) };
+    // Its release is the toolkit's it belongs to, read from that toolkit's files: nvcc itself is never run.
+    const p = pathFor(host.os);
+    const real = mfs.realpath(nvcc);
+    const home = key(p.dirname(p.dirname(real)));
+    const owner = toolkits.find((t) => [t.path, ...t.aliases].some((a) => key(a) === home) || (t.nvcc && key(mfs.realpath(t.nvcc)) === key(real)));
+    nvccOnPath = { path: nvcc, ...(owner?.majorMinor ? { release: owner.majorMinor } : {}) };
   }
   return { toolkits, nvccOnPath };
 }

@@ -1,8 +1,9 @@
 // The facts the probes collect about a machine. Plain data: the doctor, the plan and --json read it.
 // Paths are the machine's own (C:\… on Windows), never the host path a fixture maps them to.
-import type { LibrarySource, PipCudaFacts, WheelLibraryFix } from '../pip/index.js';
+import type { LibrarySource, PipCudaFacts, WheelLibraryFix } from '../wheels/index.js';
 import type { OsName } from '../platform.js';
 import type { CondaEnv } from './conda.js';
+import type { DriverInstall, KernelModuleState, UserspaceDriver } from './driver-userspace.js';
 import type { WslFacts } from './wsl.js';
 
 export interface GpuInfo {
@@ -17,7 +18,7 @@ export interface GpuInfo {
 
 export interface DriverFacts {
   version?: string;
-  source?: 'nvidia-smi' | 'kernel module';
+  source?: 'nvidia-smi' | 'kernel module' | 'userspace library';
 }
 
 export type GpuProbeState =
@@ -41,6 +42,12 @@ export interface GpuFacts {
   computeCapFieldMissing?: boolean;
   /** The raw line that explains a non-ok state (UUIDs removed). */
   evidence?: string;
+  /** Linux: the driver's user-space library and the version its file name carries (answers without the kernel module). */
+  userspace?: UserspaceDriver;
+  /** Linux: whether the kernel module is loaded (/proc/driver/nvidia/version, /proc/modules). */
+  kernelModule?: KernelModuleState;
+  /** Linux: how the driver was installed, for a fix that fits (package manager or NVIDIA's .run). */
+  install?: DriverInstall;
 }
 
 export type ToolkitComponent = 'nvcc' | 'cudart' | 'cublas' | 'cublasLt' | 'cufft' | 'curand' | 'cusolver' | 'cusparse' | 'cupti' | 'cudnn';
@@ -66,9 +73,21 @@ export interface Toolkit {
   /** "10.1.243", or "11.8" when only major.minor can be trusted. */
   version?: string;
   majorMinor?: string;
-  versionSource?: 'version.txt' | 'version.json' | 'cuda_runtime_api.h' | 'nvcc' | 'directory name';
-  /** Where its shared libraries are: bin on Windows, lib64 on Linux. */
+  versionSource?: 'version.txt' | 'version.json' | 'cuda.h' | 'cuda_runtime_api.h' | 'dpkg status' | 'file name' | 'directory name';
+  /**
+   * How its files are laid out: NVIDIA's own folder (bin, include, lib64 under one root: /usr/local/cuda-X.Y,
+   * /opt/cuda, a redist toolkit), or a distro's packages spread over /usr (Debian/Ubuntu's
+   * lib/x86_64-linux-gnu, Fedora/RHEL's lib64; nvcc in /usr/bin, headers in /usr/include).
+   */
+  layout: 'toolkit folder' | 'distro packages';
+  /** Where its shared libraries are: bin on Windows, lib64 on Linux, the distro's library folder for a distro layout. */
   libraryDir: string;
+  /** libraryDir with links resolved, when that differs (CUDA 13's lib64 → lib): the name the ld cache uses. */
+  libraryDirReal?: string;
+  /** Where the real nvcc sits when it is not bin/nvcc under the root (Debian: /usr/lib/nvidia-cuda-toolkit/bin/nvcc). */
+  nvcc?: string;
+  /** The package that installed it, as the package database records it (distro layouts). */
+  package?: { manager: 'dpkg'; name: string; version: string };
   /** Library files present per component (nvcc: the compiler's file name). */
   components: Partial<Record<ToolkitComponent, string[]>>;
   /** Components TensorFlow needs that this toolkit lacks. */
@@ -128,6 +147,11 @@ export interface SearchDir {
 export interface SearchPath {
   os: OsName;
   dirs: SearchDir[];
+  /**
+   * Linux: the ld cache's entries in its own order (`ldconfig -p`). The cache is per file: for two
+   * copies of one soname, the loader takes the one listed first, whatever order their folders came in.
+   */
+  ldCache?: { name: string; dir: string }[];
 }
 
 export interface WindowsExtras {

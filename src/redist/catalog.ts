@@ -13,17 +13,23 @@ import { compareDotted } from '../version.js';
 const dotted = z.string().regex(/^\d+(\.\d+)*$/, { error: () => catalogText.expectedDotted('11.8.0') });
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, { error: () => catalogText.expectedSha256 });
 // NVIDIA writes size as a string ("913876"); some copies give a number.
-const size = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform((v) => Number(v)).pipe(z.number().int().positive());
+const sizeWords = { error: () => catalogText.expectedSize };
+const size = z
+  .union([z.string().regex(/^\d+$/, sizeWords), z.number().int(sizeWords).nonnegative(sizeWords)], sizeWords)
+  .transform((v) => Number(v))
+  .pipe(z.number().int(sizeWords).positive(sizeWords));
+/** Free text a person wrote (a name, a source): said in words when missing, not as a schema rule. */
+const text = (min: number) => z.string({ error: () => catalogText.expectedText }).min(min, { error: () => catalogText.expectedText });
 // A manifest path stays below the redist folder: no "..", not absolute, "/"-separated.
 const relativePath = z.string().regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9._+\-/]+\.(tar\.xz|zip)$/, { error: () => catalogText.expectedRelativePath });
 
 export const REDIST_PLATFORMS = ['linux-x86_64', 'windows-x86_64'] as const;
 export type RedistPlatform = (typeof REDIST_PLATFORMS)[number];
 
-const archiveSchema = z.object({ relative_path: relativePath, sha256, md5: z.string().regex(/^[0-9a-f]{32}$/).optional(), size }).strict();
+const archiveSchema = z.object({ relative_path: relativePath, sha256, md5: z.string().regex(/^[0-9a-f]{32}$/, { error: () => catalogText.expectedMd5 }).optional(), size }).strict();
 const componentSchema = z
   .object({
-    name: z.string().min(1),
+    name: text(1),
     version: dotted,
     license: z.string().optional(),
     'linux-x86_64': archiveSchema.optional(),
@@ -34,7 +40,7 @@ const releaseSchema = z
   .object({
     version: dotted,
     releaseDate: z.string().optional(),
-    source: z.string().min(3),
+    source: text(3),
     provides: z.object({ 'linux-x86_64': z.array(z.string().min(1)).optional(), 'windows-x86_64': z.array(z.string().min(1)).optional() }).strict(),
     providesSource: z.string().min(3).optional(),
     components: z.record(z.string(), componentSchema),

@@ -3,12 +3,17 @@
 // under a manifest of every file with its sha256 — so `repair` can re-verify each one and re-fetch
 // only what is missing or changed, and `rollback` can remove the folder whole (it is all ours).
 import { stepsText } from '../i18n/steps.js';
-import { chmod, lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { detectFormat, extractArchive } from '../cudnn/archive.js';
-import { hostPath, sha256File } from '../cudnn/manifest.js';
+import { ArchiveReadError, detectFormat, extractArchive } from '../cudnn/archive.js';
+import { sha256File } from '../cudnn/file-hasher.js';
+import { hostPath, isRelativeInside, landsOutside, linkStaysInside } from '../cudnn/member-paths.js';
+import { notOurFolder, untrustedBookkeeping } from '../cudnn/owner-trust.js';
+import * as z from 'zod';
+import { envText } from '../i18n/env.js';
+import { safetyText } from '../i18n/safety.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { fetchVerified, type FetchResult } from '../fetch/index.js';
 import type { OsName } from '../platform.js';
@@ -59,22 +64,73 @@ export type RedistArchiveEntry = RedistArchive & { component: string; version: s
 
 export const redistManifestFile = (toolkitDir: string) => path.join(toolkitDir, REDIST_MANIFEST);
 
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+const inside = z.string().refine(isRelativeInside);
+/** What a redist manifest cudawiz wrote looks like; anything else is refused on read. */
+const redistManifestSchema = z.object({
+  tool: z.literal('cudawiz'),
+  schema: z.literal(1),
+  what: z.literal('cuda-redist'),
+  state: z.enum(['unpacking', 'complete']),
+  os: z.enum(['linux', 'windows']),
+  toolkitDir: z.string(),
+  release: z.string().min(1),
+  builtFor: z.string().optional(),
+  startedAt: z.string(),
+  finishedAt: z.string().optional(),
+  components: z.array(z.object({ id: z.string().min(1), version: z.string(), relativePath: z.string(), sha256: sha256Hex, size: z.number().int().nonnegative(), done: z.boolean() })),
+  files: z.array(
+    z
+      .object({ path: inside, component: z.string().min(1), type: z.enum(['file', 'symlink']), size: z.number().int().nonnegative().optional(), sha256: sha256Hex.optional(), linkTarget: z.string().min(1).max(4096).optional() })
+      .refine((f) => (f.type === 'symlink' ? f.linkTarget !== undefined : f.size !== undefined && f.sha256 !== undefined)),
+  ),
+});
+
+/** Whether a folder holds a redist manifest at all (its bookkeeping may still be refused on read). */
+export const hasRedistManifest = (toolkitDir: string) => lstat(redistManifestFile(toolkitDir)).then(() => true, () => false);
+
+/**
+ * A toolkit's redist manifest, read and checked: undefined when there is none; a CudawizError (never
+ * a guess) when someone other than root or this user owns it or could have written it, or when it is
+ * not as cudawiz writes it. `toolkitDir` is the folder it was found in, whatever the file records:
+ * a manifest cannot send cudawiz's writes or deletions anywhere else.
+ */
 export async function readRedistManifest(toolkitDir: string): Promise<RedistManifest | undefined> {
-  const text = await readFile(redistManifestFile(toolkitDir), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
+  const file = redistManifestFile(toolkitDir);
+  if (!(await hasRedistManifest(toolkitDir))) return undefined;
+  const untrusted = await untrustedBookkeeping([toolkitDir, path.dirname(file), file]);
+  if (untrusted) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, untrusted), { code: 'redist-manifest-untrusted', fix: safetyText.unsafeOwnerFix(toolkitDir) });
+  const unreadable = (why: string) => new CudawizError(safetyText.manifestUnreadable(file, why), { code: 'manifest-invalid', fix: safetyText.manifestUnreadableFix(file) });
+  let json: unknown;
   try {
-    const m = JSON.parse(text) as RedistManifest;
-    return m.tool === 'cudawiz' && m.what === 'cuda-redist' && Array.isArray(m.files) ? m : undefined;
-  } catch {
-    return undefined;
+    json = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw unreadable((error as NodeJS.ErrnoException).code ?? envText.notCompleteJson);
   }
+  const parsed = redistManifestSchema.safeParse(json);
+  if (!parsed.success) throw unreadable(redistText.manifestField(parsed.error.issues[0].path.join('.')));
+  const m = { ...(parsed.data as RedistManifest), toolkitDir };
+  // The toolkit's own links (libcudart.so → libcudart.so.11.0) stay in the toolkit.
+  for (const f of m.files) {
+    if (f.type === 'symlink' && !isRelativeInside(path.posix.normalize(path.posix.join(path.posix.dirname(f.path), f.linkTarget!))))
+      throw new CudawizError(safetyText.manifestOutside(file, `${f.path} → ${f.linkTarget}`, toolkitDir), { code: 'manifest-unsafe', fix: safetyText.manifestOutsideFix(toolkitDir) });
+  }
+  return m;
 }
 
-async function writeRedistManifest(m: RedistManifest): Promise<void> {
-  const file = redistManifestFile(m.toolkitDir);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(`${file}.tmp`, `${JSON.stringify(m, null, 2)}\n`);
-  await rename(`${file}.tmp`, file);
+/** Atomic, never through a link, and only into a folder this user owns. */
+async function writeRedistManifest(toolkitDir: string, m: RedistManifest): Promise<void> {
+  const notOurs = await notOurFolder(toolkitDir);
+  if (notOurs) throw new CudawizError(redistText.notOurFolder(toolkitDir, notOurs), { code: 'redist-dir-not-ours', fix: redistText.notOursFix });
+  const file = redistManifestFile(toolkitDir);
+  const dir = path.dirname(file);
+  await mkdir(dir, { recursive: true, mode: 0o755 });
+  const untrusted = await untrustedBookkeeping([toolkitDir, dir]);
+  if (untrusted) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, untrusted), { code: 'redist-manifest-untrusted', fix: safetyText.unsafeOwnerFix(toolkitDir) });
+  const tmp = `${file}.tmp`;
+  await rm(tmp, { force: true });
+  await writeFile(tmp, `${JSON.stringify({ ...m, toolkitDir }, null, 2)}\n`, { flag: 'wx', mode: 0o644 });
+  await rename(tmp, file);
 }
 
 /** The cache file name of an archive: NVIDIA's own (it carries component, platform and version). */
@@ -209,7 +265,7 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
     files: previous?.release === release.version ? previous.files : [],
   };
   await mkdir(toolkitDir, { recursive: true });
-  await writeRedistManifest(manifest);
+  await writeRedistManifest(toolkitDir, manifest);
   const staging = path.join(toolkitDir, '.cudawiz', 'staging');
   const todo = manifest.components.filter((c) => !c.done);
   const stageOne = async (c: RedistComponentRecord, archive: string) => {
@@ -217,7 +273,12 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
     if (!format) throw new CudawizError(redistText.notAnArchive(archive), { code: 'redist-archive-unreadable', fix: stepsText.runAgain });
     const stage = path.join(staging, c.id);
     await rm(stage, { recursive: true, force: true });
-    const hashes = await extractArchive(archive, format, stage, { signal: options.signal });
+    const hashes = await extractArchive(archive, format, stage, { signal: options.signal }).catch((error: unknown) => {
+      if (!(error instanceof ArchiveReadError)) throw error;
+      throw error.reason === 'unsafe-path'
+        ? new CudawizError(redistText.unsafeArchive(c.id, error.message), { code: 'redist-archive-unsafe', fix: redistText.unsafeArchiveFix })
+        : new CudawizError(redistText.unreadableArchive(c.id, error.message), { code: 'redist-archive-unreadable', fix: stepsText.runAgain });
+    });
     const staged: { file: RedistFile; from: string }[] = [];
     for (const m of await walk(stage)) {
       const rel = toolkitPathFor(catalog, platform, c.id, m.rel);
@@ -246,6 +307,22 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
     stagings.set(component, p);
   };
   const settle = () => Promise.allSettled([...stagings.values()]);
+  const root = await realpath(toolkitDir);
+  const unsafe = (file: RedistFile, where: string) =>
+    new CudawizError(redistText.unsafeArchive(file.component, redistText.wouldLand(file.path, where)), { code: 'redist-archive-unsafe', fix: redistText.unsafeArchiveFix });
+  /**
+   * Where a staged file goes, once it is known to land inside the toolkit: the real folder it lands in
+   * (links laid by earlier files or components followed here, after the lib → lib64 rename), and for a
+   * link, where it points. Checked right before each move, never by the move itself.
+   */
+  const placeable = async (file: RedistFile) => {
+    if (!isRelativeInside(file.path)) throw unsafe(file, toolkitDir);
+    const target = hostPath(toolkitDir, file.path);
+    const outside = await landsOutside(root, target);
+    if (outside) throw unsafe(file, outside);
+    if (file.type === 'symlink' && !(await linkStaysInside(root, target, file.linkTarget ?? ''))) throw unsafe(file, `→ ${file.linkTarget}`);
+    return target;
+  };
   const finish = async (onProgress?: UnpackOptions['onProgress']) => {
     let placed = 0;
     try {
@@ -256,11 +333,11 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
         const { stage: dir, staged } = await pending;
         // Recorded before any file moves: an interrupted unpack leaves a manifest that names them all.
         manifest.files = [...manifest.files.filter((f) => f.component !== c.id), ...staged.map((s) => s.file)];
-        await writeRedistManifest(manifest);
+        await writeRedistManifest(toolkitDir, manifest);
         for (const { file, from } of staged) {
           options.signal?.throwIfAborted();
           if (options.throttleMs) await delay(options.throttleMs);
-          const target = hostPath(toolkitDir, file.path);
+          const target = await placeable(file);
           await mkdir(path.dirname(target), { recursive: true });
           await rm(target, { force: true });
           await rename(from, target);
@@ -270,8 +347,17 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
         }
         await rm(dir, { recursive: true, force: true });
         c.done = true;
-        await writeRedistManifest(manifest);
+        await writeRedistManifest(toolkitDir, manifest);
       }
+    } catch (error) {
+      // A refused or unreadable archive leaves no half-made toolkit: a fresh one goes, files and all
+      // (links are removed as links, never followed); an earlier one keeps its manifest for repair.
+      if (error instanceof CudawizError && (error.code === 'redist-archive-unsafe' || error.code === 'redist-archive-unreadable')) {
+        await settle();
+        if (!previous) await removeFresh();
+        else await rm(staging, { recursive: true, force: true });
+      }
+      throw error;
     } finally {
       await settle();
     }
@@ -279,19 +365,23 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
     await writeVersionJson(manifest);
     manifest.state = 'complete';
     manifest.finishedAt = new Date().toISOString();
-    await writeRedistManifest(manifest);
+    await writeRedistManifest(toolkitDir, manifest);
     return manifest;
+  };
+  /** The folder as it was before this unpack: absent, or (made by the user beforehand) empty. */
+  const removeFresh = async () => {
+    if (!existed) return rm(toolkitDir, { recursive: true, force: true });
+    for (const name of await readdir(toolkitDir)) await rm(path.join(toolkitDir, name), { recursive: true, force: true });
   };
   const abandon = async () => {
     abandoned = true;
     await settle();
     if (!previous) {
-      if (existed) await rm(path.join(toolkitDir, '.cudawiz'), { recursive: true, force: true });
-      else await rm(toolkitDir, { recursive: true, force: true });
+      await removeFresh();
       return;
     }
     await rm(staging, { recursive: true, force: true });
-    await writeRedistManifest(previous);
+    await writeRedistManifest(toolkitDir, previous);
   };
   return { stage, finish, abandon };
 }
@@ -307,8 +397,10 @@ export async function unpackRedist(options: UnpackOptions): Promise<RedistManife
 async function writeVersionJson(m: RedistManifest): Promise<void> {
   const doc = { cuda: { name: 'CUDA SDK', version: m.release }, cudawiz: { route: 'redist', components: Object.fromEntries(m.components.map((c) => [c.id, c.version])) } };
   const text = `${JSON.stringify(doc, null, 2)}\n`;
-  await writeFile(path.join(m.toolkitDir, 'version.json'), text);
-  const rec: RedistFile = { path: 'version.json', component: 'cudawiz', type: 'file', size: Buffer.byteLength(text), sha256: await sha256File(path.join(m.toolkitDir, 'version.json')) };
+  const file = path.join(m.toolkitDir, 'version.json');
+  await rm(file, { force: true });
+  await writeFile(file, text, { flag: 'wx', mode: 0o644 });
+  const rec: RedistFile = { path: 'version.json', component: 'cudawiz', type: 'file', size: Buffer.byteLength(text), sha256: await sha256File(file) };
   m.files = [...m.files.filter((f) => f.path !== 'version.json'), rec];
 }
 
@@ -359,7 +451,7 @@ export async function repairRedist(options: RepairOptions): Promise<{ check: Red
   const manifest = check.manifest;
   for (const c of manifest.components) if (check.components.includes(c.id)) c.done = false;
   manifest.state = 'unpacking';
-  await writeRedistManifest(manifest);
+  await writeRedistManifest(options.toolkitDir, manifest);
   const { archives } = releaseArchives(options.catalog, options.release, options.os);
   const wanted = archives.filter((a) => check.components.includes(a.component));
   const fetched = await downloadArchives({ ...options, archives: wanted });
@@ -367,12 +459,62 @@ export async function repairRedist(options: RepairOptions): Promise<{ check: Red
   return { check, refetched: wanted.map((a) => a.component), manifest: manifestAfter };
 }
 
-/** The toolkit is cudawiz's own: rollback removes the folder whole. */
-export async function removeRedistToolkit(toolkitDir: string): Promise<{ removed: boolean; files: number; release?: string }> {
+export interface RedistRemoval {
+  removed: boolean;
+  /** Files and links cudawiz had put there, removed (unchanged since). */
+  files: number;
+  release?: string;
+  /** Files the manifest lists that changed since (someone else's now): left in place. */
+  changed: string[];
+  /** What is left that cudawiz never wrote (the user's own files), toolkit-relative. */
+  left: string[];
+}
+
+/**
+ * Rollback of a redist toolkit: only the files its (trusted) manifest lists and that are still as
+ * cudawiz wrote them (sha256, link target) are removed, then the folders they leave empty; anything
+ * else in the folder (the user's TensorRT libraries, notebooks) stays and is named.
+ */
+export async function removeRedistToolkit(toolkitDir: string): Promise<RedistRemoval> {
   const manifest = await readRedistManifest(toolkitDir);
-  if (!manifest) return { removed: false, files: 0 };
-  await rm(toolkitDir, { recursive: true, force: true });
-  return { removed: true, files: manifest.files.length, release: manifest.release };
+  if (!manifest) return { removed: false, files: 0, changed: [], left: [] };
+  const root = await realpath(toolkitDir);
+  const changed: string[] = [];
+  let files = 0;
+  for (const f of manifest.files) {
+    const full = hostPath(toolkitDir, f.path);
+    // Through a link out of the toolkit, "the file" is someone else's: never followed.
+    if (await landsOutside(root, full)) {
+      changed.push(f.path);
+      continue;
+    }
+    if (!(await lstat(full).then(() => true, () => false))) continue;
+    if (!(await fileMatches(toolkitDir, f, true))) {
+      changed.push(f.path);
+      continue;
+    }
+    await unlink(full);
+    files += 1;
+  }
+  await rm(path.join(toolkitDir, '.cudawiz', 'staging'), { recursive: true, force: true });
+  await rm(redistManifestFile(toolkitDir), { force: true });
+  await rm(`${redistManifestFile(toolkitDir)}.tmp`, { force: true });
+  await removeEmptyFolders(toolkitDir);
+  const left = (await lstat(toolkitDir).then(() => walk(toolkitDir), () => [])).map((e) => e.rel).filter((rel) => !changed.includes(rel));
+  return { removed: true, files, release: manifest.release, changed, left };
+}
+
+/** Folders left empty below `dir` (and `dir` itself), deepest first; links are never followed. */
+async function removeEmptyFolders(dir: string): Promise<boolean> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => undefined);
+  if (!entries) return false;
+  let empty = true;
+  for (const e of entries) {
+    if (e.isDirectory() && (await removeEmptyFolders(path.join(dir, e.name)))) continue;
+    empty = false;
+  }
+  if (!empty) return false;
+  return rmdir(dir).then(() => true, () => false);
 }
 
 /** Toolkit folders directly under `root` that cudawiz laid out from redist archives. */
@@ -381,7 +523,7 @@ export async function redistToolkitsUnder(root: string): Promise<string[]> {
   const out: string[] = [];
   for (const n of names.sort()) {
     const dir = path.join(root, n);
-    if ((await lstat(dir).catch(() => undefined))?.isDirectory() && (await readRedistManifest(dir))) out.push(dir);
+    if ((await lstat(dir).catch(() => undefined))?.isDirectory() && (await hasRedistManifest(dir))) out.push(dir);
   }
   return out;
 }

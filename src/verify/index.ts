@@ -4,8 +4,7 @@
 import { currentState, hostPath, readManifest, sameState } from '../cudnn/manifest.js';
 import { explainLog } from '../doctor/explain.js';
 import { diagnose } from '../doctor/diagnose.js';
-import { normalizeWindowsDir } from '../env/windows-plan.js';
-import { newProcessPath } from '../env/windows-path.js';
+import { newShellHost } from '../env/new-shell.js';
 import type { Host } from '../host.js';
 import { windowsText } from '../i18n/windows.js';
 import type { Requirements } from '../catalog/queries.js';
@@ -13,7 +12,6 @@ import type { Catalog } from '../catalog/schema.js';
 import type { OsName } from '../platform.js';
 import type { ProbeCache } from '../probe/cache.js';
 import { safetyText } from '../i18n/safety.js';
-import { envGet, splitPathList } from '../platform.js';
 import { probeMachine } from '../probe/index.js';
 import { checkLibraryFiles, isLibraryName, toolkitLibraryProblems, type LayerResult } from './layers.js';
 import { verifyNvcc } from './nvcc.js';
@@ -40,23 +38,6 @@ export async function verifyManifest(toolkitDir: string): Promise<LayerResult> {
   return { ...base, status: 'pass', evidence: [stepsText.filesMatch(manifest.files.length, manifest.archive.version), safetyText.librariesReal(libs.length)] };
 }
 
-/**
- * The host as a process started after the install sees it. On Windows a PATH change lives in the
- * registry and reaches new processes only, so this process's own PATH would judge the libraries by
- * the old one: the saved Machine + User PATH takes its place (and is what TensorFlow's Python gets).
- */
-async function hostAfterInstall(host: Host): Promise<{ host: Host; stale: boolean }> {
-  if (host.os !== 'windows') return { host, stale: false };
-  const saved = await newProcessPath(host);
-  if (saved.value === undefined) return { host, stale: false };
-  const dirs = (value: string | undefined) => splitPathList('windows', value).map((d) => normalizeWindowsDir(d, host.env));
-  const mine = dirs(envGet('windows', host.env, 'PATH'));
-  const stale = dirs(saved.value).some((d) => !mine.includes(d));
-  if (!stale) return { host, stale };
-  const env = { ...Object.fromEntries(Object.entries(host.env).filter(([k]) => k.toLowerCase() !== 'path')), Path: saved.value };
-  return { host: { ...host, env, run: (file, args, options) => host.run(file, args, { ...options, env: options?.env ?? env }) }, stale };
-}
-
 /** What a setup's verify looks at: a toolkit for a TF, on a machine (as `host` sees it), with the run's probe. */
 export interface VerifyTarget {
   host: Host;
@@ -75,11 +56,13 @@ export interface VerifyTarget {
 
 export async function verifySetup(ctx: VerifyTarget): Promise<LayerResult[]> {
   const layers: LayerResult[] = [await verifyManifest(ctx.toolkitDir)];
-  const after = await hostAfterInstall(ctx.host);
+  // What a terminal opened now gets (the rc file's cudawiz script, Windows' saved PATH), never this
+  // process's own environment: a change not made is not judged as made, and one made is seen.
+  const after = await newShellHost(ctx.host);
   const host = after.host;
   // The run's probe: which Python has TF is known; the import below is the fresh one that counts.
   // A new PATH is a new machine to look at: probed afresh, its Python found through that PATH.
-  const facts = after.stale ? await probeMachine(host, { cudaRoot: ctx.root, catalog: ctx.catalog }) : await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog });
+  const facts = after.changed ? await probeMachine(host, { cudaRoot: ctx.root, catalog: ctx.catalog }) : await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog });
   const libs = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os }).filter((f) => f.id.startsWith('library:') || f.id.startsWith('libraries:'));
   const failing = libs.filter((f) => f.status === 'fail');
   // The toolkit's copies of TF's libraries must be real libraries of their own name (libcudart.so.10.1 → libcudnn is not).
@@ -89,7 +72,7 @@ export async function verifySetup(ctx: VerifyTarget): Promise<LayerResult[]> {
     title: stepsText.layerLibraries(ctx.req.libraries.length, ctx.cuda, String(ctx.req.cudnn)),
     status: failing.length || fake.length ? 'fail' : 'pass',
     // The new-terminal note first, so the step's one-line summary says it.
-    evidence: [...(after.stale ? [windowsText.judgedForNewProcesses] : []), ...[...fake.map((f) => f.problem), ...(failing.length ? failing : fake.length ? [] : libs).flatMap((f) => [f.title, ...f.evidence.slice(0, 1)])].slice(0, 6)],
+    evidence: [...(after.changed ? [ctx.os === 'windows' ? windowsText.judgedForNewProcesses : verifyText.judgedForNewShell(after.sourced)] : []), ...[...fake.map((f) => f.problem), ...(failing.length ? failing : fake.length ? [] : libs).flatMap((f) => [f.title, ...f.evidence.slice(0, 1)])].slice(0, 6)],
     fix: fake.length ? safetyText.librariesFix : (failing[0]?.fix ?? undefined),
   });
   layers.push(await verifyNvcc(host, ctx.os, ctx.toolkitDir, ctx.cuda));

@@ -3,17 +3,14 @@
 // redist archives in NVIDIA's layout (real tar.xz, a fixture redistrib_11.8.0.json, their sha256 in
 // a --catalog overlay) and a public cuDNN tgz. No --cuda-root: the toolkit goes to the user's own
 // data folder; the loader path goes into the user's own env script. Nothing outside temp dirs.
-import { chmod, chown, copyFile, lstat, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { lstat, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { repoRoot } from '../helpers/cli.js';
-import { buildCudnnArchive } from '../helpers/cudnn-archive.js';
-import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
-import { serveRedistFixtures } from '../helpers/redist-fixture.js';
-import { tempDir } from '../helpers/tmp.js';
+import type { NvidiaMirror } from '../helpers/mirror.js';
+import { redistUser } from '../helpers/redist-user.js';
 import { NOBODY } from '../fixtures/cuda-installer/unprivileged.js';
-import { asOtherUser, canSwitchToNobody, otherUserCli, otherUserLabel, readableCopy } from '../helpers/other-user.js';
+import { canSwitchToNobody, otherUserLabel } from '../helpers/other-user.js';
 
 let mirror: NvidiaMirror | undefined;
 afterEach(async () => {
@@ -21,56 +18,11 @@ afterEach(async () => {
   mirror = undefined;
 });
 
-const CUDNN_URL_PATH = 'compute/redist/cudnn/v8.1.1/cudnn-11.2-linux-x64-v8.1.1.33.tgz';
-
-const CUDNN12 = 'cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz';
-const CUDNN12_URL_PATH = `compute/cudnn/redist/cudnn/linux-x86_64/${CUDNN12}`;
-
-/**
- * A user's Linux laptop: RTX 2060 on driver 525 (fixture nvidia-smi), bash, Python 3.10 (fixture), no
- * CUDA, nothing in the system changed. `cuda12`: the mirror serves CUDA 12.9.1's archives and cuDNN
- * 8.9.7 for CUDA 12 (TF 2.15–2.17) instead of 11.8's and cuDNN 8.1.
- */
+/** The user's laptop (test/helpers/redist-user.ts), its mirror closed after each test. */
 async function userLaptop(options: { cuda12?: boolean } = {}) {
-  const base = await tempDir('cw-redist-e2e-');
-  await chmod(base, 0o755);
-  const home = path.join(base, 'home');
-  const bin = path.join(home, 'bin');
-  const driverLib = path.join(base, 'driver-lib');
-  await mkdir(bin, { recursive: true });
-  await mkdir(driverLib);
-  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/rtx2060-laptop.sh'), path.join(bin, 'nvidia-smi'));
-  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/answer-query.sh'), path.join(bin, 'answer-query.sh'));
-  await writeFile(path.join(driverLib, 'libcuda.so.1'), 'fixture driver library');
-  await writeFile(path.join(home, '.bashrc'), '# the user\'s own bashrc\n');
-  mirror = await startMirror({ root: await tempDir('cw-mirror-') });
-  const cudnn = options.cuda12
-    ? await buildCudnnArchive(await tempDir('cw-cudnn-'), { era: 'linux-archive', version: '8.9.7.29', cuda: '12', fileName: CUDNN12 })
-    : await buildCudnnArchive(await tempDir('cw-cudnn-'), { era: 'linux-cuda-folder', version: '8.1.1.33', cuda: '11.2' });
-  const served = await mirror.addFile(options.cuda12 ? CUDNN12_URL_PATH : CUDNN_URL_PATH, await readFile(cudnn.file));
-  const cudnnEntry = options.cuda12
-    ? { version: '8.9.7.29', cuda: '12', archives: { linux: { gated: false, url: `https://developer.download.nvidia.com/${CUDNN12_URL_PATH}`, sha256: served.sha256, size: served.size } } }
-    : { version: '8.1.1.33', cuda: '11.2', archives: { linux: { gated: false, url: `https://developer.download.nvidia.com/${CUDNN_URL_PATH}`, sha256: served.sha256 } } };
-  const fixture = await serveRedistFixtures(mirror, await tempDir('cw-redist-fixture-'), { release: options.cuda12 ? '12.9.1' : '11.8.0', overlayExtra: { cudnn: [cudnnEntry] } });
-  const overlay = path.join(home, 'overlay.json');
-  await copyFile(fixture.overlay, overlay);
-  if (canSwitchToNobody) await execa('chown', ['-R', `${NOBODY}:${NOBODY}`, home]);
-  // The user runs a copy of the built CLI and reads a copy of the Python fixture: the checkout may be where only its owner can go.
-  const builtCli = await otherUserCli();
-  const pythonPath = path.join(await readableCopy('test/fixtures/python/py310'), 'test/fixtures/python/py310');
-  const env = { HOME: home, SHELL: '/bin/bash', PATH: `${bin}:${process.env.PATH ?? ''}`, LD_LIBRARY_PATH: driverLib, PYTHONPATH: pythonPath };
-  const globals = ['--catalog', overlay, '--mirror', mirror.url, '--cache-dir', path.join(home, 'cache')];
-  /** The built CLI as that user (nobody when the tests run as root), optionally after sourcing a file as a new shell would. */
-  const run = async (argv: string[], options: { source?: string; env?: Record<string, string> } = {}) => {
-    const command = options.source ? ['bash', '-c', `. "$0" && exec "$@"`, options.source, process.execPath, builtCli, ...argv] : [process.execPath, builtCli, ...argv];
-    const [file, ...args] = asOtherUser(command);
-    const r = await execa(file, args, { env: { ...env, ...options.env }, extendEnv: false, cwd: home, reject: false });
-    return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
-  };
-  const toolkit = path.join(home, `.local/share/cudawiz/cuda/cuda-${options.cuda12 ? '12.9' : '11.8'}`);
-  // What a user who added the printed lines has (--configure-env no).
-  const ownLoaderPath = { LD_LIBRARY_PATH: `${path.join(toolkit, 'lib64')}:${driverLib}` };
-  return { home, fixture, run, globals, toolkit, ownLoaderPath };
+  const m = await redistUser(options);
+  mirror = m.mirror;
+  return m;
 }
 
 const events = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; id?: string; ok?: boolean; exitCode?: number; summary?: string; evidence?: string[]; steps?: { id: string; done: boolean; reason?: string }[] });
@@ -116,25 +68,6 @@ describe(`cudawiz install --route redist, as a normal user (${otherUserLabel})`,
     await expect(lstat(m.toolkit)).rejects.toThrow();
     expect(await readFile(path.join(m.home, '.bashrc'), 'utf8')).toBe("# the user's own bashrc\n");
     await expect(lstat(script)).rejects.toThrow();
-  });
-
-  it('#30: with --cuda-root outside the home folder, the loader path is really made for this user (not "already done"), and the doctor agrees in a new shell', async () => {
-    const m = await userLaptop();
-    const data = path.join(path.dirname(m.home), 'data', 'cuda');
-    await mkdir(data, { recursive: true });
-    if (canSwitchToNobody) await execa('chown', ['-R', `${NOBODY}:${NOBODY}`, path.dirname(data)]);
-    const r = await m.run(['install', '--tf', '2.10', '--route', 'redist', '--cuda-root', data, '--yes', '--json', ...m.globals]);
-    const ev = events(r.stdout);
-    expect(ev.at(-1), r.stdout + r.stderr).toMatchObject({ type: 'result', ok: true, exitCode: 0 });
-    const plan = ev.find((e) => e.type === 'plan')!;
-    expect(plan.steps!.find((s) => s.id === 'configure-env')).toMatchObject({ done: false });
-    const env = ev.find((e) => e.type === 'step-done' && e.id === 'configure-env')!;
-    expect(env.evidence?.join('\n')).toContain(`${path.join(data, 'cuda-11.8')} is outside your home folder: it is made findable for you only`);
-    const script = path.join(m.home, '.config/cudawiz/env-cuda-11.8.sh');
-    expect(await readFile(script, 'utf8')).toContain(path.join(data, 'cuda-11.8', 'lib64'));
-    expect(await readFile(path.join(m.home, '.bashrc'), 'utf8')).toContain(script);
-    const doctor = await m.run(['doctor', '--tf', '2.10', '--cuda-root', data, '--json', ...m.globals], { source: script });
-    expect((JSON.parse(doctor.stdout) as { findings: { status: string }[] }).findings.filter((f) => f.status === 'fail'), doctor.stdout).toEqual([]);
   });
 
   it('sets up TF 2.16 from CUDA 12.9.1\'s archives (nvJitLink too) and cuDNN 8.9 for CUDA 12, and rollback leaves nothing', async () => {

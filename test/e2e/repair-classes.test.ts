@@ -165,7 +165,7 @@ describe('repair, class by class', () => {
     const r = await runBuilt(['repair', '--tf', '2.12', '--yes', '--lang', 'zh', ...c.m.globals], { env: c.env });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain(`让新开的终端先找 ${c.at.right}/lib64`);
-    expect(r.stdout).toContain('新开的 bash 从正确的那份加载 TensorFlow 2.12 需要的每个库');
+    expect(r.stdout).toContain('新开的终端从正确的那份加载 TensorFlow 2.12 需要的每个库');
     for (const out of [doctor.stdout, r.stdout]) expect(englishRuns(out.split('```')[0])).toEqual([]);
     expect(fails((await doctorInNewShell(c.m, '2.12')).findings)).toEqual([]);
   });

@@ -89,6 +89,17 @@ function members(release: FixtureRelease, id: ComponentId, platform: FixturePlat
         { name: linux ? 'nvvm/bin/cicc' : 'nvvm/bin/cicc.exe', data: bytes(30) },
         { name: 'include/crt/host_config.h', data: '/* crt */\n' },
       ];
+    case 'cuda_nvrtc': {
+      // NVRTC's soname is libnvrtc.so.11.2 through CUDA 11.x and libnvrtc.so.12 from 12.0; its builtins carry the minor.
+      const soname = release === '11.8.0' ? '11.2' : '12';
+      const dllTag = release === '11.8.0' ? '112_0' : '120_0';
+      return [
+        { name: 'include/nvrtc.h', data: '/* NVRTC */\n' },
+        ...(linux
+          ? [...so('libnvrtc', soname, 29), ...so('libnvrtc-builtins', mm, 4)]
+          : [dll(`nvrtc64_${dllTag}.dll`, 60), dll(`nvrtc-builtins64_${mm.replace('.', '')}.dll`, 30)]),
+      ];
+    }
     case 'libnvjitlink':
       return [{ name: 'include/nvJitLink.h', data: '/* nvJitLink */\n' }, ...so('libnvJitLink', '12', 54)];
     default:
@@ -109,7 +120,7 @@ export interface RedistFixture {
  * bytes (weights follow the real archives' sizes in MB), so a test stays small and a bench can scale.
  * The archives and the overlay are written into `dir`.
  */
-export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, options: { /** Which release's archives (default 11.8.0). */ release?: FixtureRelease; platform?: FixturePlatform; kib?: number; overlayExtra?: Record<string, unknown>; /** Windows: a program that answers `nvcc.exe --version` (the Wine lane's fixture). */ nvccExe?: Buffer } = {}): Promise<RedistFixture> {
+export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, options: { /** Which release's archives (default 11.8.0). */ release?: FixtureRelease; platform?: FixturePlatform; kib?: number; overlayExtra?: Record<string, unknown>; /** Windows: a program that answers `nvcc.exe --version` (the Wine lane's fixture). */ nvccExe?: Buffer; /** Hostile extras: entries (full member names, given the archive's top folder) appended to a component's archive. */ extra?: Record<string, (top: string) => FixtureEntry[]> } = {}): Promise<RedistFixture> {
   const platform = options.platform ?? 'linux-x86_64';
   const release = options.release ?? '11.8.0';
   const data = releaseData(release);
@@ -124,7 +135,7 @@ export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, opt
     const name = path.posix.basename(rel);
     const top = name.replace(/\.(tar\.xz|zip)$/, '');
     const entries = members(release, id, platform, (w) => libraryBytes(w * unit), options.nvccExe);
-    const file = await writeArchive(path.join(dir, name), platform === 'linux-x86_64' ? 'tar.xz' : 'zip', [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }], { xzPreset: 1 });
+    const file = await writeArchive(path.join(dir, name), platform === 'linux-x86_64' ? 'tar.xz' : 'zip', [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }, ...(options.extra?.[id]?.(top) ?? [])], { xzPreset: 1 });
     const bytes = await readFile(file);
     const served = await mirror.addFile(`compute/cuda/redist/${rel}`, bytes);
     archives[id] = { urlPath: `compute/cuda/redist/${rel}`, sha256: served.sha256, size: served.size, file };

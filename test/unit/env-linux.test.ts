@@ -223,22 +223,3 @@ describe('Linux: a toolkit under the home directory', () => {
     expect(plan.manual[1]).toBe(`export LD_LIBRARY_PATH="${cuda}/lib64:${cuda}/extras/CUPTI/lib64\${LD_LIBRARY_PATH:+:\${LD_LIBRARY_PATH}}"`);
   });
 });
-
-describe('Linux: a user-only plan for a toolkit outside the home folder (#30)', () => {
-  it("writes the user's own env script and rc line (no administrator needed), says why, and plans no ld.so.conf.d", async () => {
-    const m = await linuxMachine();
-    const cuda = path.join(m.root, 'data/cuda/cuda-11.8');
-    await makeLinuxToolkit(cuda, TF23);
-    const { plan, places } = await prepareEnvPlan({ host: m.host, tf: '2.12', cuda: '11.8', toolkitDir: cuda, requiredFiles: TF23, toolkits: [], elevated: false, userOnly: true, root: m.root });
-    expect(plan.changes.map((c) => c.kind)).toEqual(['env-script', 'rc-line']);
-    expect(plan.changes[0].after).toContain(`${cuda}/lib64`);
-    expect(plan.manual).toEqual([]);
-    expect(plan.notes[0]).toBe(`${cuda} is outside your home folder: it is made findable for you only (your env script and rc line need no administrator); for every user, an administrator would list it in /etc/ld.so.conf.d.`);
-    // The same folder without userOnly (the installer route as a normal user): the lines only root can run, nothing written.
-    const root = await prepareEnvPlan({ host: m.host, tf: '2.12', cuda: '11.8', toolkitDir: cuda, requiredFiles: TF23, toolkits: [], elevated: false, root: m.root });
-    expect(root.plan.changes).toEqual([]);
-    expect(root.plan.manual.at(-1)).toBe('sudo ldconfig');
-    const r = await applyEnvChanges(plan.changes, { host: m.host, journalFile: places.journalFile });
-    expect(r.ok).toBe(true);
-  });
-});

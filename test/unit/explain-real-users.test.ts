@@ -198,6 +198,22 @@ const SAMPLES: Record<(typeof EXPLAIN_IDS)[number], string> = {
   'pip-python-unsupported': log('pip-tensorflow-python313.log'),
   'pip-wheel-unsupported': log('pip-unsupported-wheel.log'),
   'pip-32bit-python': log('pip-unsupported-wheel-32bit.log'),
+  // pip ≥ 20's wording, asking for a release TensorFlow never published.
+  'pip-no-such-version': 'ERROR: Could not find a version that satisfies the requirement tensorflow==2.99.0 (from versions: 2.16.1, 2.17.0)',
+  'driver-module-not-loaded': log('linux-tf210-kernel-driver-not-running.log'),
+  'driver-library-mismatch': log('linux-nvml-mismatch-compat.log'),
+  'driver-compat-unsupported': log('linux-cuinit-compat-not-supported.log'),
+  'driver-sees-no-gpu': log('linux-nvidia-smi-no-devices.log'),
+  'cuda-init-unknown': 'failed call to cuInit: CUDA_ERROR_UNKNOWN', // tensorflow/tensorflow#7653's title
+  'no-cuda-device': log('linux-tf-visible-devices-minus-one.log'),
+  'tf-built-without-cuda': "BUILD_INFO={'is_cuda_build': False, 'is_rocm_build': False, 'is_tensorrt_build': False, ...}",
+  'tf-build-info': log('linux-tf-build-info-cuda112.log'),
+  'conda-package-not-found': log('conda-tensorflow-gpu-not-found-win.log'),
+  'conda-unsatisfiable': log('conda-tensorflow-python38-unsatisfiable.log'),
+  'poetry-python-range': log('poetry-tensorflow-python-range.log'),
+  'poetry-no-version': log('poetry-tensorflow-no-version.log'),
+  'poetry-no-candidates': log('poetry-tensorflow-no-candidates.log'),
+  'wsl-gpu-blocked': log('wsl-nvml-gpu-access-blocked.log'),
 };
 
 /** Advice to put a driver into Linux: the distribution's package, a container flag, or "install the driver" not said of Windows. */

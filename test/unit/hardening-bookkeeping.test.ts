@@ -213,7 +213,9 @@ describe('plain rollback walking --cuda-root', () => {
     const r = await runCli(['rollback', '--cuda-root', root], { host: { os: 'linux' } });
     expect(r.stdout + r.stderr).toContain(`Skipped ${open}`);
     expect(r.stdout + r.stderr).toContain('writable by other users');
-    expect(r.stdout + r.stderr).toContain(`cudawiz rollback --cuda-dir "${open}"`);
+    // Issue 33: the admin is not told to run a deleting command blindly.
+    expect(r.stdout + r.stderr).not.toContain('--cuda-dir');
+    expect(r.stdout + r.stderr).toContain(`cudawiz deletes nothing in ${open}`);
     expect(r.code).toBe(1);
     expect(await treeDigest(open)).toEqual(before);
     // Once only root can write it, the same walk rolls it back.

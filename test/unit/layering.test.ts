@@ -59,4 +59,9 @@ describe('layering', () => {
     expect(into(await importsOf('src/commands'), ['src/wizard', 'components'])).toEqual([]);
     expect(into(await importsOf('src/wizard'), ['src/commands'])).toEqual([]);
   });
+
+  it("the probe reads the wheels' facts from src/wheels, below it and the pip route: it imports nothing of src/pip", async () => {
+    expect(into(await importsOf('src/probe'), ['src/pip', 'src/plan', 'src/cli', 'src/wizard', 'src/commands'])).toEqual([]);
+    expect(into(await importsOf('src/wheels'), ['src/pip', 'src/probe', 'src/plan', 'src/doctor', 'src/cli', 'src/wizard', 'src/commands'])).toEqual([]);
+  });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mkdir, symlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, symlink } from 'node:fs/promises';
 import { machineFs } from '../../src/probe/machine-fs.js';
-import { parseCudartHeader, parseNvccRelease, parseVersionJson, parseVersionTxt } from '../../src/probe/toolkit-version.js';
+import { parseCudaHeader, parseCudartHeader, parseDpkgStatus, parseNvccRelease, parseVersionJson, parseVersionTxt, versionFromCudartName } from '../../src/probe/toolkit-version.js';
 import { componentOf, probeToolkits } from '../../src/probe/toolkits.js';
+import { aptCuda } from '../fixtures/apt-cuda.js';
 import { TOOLKIT_LIBRARIES, fixtureMachine } from '../fixtures/machine.js';
 
 describe('reading a toolkit version', () => {
@@ -20,6 +22,14 @@ describe('reading a toolkit version', () => {
     expect(parseCudartHeader('#define CUDART_VERSION  10010')).toBe('10.1');
     expect(parseCudartHeader('#define CUDART_VERSION  13000')).toBe('13.0');
     expect(parseNvccRelease('Cuda compilation tools, release 11.1, V11.1.105')).toBe('11.1');
+    expect(parseCudaHeader('#define CUDA_VERSION 11080')).toBe('11.8');
+    expect(versionFromCudartName(['libcudart.so.11.0', 'libcudart.so.11.8.89'])).toBe('11.8.89');
+  });
+
+  it("reads dpkg's status: installed packages only, the upstream part of Debian's version", () => {
+    const status = 'Package: libcudart12\nStatus: deinstall ok config-files\nVersion: 12.4.127~12.4.1-1\n\nPackage: libcudart11.0\nStatus: install ok installed\nVersion: 11.8.89~11.8.0-5~deb12u1\n';
+    expect(parseDpkgStatus(status, [/^nvidia-cuda-toolkit$/, /^libcudart\d/])).toEqual({ name: 'libcudart11.0', version: '11.8.89' });
+    expect(parseDpkgStatus('Package: nvidia-cuda-toolkit\nStatus: install ok installed\nVersion: 11.5.1-1ubuntu1\n', [/^nvidia-cuda-toolkit$/])).toEqual({ name: 'nvidia-cuda-toolkit', version: '11.5.1' });
   });
 
   it('names the component of each library file', () => {
@@ -30,6 +40,8 @@ describe('reading a toolkit version', () => {
     expect(componentOf('libcudadevrt.a')).toBeUndefined();
   });
 });
+
+const CUDA_12_LIBRARIES = ['libcudart.so.12', 'libcublas.so.12', 'libcublasLt.so.12', 'libcufft.so.11', 'libcurand.so.10', 'libcusolver.so.11', 'libcusparse.so.12'];
 
 describe('toolkit probe', () => {
   it('finds 10.1 and 11.2 side by side under /usr/local, follows the /usr/local/cuda link and CUDA_HOME to the same one', async () => {
@@ -71,13 +83,71 @@ describe('toolkit probe', () => {
     expect(nvccOnPath).toEqual({ path: `${root}\\v11.0\\bin\\nvcc.exe`, release: '11.0' });
   });
 
-  it('asks nvcc when a toolkit has no version file and no runtime header', async () => {
-    const m = await fixtureMachine('linux', { PATH: '/usr/bin' });
-    await m.script('/opt/cuda-x/bin/nvcc', 'echo "Cuda compilation tools, release 12.4, V12.4.131"');
-    await m.file('/opt/cuda-x/lib64/libcudart.so.12', 'ELF');
-    const { toolkits } = await probeToolkits({ ...m.host, env: { PATH: '/usr/bin', CUDA_HOME: '/opt/cuda-x' } }, machineFs('linux', m.root), '/usr/local');
+  it("never runs a toolkit's nvcc (#33: /usr/local is group-writable on Debian): without version files, the runtime's file name says the version", async () => {
+    const m = await fixtureMachine('linux', { PATH: '/opt/cuda-x/bin:/usr/bin' });
+    await m.script('/opt/cuda-x/bin/nvcc', 'echo ran > "$(dirname "$0")/ran"; echo "Cuda compilation tools, release 12.4, V12.4.131"');
+    await m.file('/opt/cuda-x/lib64/libcudart.so.12.4.131', 'ELF');
+    await m.link('/opt/cuda-x/lib64/libcudart.so.12', 'libcudart.so.12.4.131');
+    await m.file('/opt/cuda-x/include/cuda.h', '#define CUDA_VERSION 12040\n');
+    const { toolkits, nvccOnPath } = await probeToolkits({ ...m.host, env: { PATH: '/opt/cuda-x/bin:/usr/bin', CUDA_HOME: '/opt/cuda-x' } }, machineFs('linux', m.root), '/usr/local');
     expect(toolkits).toHaveLength(1);
-    expect(toolkits[0]).toMatchObject({ path: '/opt/cuda-x', version: '12.4', versionSource: 'nvcc' });
+    expect(toolkits[0]).toMatchObject({ path: '/opt/cuda-x', version: '12.4', versionSource: 'cuda.h', layout: 'toolkit folder' });
+    expect(nvccOnPath).toEqual({ path: '/opt/cuda-x/bin/nvcc', release: '12.4' });
+    await rm(m.hostPath('/opt/cuda-x/include/cuda.h'));
+    const again = await probeToolkits({ ...m.host, env: { PATH: '/usr/bin', CUDA_HOME: '/opt/cuda-x' } }, machineFs('linux', m.root), '/usr/local');
+    expect(again.toolkits[0]).toMatchObject({ version: '12.4.131', versionSource: 'file name' });
+    expect(existsSync(m.hostPath('/opt/cuda-x/bin/ran'))).toBe(false);
+  });
+
+  it("finds Debian's apt CUDA spread over /usr as one complete toolkit, though another toolkit's nvcc comes first on PATH", async () => {
+    const m = await fixtureMachine('linux', { PATH: '/usr/local/cuda-12.4/bin:/usr/bin', CUDA_HOME: '/usr/lib/cuda' });
+    await m.toolkit('/usr/local/cuda-12.4', { version: '12.4.1', versionFile: 'version.json', libraries: [...CUDA_12_LIBRARIES] });
+    await aptCuda(m);
+    const { toolkits, nvccOnPath } = await probeToolkits(m.host, machineFs('linux', m.root), '/usr/local');
+    const apt = toolkits.find((t) => t.path === '/usr');
+    expect(apt).toMatchObject({
+      layout: 'distro packages', libraryDir: '/usr/lib/x86_64-linux-gnu', nvcc: '/usr/bin/nvcc', version: '11.8.89', majorMinor: '11.8',
+      versionSource: 'dpkg status', package: { manager: 'dpkg', name: 'nvidia-cuda-toolkit', version: '11.8.89' },
+      aliases: ['/usr/lib/cuda', '/usr/lib/nvidia-cuda-toolkit'], foundVia: expect.arrayContaining(['distro packages', 'CUDA_HOME']),
+    });
+    // Complete for TensorFlow: every runtime library where apt put it; only cuDNN (not in Debian) is missing.
+    expect(apt?.missing).toEqual(['cudnn']);
+    expect(apt?.components.cudart).toEqual(['libcudart.so.11.0', 'libcudart.so.11.8.89']);
+    expect(nvccOnPath).toEqual({ path: '/usr/local/cuda-12.4/bin/nvcc', release: '12.4' });
+    expect(existsSync(m.hostPath('/usr/nvcc-was-run'))).toBe(false);
+    expect(existsSync(m.hostPath('/usr/lib/nvidia-cuda-toolkit/bin/nvcc-was-run'))).toBe(false);
+  });
+
+  it("apt's nvcc first on PATH leads to the same /usr toolkit, its release read from dpkg; without the status file, from the library's name", async () => {
+    const m = await fixtureMachine('linux', { PATH: '/usr/bin' });
+    await aptCuda(m);
+    await rm(m.hostPath('/var/lib/dpkg/status'));
+    const { toolkits, nvccOnPath } = await probeToolkits(m.host, machineFs('linux', m.root), '/usr/local');
+    expect(toolkits).toHaveLength(1);
+    expect(toolkits[0]).toMatchObject({ path: '/usr', version: '11.8', versionSource: 'cuda_runtime_api.h', foundVia: ['distro packages', 'nvcc on PATH'] });
+    expect(nvccOnPath).toEqual({ path: '/usr/bin/nvcc', release: '11.8' });
+  });
+
+  it('finds the runtime packages alone (no nvcc): a toolkit TF can load from, with nvcc missing', async () => {
+    const m = await fixtureMachine('linux', { PATH: '/usr/bin' });
+    await aptCuda(m, { toolkit: false });
+    const { toolkits } = await probeToolkits(m.host, machineFs('linux', m.root), '/usr/local');
+    expect(toolkits[0]).toMatchObject({ path: '/usr', version: '11.8.89', versionSource: 'dpkg status', package: { name: 'libcudart11.0' } });
+    expect(toolkits[0].missing).toEqual(['nvcc', 'cudnn']);
+  });
+
+  it("finds Fedora/RHEL's CUDA in /usr/lib64 and Arch's /opt/cuda", async () => {
+    const m = await fixtureMachine('linux', { PATH: '/usr/bin' });
+    for (const [file, soname] of [['libcudart.so.12.4.127', 'libcudart.so.12'], ['libcublas.so.12.4.5.8', 'libcublas.so.12']]) {
+      await m.file(`/usr/lib64/${file}`, 'ELF');
+      await m.link(`/usr/lib64/${soname}`, file);
+    }
+    await m.toolkit('/opt/cuda', { version: '12.6.3', versionFile: 'version.json', libraries: [...CUDA_12_LIBRARIES] });
+    const { toolkits } = await probeToolkits(m.host, machineFs('linux', m.root), '/usr/local');
+    expect(toolkits.map((t) => [t.path, t.layout, t.libraryDir, t.version, t.versionSource])).toEqual([
+      ['/opt/cuda', 'toolkit folder', '/opt/cuda/lib64', '12.6.3', 'version.json'],
+      ['/usr', 'distro packages', '/usr/lib64', '12.4.127', 'file name'],
+    ]);
   });
 
   it('reports a toolkit directory it cannot enter as unreadable, with the reason, without failing', async () => {

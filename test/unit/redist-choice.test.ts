@@ -28,7 +28,7 @@ describe('the redist release for a TensorFlow row', () => {
     expect(r.choice.floor).toBe('452.39');
     expect(r.choice.why).toBe("TensorFlow 2.10 was built with CUDA 11.2; CUDA 11.8's libraries carry the same names (cudart64_110.dll, cublas64_11.dll, …) and run with your driver 527.56 (minor-version compatibility needs 452.39 or newer).");
     expect(r.choice.ptxCaveat).toBe(false);
-    expect(r.choice.archives).toBe(8);
+    expect(r.choice.archives).toBe(9); // the 8 libraries and tools TF loads, and NVRTC
   });
 
   it('on a driver older than 11.8\'s own but above the 11.x floor, it still installs 11.8 and names the PTX JIT limit', () => {
@@ -78,12 +78,12 @@ describe('the redist manifests as data', () => {
     }
   });
 
-  it('CUDA 12.9.1 for TF 2.15–2.21 on Linux: the 8 components plus nvJitLink (from 12.0 on), NVIDIA\'s sizes; none for Windows', () => {
+  it('CUDA 12.9.1 for TF 2.15–2.21 on Linux: the 9 components (NVRTC among them) plus nvJitLink (from 12.0 on), NVIDIA\'s sizes; none for Windows', () => {
     const r129 = redist.releases.find((r) => r.version === '12.9.1')!;
     const linux = releaseArchives(redist, r129, 'linux');
     expect(linux.missing).toEqual([]);
-    expect(linux.archives.map((a) => a.component)).toEqual(['cuda_cudart', 'libcublas', 'libcufft', 'libcurand', 'libcusolver', 'libcusparse', 'cuda_cupti', 'cuda_nvcc', 'libnvjitlink']);
-    expect(linux.archives.reduce((n, a) => n + a.size, 0)).toBe(2370880024);
+    expect(linux.archives.map((a) => a.component)).toEqual(['cuda_cudart', 'libcublas', 'libcufft', 'libcurand', 'libcusolver', 'libcusparse', 'cuda_cupti', 'cuda_nvcc', 'cuda_nvrtc', 'libnvjitlink']);
+    expect(linux.archives.reduce((n, a) => n + a.size, 0)).toBe(2370880024 + 114231976); // + cuda_nvrtc 12.9.86 (redistrib_12.9.1.json)
     expect(r129.provides['linux-x86_64']).toContain('libnvJitLink.so.12');
     expect(releaseArchives(redist, r129, 'windows').archives).toEqual([]);
     // 11.8 does not need nvJitLink (new in 12.0), so it is still complete without it.
@@ -92,13 +92,13 @@ describe('the redist manifests as data', () => {
 
   it('TF 2.16 (built with CUDA 12.3) gets CUDA 12.9.1 on Linux, with the reason; native Windows has none', () => {
     const route = redistRouteFor(redist, catalog, requirementsFor(catalog, '2.16', 'linux'), 'linux', '570.86.10');
-    expect(route).toMatchObject({ ok: true, choice: { majorMinor: '12.9', builtWith: '12.3', archives: 9 } });
+    expect(route).toMatchObject({ ok: true, choice: { majorMinor: '12.9', builtWith: '12.3', archives: 10 } });
     if (route.ok) expect(route.choice.why).toContain('TensorFlow 2.16 was built with CUDA 12.3; CUDA 12.9');
   });
 
-  it("add up to NVIDIA's sizes for TF 2.12 on Linux: 1.15 GiB for the 8 components", () => {
+  it("add up to NVIDIA's sizes for TF 2.12 on Linux: 1.18 GiB for the 9 components", () => {
     const bytes = releaseArchives(redist, redist.releases.find((r) => r.version === '11.8.0')!, 'linux').archives.reduce((n, a) => n + a.size, 0);
-    expect(bytes).toBe(1233298444);
+    expect(bytes).toBe(1233298444 + 29507552); // + cuda_nvrtc 11.8.89 (redistrib_11.8.0.json)
   });
 
   it('an overlay release is validated: a bad sha256 or a path climbing out is refused with its field', async () => {

@@ -40,14 +40,14 @@ async function fetchPaths(fetchAll: () => ReturnType<typeof downloadArchives>) {
 }
 
 describe('the redist toolkit', () => {
-  it('fetches the 8 components TF loads and lays them out as a Linux toolkit: lib64 with its links, runnable nvcc, version.json', async () => {
+  it('fetches the 9 components TF loads and lays them out as a Linux toolkit: lib64 with its links, runnable nvcc, version.json', async () => {
     const s = await setup();
     const files = paths(await fetchPaths(s.fetchAll));
-    expect([...files.keys()].sort()).toEqual(['cuda_cudart', 'cuda_cupti', 'cuda_nvcc', 'libcublas', 'libcufft', 'libcurand', 'libcusolver', 'libcusparse']);
+    expect([...files.keys()].sort()).toEqual(['cuda_cudart', 'cuda_cupti', 'cuda_nvcc', 'cuda_nvrtc', 'libcublas', 'libcufft', 'libcurand', 'libcusolver', 'libcusparse']);
     const m = await unpackRedist({ catalog: s.catalog, release: s.release, os: s.os, toolkitDir: s.toolkitDir, builtFor: '11.2', files });
     expect(m.state).toBe('complete');
     const lib64 = await readdir(path.join(s.toolkitDir, 'lib64'));
-    expect(lib64).toEqual(expect.arrayContaining(['libcudart.so.11.0', 'libcublas.so.11', 'libcublasLt.so.11', 'libcufft.so.10', 'libcurand.so.10', 'libcusolver.so.11', 'libcusparse.so.11', 'libcupti.so.11.8']));
+    expect(lib64).toEqual(expect.arrayContaining(['libcudart.so.11.0', 'libcublas.so.11', 'libcublasLt.so.11', 'libcufft.so.10', 'libcurand.so.10', 'libcusolver.so.11', 'libcusparse.so.11', 'libcupti.so.11.8', 'libnvrtc.so.11.2']));
     expect(await readlink(path.join(s.toolkitDir, 'lib64/libcudart.so.11.0'))).toBe('libcudart.so.11.8.89');
     expect(await readdir(s.toolkitDir)).not.toContain('lib');
     expect((await stat(path.join(s.toolkitDir, 'nvvm/libdevice/libdevice.10.bc'))).isFile()).toBe(true);
@@ -55,7 +55,7 @@ describe('the redist toolkit', () => {
     expect(nvcc.stdout).toContain('release 11.8');
     expect(JSON.parse(await readFile(path.join(s.toolkitDir, 'version.json'), 'utf8')).cuda.version).toBe('11.8.0');
     // Each archive's LICENSE is kept per component, none overwriting another.
-    expect((await readdir(path.join(s.toolkitDir, 'licenses'))).length).toBe(8);
+    expect((await readdir(path.join(s.toolkitDir, 'licenses'))).length).toBe(9);
     expect((await checkRedistToolkit(s.toolkitDir, { deep: true })).changed).toEqual([]);
   });
 
@@ -63,7 +63,7 @@ describe('the redist toolkit', () => {
     const s = await setup('windows-x86_64');
     const m = await unpackRedist({ catalog: s.catalog, release: s.release, os: s.os, toolkitDir: s.toolkitDir, files: await fetchPaths(s.fetchAll) });
     expect(m.state).toBe('complete');
-    expect(await readdir(path.join(s.toolkitDir, 'bin'))).toEqual(expect.arrayContaining(['cudart64_110.dll', 'cublas64_11.dll', 'cublasLt64_11.dll', 'cufft64_10.dll', 'curand64_10.dll', 'cusolver64_11.dll', 'cusparse64_11.dll', 'nvcc.exe', 'ptxas.exe']));
+    expect(await readdir(path.join(s.toolkitDir, 'bin'))).toEqual(expect.arrayContaining(['cudart64_110.dll', 'cublas64_11.dll', 'cublasLt64_11.dll', 'cufft64_10.dll', 'curand64_10.dll', 'cusolver64_11.dll', 'cusparse64_11.dll', 'nvrtc64_112_0.dll', 'nvcc.exe', 'ptxas.exe']));
     expect(await readdir(path.join(s.toolkitDir, 'lib/x64'))).toContain('cudart.lib');
     expect(await readdir(path.join(s.toolkitDir, 'extras/CUPTI/lib64'))).toEqual(['cupti64_2022.3.0.dll']);
   });

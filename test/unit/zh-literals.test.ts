@@ -11,8 +11,8 @@ import { tempDir } from '../helpers/tmp.js';
 
 /** [file, a part of the literal, why it stays English]. */
 const KEPT: [string, string, string][] = [
-  ['src/pip/wheel-fix.ts', '# >>> cudawiz: TensorFlow', "the marker written into the venv's activate script: undo looks for these bytes"],
-  ['src/pip/wheels.ts', 'import json, site, sys', 'Python source run by the probe'],
+  ['src/wheels/fix-plan.ts', '# >>> cudawiz: TensorFlow', "the marker written into the venv's activate script: undo looks for these bytes"],
+  ['src/wheels/facts.ts', 'import json, site, sys', 'Python source run by the probe'],
   ['src/probe/python.ts', 'import json, os, struct, sys', 'Python source run by the probe'],
   ['src/probe/python.ts', 'from importlib import metadata', 'Python source run by the probe'],
   ['src/probe/python.ts', 'for name in ("tensorflow"', 'Python source run by the probe'],

@@ -7,9 +7,9 @@ import { remediesText as R } from '../../i18n/remedies.js';
 import { doctorText as T } from '../../i18n/doctor.js';
 import { diagnose } from '../../doctor/diagnose.js';
 import type { Finding } from '../../doctor/finding.js';
-import { applyEnvChanges, envLinesToRunYourself, loadOrderExportLine, newShellEnvironment, prepareLoadOrder } from '../../env/index.js';
+import { applyEnvChanges, envLinesToRunYourself, loadOrderExportLine, prepareLoadOrder } from '../../env/index.js';
+import { newShellHost } from '../../env/new-shell.js';
 import { CudawizError } from '../../errors.js';
-import type { Host } from '../../host.js';
 import { applyWheelLibraryFix } from '../../pip/index.js';
 import { toolkitLibraryDir } from '../../platform.js';
 import { probeMachine } from '../../probe/index.js';
@@ -127,11 +127,6 @@ export function wheelLoaderPathRemedy(facts: MachineFacts, fixes: Finding[]): St
   };
 }
 
-/** This host as a new shell of the user sees it: its environment for the probes and every child. */
-function hostWith(host: Host, env: Host['env']): Host {
-  return { ...host, env, run: (file, args, options = {}) => host.run(file, args, { ...options, env: options.env ?? env }) };
-}
-
 /**
  * The proof: the doctor's probe and verdicts, run with the environment a new shell gets. Passes only
  * when no failure is left for this TF; its evidence is the file each library loads from there.
@@ -143,9 +138,9 @@ export const newShellVerifyStep = (leftToUser: ReadonlySet<string> = new Set()):
   },
   check: async () => ({ done: false }),
   async run(ctx) {
-    const shell = await newShellEnvironment(ctx.host);
-    if (!shell.env) throw new CudawizError(R.newShellNoAnswer(shell.shell, shell.error ?? ''), { code: 'verify-failed', fix: R.newShellNoAnswerFix });
-    const facts = await probeMachine(hostWith(ctx.host, shell.env), { cudaRoot: ctx.root, catalog: ctx.catalog });
+    // The one model of a new shell (src/env/new-shell.ts): the same one verify and the env step use.
+    const shell = await newShellHost(ctx.host);
+    const facts = shell.changed ? await probeMachine(shell.host, { cudaRoot: ctx.root, catalog: ctx.catalog }) : await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog });
     const findings = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os });
     const evidence = ctx.req.libraries.map((l) => {
       const w = resolveLibrary(facts.search, l.file).winner;
@@ -154,7 +149,7 @@ export const newShellVerifyStep = (leftToUser: ReadonlySet<string> = new Set()):
     // What the plan left to the user (listed above) is theirs to fix; everything else must pass.
     const failed = findings.filter((f) => f.status === 'fail' && !leftToUser.has(f.id));
     if (failed.length) throw new CudawizError(cliText.semicolons(failed.map((f) => f.title)), { code: 'verify-failed', fix: failed[0].fix ?? undefined, details: { evidence } });
-    return { summary: R.newShellPasses(shell.shell || 'shell', ctx.tf), evidence };
+    return { summary: R.newShellPasses(ctx.tf), evidence };
   },
 });
 

@@ -8,10 +8,10 @@ import type { Catalog } from '../../catalog/schema.js';
 import { toolkitServes } from '../../doctor/toolkit-lookup.js';
 import { CudawizError, UsageError } from '../../errors.js';
 import type { Host } from '../../host.js';
+import { singleQuoted } from '../../env/shell-quote.js';
 import { redistText } from '../../i18n/redist.js';
 import { stepsText } from '../../i18n/steps.js';
-import { pathFor, pathListSeparator, splitPathList, toolkitDir, toolkitLibraryDir, toolkitSubdirs, userToolkitRoot } from '../../platform.js';
-import { ProbeCache } from '../../probe/cache.js';
+import { toolkitDir, userToolkitRoot } from '../../platform.js';
 import type { Toolkit } from '../../probe/types.js';
 import type { RedistCatalog } from '../../redist/catalog.js';
 import { redistRouteFor, type RedistChoice } from '../../redist/choose.js';
@@ -67,23 +67,13 @@ export const redistEnvStep = envStep<RedistPlanContext>({
   userOnly: true,
   question: (targets, cuda) => redistText.envQuestion(targets, cuda),
   leftAsIs: () => redistText.envLeft,
-  applied: (plan, r) => ({ summary: redistText.envApplied(r.applied.length), evidence: [...plan.notes, ...plan.changes.map((c) => c.target)] }),
-  inPlace: (ctx) => {
-    ctx.envInPlace = true;
+  applied: (plan, r) => {
+    const script = plan.changes.find((c) => c.kind === 'env-script')?.target;
+    const fish = script?.endsWith('.fish');
+    const thisShell = script ? [redistText.envThisShell(`${fish ? 'source' : '.'} ${singleQuoted(script, fish ? 'fish' : 'posix')}`)] : [];
+    return { summary: redistText.envApplied(r.applied.length), evidence: [...plan.notes, ...plan.changes.map((c) => c.target), ...thisShell] };
   },
 });
-
-/** The environment a new shell gets once the user's env script or User PATH holds the toolkit. */
-function newShellEnv(ctx: RedistPlanContext): Host['env'] {
-  const p = pathFor(ctx.os);
-  const sub = toolkitSubdirs(ctx.os);
-  const prepend = (name: string, dirs: string[]) => {
-    const key = Object.keys(ctx.host.env).find((k) => (ctx.os === 'windows' ? k.toUpperCase() === name : k === name)) ?? name;
-    return { [key]: [...dirs, ...splitPathList(ctx.os, ctx.host.env[key])].join(pathListSeparator(ctx.os)) };
-  };
-  const bin = [p.join(ctx.toolkitDir, sub.bin), ...(ctx.os === 'windows' ? [p.join(ctx.toolkitDir, sub.cupti)] : [])];
-  return { ...ctx.host.env, ...prepend('PATH', bin), ...(ctx.os === 'linux' ? prepend('LD_LIBRARY_PATH', [toolkitLibraryDir(ctx.os, ctx.toolkitDir), p.join(ctx.toolkitDir, sub.cupti)]) : {}) };
-}
 
 export const redistVerifyStep = verifyStep<RedistPlanContext>(() => redistText.stepVerify, async (ctx) => {
   const files = await checkRedistToolkit(ctx.toolkitDir, { deep: true });
@@ -93,10 +83,9 @@ export const redistVerifyStep = verifyStep<RedistPlanContext>(() => redistText.s
     evidence: files.changed.length ? [redistText.filesChanged(files.changed.slice(0, 5).join(', '))] : [],
     fix: redistText.filesFix,
   };
-  const shell = ctx.envInPlace ? { ...ctx.host, env: newShellEnv(ctx) } : undefined;
-  const target = verifyTarget(ctx, shell);
-  const layers = [filesLayer, ...(await verifySetup(shell ? { ...target, probes: new ProbeCache(shell) } : target))];
-  return verifiedOrThrow(layers, (l) => l.title);
+  // verifySetup judges the loader path a new shell gets (newShellHost): what the env step wrote, not what it meant to.
+  const layers = [filesLayer, ...(await verifySetup(verifyTarget(ctx)))];
+  return verifiedOrThrow(layers);
 });
 
 export function redistRouteSteps(): Step<RedistPlanContext>[] {

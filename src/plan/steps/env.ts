@@ -1,6 +1,9 @@
 // Making TF's libraries findable, once for every toolkit route: plan the changes (the env module
 // says what, where and whether root can), ask or take --configure-env, apply them with a journal
 // rollback reads. The installer route plans for the machine; the redist route for this user only.
+// "Already done" is what a terminal opened now would load (newShellMisses), never "the plan has no
+// change it may make": a plan that can only show lines (sudo, for a folder outside the home folder)
+// shows them and waits (exit 3), and one that can neither change nor find fails (exit 1).
 import { requireInstallPermission } from '../../cuda/elevation.js';
 import { applyEnvChanges, envLinesToRunYourself, prepareEnvPlan } from '../../env/index.js';
 import type { EnvChange, EnvPlan } from '../../env/types.js';
@@ -8,6 +11,7 @@ import { CudawizError } from '../../errors.js';
 import { fetchText } from '../../i18n/fetch.js';
 import { planText } from '../../i18n/plan.js';
 import { stepsText } from '../../i18n/steps.js';
+import { newShellMisses } from '../../verify/new-shell-loader.js';
 import type { PlanContext } from '../context.js';
 import { NeedsInput, type Step, type StepDone } from '../runner.js';
 
@@ -15,21 +19,27 @@ type Applied = Awaited<ReturnType<typeof applyEnvChanges>>;
 
 export interface EnvRoute<C extends PlanContext> {
   title(): string;
-  /** For this user only, whoever runs it (the redist route): no system file, no lines only root can run. */
+  /**
+   * For this user only, whoever runs it and wherever the toolkit is (the redist route): the user's own
+   * env script + rc line, no system file, no lines only root can run. Chosen over "run these lines as
+   * an administrator" for a folder outside the home folder: the script needs no administrator wherever
+   * the folder is, and the route promises none — so the install finishes, findable in a new shell.
+   */
   userOnly?: boolean;
   question(targets: string, cuda: string): string;
   /** The summary when --configure-env no leaves it to the user. */
   leftAsIs(): string;
   /** The summary and evidence once the changes are made. */
   applied(plan: EnvPlan, r: Applied): StepDone;
-  /** Told when the loader path holds the toolkit (already, or changed now): verify then looks as a new shell will. */
-  inPlace?(ctx: C): void;
 }
 
 export function envStep<C extends PlanContext>(route: EnvRoute<C>): Step<C> {
-  const planFor = (ctx: C) => envPlanFor(ctx, route.userOnly ? { elevated: false, userOnly: true } : {});
+  const planFor = (ctx: C) => envPlanFor(ctx, route.userOnly ? { elevated: false, forUser: true } : {});
   // Lines only root can run are not "done": the loader does not find the libraries until they are.
-  const needsRoot = (plan: EnvPlan) => !route.userOnly && plan.changes.length === 0 && plan.manual.length > 0;
+  const needsRoot = (plan: EnvPlan) => plan.changes.length === 0 && plan.manual.length > 0;
+  // Linux: what a new shell's loader takes, as the doctor resolves it. Windows' plan already judges
+  // the saved PATH new processes get (windows-plan.ts), so it is not asked twice.
+  const misses = (ctx: C) => (ctx.os === 'linux' ? newShellMisses(ctx.host, ctx.toolkitDir, ctx.req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file)) : Promise.resolve([]));
   return {
     id: 'configure-env',
     get title() {
@@ -40,7 +50,8 @@ export function envStep<C extends PlanContext>(route: EnvRoute<C>): Step<C> {
       if (plan.refusals.length > 0) return { done: false, reason: fetchText.envWillStop(plan.refusals[0].reason) };
       if (needsRoot(plan)) return { done: false, reason: fetchText.loaderNeedsRoot(ctx.toolkitDir) };
       if (plan.changes.length > 0) return { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange)) };
-      route.inPlace?.(ctx);
+      const missing = await misses(ctx);
+      if (missing.length > 0) return { done: false, reason: stepsText.newShellMisses(ctx.toolkitDir, missing) };
       return { done: true, reason: stepsText.loaderFinds };
     },
     async run(ctx, io) {
@@ -52,7 +63,12 @@ export function envStep<C extends PlanContext>(route: EnvRoute<C>): Step<C> {
         if (ctx.configureEnv === 'no') return { summary: stepsText.leftAsIs, evidence: plan.manual };
         throw new NeedsInput({ kind: 'elevation', message: `${fetchText.loaderNeedsRoot(ctx.toolkitDir)}:\n  ${plan.manual.join('\n  ')}`, fix: plan.manual.join('\n') });
       }
-      if (plan.changes.length === 0) return { summary: stepsText.nothingToChange };
+      if (plan.changes.length === 0) {
+        // Nothing to write and nothing to show: done only if a new shell really finds them here.
+        const missing = await misses(ctx);
+        if (missing.length === 0) return { summary: stepsText.nothingToChange };
+        throw new CudawizError(stepsText.newShellMisses(ctx.toolkitDir, missing), { code: 'env-not-findable', fix: plan.notes.join('\n') || stepsText.doctorShowsDetails });
+      }
       if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: route.question(plan.changes.map((c) => c.target).join(', '), ctx.cuda), flag: '--configure-env yes' });
       if (ctx.configureEnv === 'no') {
         const lines = envLinesToRunYourself(plan);
@@ -61,7 +77,6 @@ export function envStep<C extends PlanContext>(route: EnvRoute<C>): Step<C> {
       }
       const r = await applyEnvChanges(plan.changes, { host: ctx.host, journalFile: places.journalFile });
       if (!r.ok) throw new CudawizError(stepsText.couldNotChange(r.failed?.change.target, r.failed?.message ?? ''), { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
-      route.inPlace?.(ctx);
       return route.applied(plan, r);
     },
     accept(ctx, answer) {
@@ -78,7 +93,7 @@ export function describeEnvChange(c: EnvChange): string {
 }
 
 /** What making the libraries findable would change. `elevated: false` plans for the user only (the redist route). */
-export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean; userOnly?: boolean } = {}) {
+export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean; forUser?: boolean } = {}) {
   const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
   return prepareEnvPlan({
     host: ctx.host,
@@ -89,6 +104,6 @@ export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean
     toolkits: facts.toolkits.filter((t) => t.majorMinor).map((t) => ({ version: t.majorMinor!, dir: t.path })),
     elevated: options.elevated ?? (await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command).catch(() => undefined))?.elevated ?? false,
     root: ctx.host.fsRoot,
-    userOnly: options.userOnly,
+    forUser: options.forUser,
   });
 }

@@ -9,7 +9,8 @@ import { findArchiveInDownloads } from '../../cudnn/index.js';
 import { CudawizError } from '../../errors.js';
 import { applyMirror } from '../../fetch/index.js';
 import { openResponse } from '../../fetch/http.js';
-import { formatBytes } from '../../format.js';
+import { formatBytes, formatSize, formatTotalSize } from '../../format.js';
+import { publicCopyUrl } from '../../catalog/archive-facts.js';
 import { planText } from '../../i18n/plan.js';
 import type { PlanContext } from '../context.js';
 import type { Step } from '../runner.js';
@@ -73,7 +74,7 @@ export async function planSpace(ctx: PlanContext, need: { cuda: boolean; cudnn: 
   // A login-gated archive the user brings: its size is what the catalog says, if anything.
   if (need.cudnn && a && !ctx.cudnnArchive && !(await findArchiveInDownloads(ctx.downloadsDir, a.file))) {
     const known = (a as { size?: number }).size;
-    const url = a.publicUrl ?? (a.gated ? undefined : a.url);
+    const url = publicCopyUrl(a);
     const size = known ?? (url ? await contentLength(url, ctx.mirror, signal) : undefined);
     downloads.push({ file: a.file, size, sizeFrom: known ? 'catalog' : size ? 'server' : undefined });
   }
@@ -90,9 +91,12 @@ export async function planSpace(ctx: PlanContext, need: { cuda: boolean; cudnn: 
 
 /** The totals in one line; `each` adds every file's size (the step's summary, where there is room). */
 export function spaceLine(s: PlanSpace, each = false): string {
-  const list = each ? cliText.list(s.downloads.map((d) => `${d.file} ${d.size ? formatBytes(d.size) : '?'}`)) : '';
-  const line = planText.sizesLine(formatBytes(s.downloadBytes) + (list ? cliText.inBrackets(list) : ''), formatBytes(s.diskBytes), s.free === undefined ? '?' : formatBytes(s.free));
-  return s.partial ? cliText.semicolons([line, planText.sizesUnknown]) : line;
+  const list = each ? cliText.list(s.downloads.map((d) => `${d.file} ${formatSize(d.size)}`)) : '';
+  // An unknown size is said ("size unknown", "at least X"), never summed as 0 B.
+  const total = formatTotalSize(s.downloads.map((d) => d.size));
+  const unknown = s.downloads.some((d) => !d.size);
+  const disk = s.diskBytes ? formatBytes(s.diskBytes) : undefined;
+  return planText.sizesLine(total + (list ? cliText.inBrackets(list) : ''), disk, s.free === undefined ? '?' : formatBytes(s.free), unknown);
 }
 
 const short = (s: PlanSpace) => s.free !== undefined && s.free < s.diskBytes;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Host } from '../host.js';
 import { pipText } from '../i18n/pip.js';
 import { WHEEL_NVIDIA_DIR, splitPathList, venvActivateScript } from '../platform.js';
-import { wheelLoaderFact } from './wheel-loader-facts.js';
+import { wheelLoaderFact } from './loader-facts.js';
 
 export interface WheelPackage {
   /** As pip names it: nvidia-cudnn-cu12. */
@@ -187,7 +187,7 @@ export interface LoaderView {
 /**
  * Which copy of a library TF will load when wheels and a system toolkit both have it: the dynamic
  * loader tries LD_LIBRARY_PATH, then the RUNPATH TF's libraries carry into site-packages/nvidia
- * (not in releases whose RUNPATH misses, see wheel-loader-facts), then the system folders.
+ * (not in releases whose RUNPATH misses, see loader-facts), then the system folders.
  */
 export function whichLibraryTfLoads(facts: PipCudaFacts, file: string, view: LoaderView): LibrarySource {
   const wheelDirs = new Set(facts.libDirs.map((d) => path.resolve(d)));

@@ -1,0 +1,108 @@
+// cudawiz on NVIDIA's real software as Debian 12 ships it (packages.ts), each machine state in a box of
+// its own (box.ts). The real loader loads the real libraries and the doctor must agree with it; the real
+// nvidia-smi fails as it does without a kernel module, and cuDriverGetVersion still answers.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROBED_LIBRARIES, runBox, type BoxResult } from './box.js';
+
+const LIB = '/usr/lib/x86_64-linux-gnu';
+const byId = (r: BoxResult) => Object.fromEntries(r.json.report.findings.map((f) => [f.id, f]));
+const log = (name: string, r: BoxResult) => process.stdout.write(`\n── ${name} (${r.seconds.toFixed(1)} s)\n${r.doctor.text}\n`);
+
+/** The doctor's winner for each library it checks equals the folder of the file the real loader mapped. */
+function expectLoaderAgrees(r: BoxResult, files: string[]): void {
+  const f = byId(r);
+  for (const file of files) {
+    const loaded = r.dlopen.loaded[file];
+    expect(typeof loaded, `${file}: ${JSON.stringify(loaded)}`).toBe('string');
+    const lib = Object.values(f).find((x) => x.id.startsWith('library:') && x.title.startsWith(`${file} `));
+    expect(lib, `doctor finding for ${file}`).toBeDefined();
+    // "libcudart.so.11.0 resolves to DIR" / "… resolves to DIR, but …": the folder the loader really used.
+    expect(lib!.title).toContain(path.dirname(loaded as string));
+  }
+}
+
+describe("Debian 12's apt CUDA 11.8 (nvidia-cuda-toolkit 11.8.89)", () => {
+  it('is one complete toolkit at /usr, read from dpkg, serving TF 2.5–2.14; TF 2.12 needs only cuDNN', () => {
+    const r = runBox({ layers: ['cuda'], doctor: ['doctor', '--tf', '2.12'] });
+    log('apt CUDA only', r);
+    const usr = r.json.report.toolkits.find((t) => t.path === '/usr');
+    expect(usr).toEqual({ version: '11.8.89', path: '/usr', aliases: ['/usr/lib/cuda', '/usr/lib/nvidia-cuda-toolkit'], readable: true, missing: ['cudnn'] });
+    // --json and the text agree: the share block lists the same toolkit and what it lacks.
+    expect(r.doctor.text).toContain('toolkits: 11.8.89 /usr (no cudnn)');
+    const f = byId(r);
+    expect(f.toolkit).toMatchObject({ status: 'pass', title: 'CUDA 11.8 installed: /usr' });
+    expect(f['toolkit-complete']).toBeUndefined();
+    expect(f[`cuda-runtime:${LIB}`]).toMatchObject({ status: 'pass', title: `CUDA 11.8.89 runtime at ${LIB} (libcudart.so.11.0) serves TensorFlow 2.5–2.14` });
+    expect(f[`cuda-runtime:${LIB}`].evidence).toContain('by CUDA 11 minor-version compatibility: TensorFlow 2.5–2.11 (built with CUDA 11.2); needs driver 450.80.02 or newer');
+    expect(f.cudnn.status).toBe('fail');
+    expect(r.doctor.text).toContain('CUDA 11.8.89 at /usr');
+    // The real loader takes every runtime library from where apt put it, as the doctor says.
+    expectLoaderAgrees(r, PROBED_LIBRARIES.filter((l) => l !== 'libcuda.so.1'));
+    for (const l of PROBED_LIBRARIES.filter((x) => x !== 'libcuda.so.1')) expect(path.dirname(r.dlopen.loaded[l] as string)).toBe(LIB);
+  });
+
+  it("is still found with another toolkit's nvcc first on PATH, and that nvcc is never run", () => {
+    const r = runBox({
+      layers: ['cuda'],
+      setup: "mkdir -p /usr/local/cuda-12.4/bin && printf '#!/bin/sh\\ntouch /var/tmp/other-nvcc-ran\\necho \"Cuda compilation tools, release 12.4, V12.4.131\"\\n' > /usr/local/cuda-12.4/bin/nvcc && chmod 755 /usr/local/cuda-12.4/bin/nvcc && printf '{\"cuda\":{\"name\":\"CUDA SDK\",\"version\":\"12.4.1\"}}' > /usr/local/cuda-12.4/version.json",
+      path: '/usr/local/cuda-12.4/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      doctor: ['doctor', '--tf', '2.11'],
+      after: 'ls /var/tmp/other-nvcc-ran 2>/dev/null || echo never-ran',
+    });
+    log("apt CUDA, another toolkit's nvcc first", r);
+    expect(r.json.report.toolkits.find((t) => t.path === '/usr')).toMatchObject({ version: '11.8.89', missing: ['cudnn'] });
+    expect(r.json.report.toolkits.find((t) => t.path === '/usr/local/cuda-12.4')).toMatchObject({ version: '12.4.1' });
+    const f = byId(r);
+    expect(f.toolkit).toMatchObject({ status: 'pass', title: expect.stringContaining("CUDA 11.2's libraries from CUDA 11.8") });
+    expect(r.after.trim()).toBe('never-ran');
+  });
+});
+
+describe("Debian 12's driver 535.261.03, user space only (no kernel module)", () => {
+  it('the real nvidia-smi fails, cuDriverGetVersion answers, and the doctor names the missing module with the package fix', () => {
+    const r = runBox({ layers: ['driver'], doctor: ['doctor', '--tf', '2.12'] });
+    log('driver without its kernel module', r);
+    expect(r.smi).toEqual({ code: 9, text: "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n\n" });
+    expect(r.nvidiactlInside).toBe(true);
+    expect(existsSync('/dev/nvidiactl')).toBe(false);
+    expect(r.dlopen.cuDriverGetVersion).toEqual({ rc: 0, version: 12020 });
+    expect(r.dlopen.cuInit).toBe(100);
+    expect(path.basename(String(r.dlopen.loaded['libcuda.so.1']))).toBe('libcuda.so.535.261.03');
+    expect(r.json.report.driver).toEqual({ version: '535.261.03', source: 'userspace library' });
+    const f = byId(r);
+    expect(f.gpu).toMatchObject({ status: 'fail', title: 'NVIDIA driver 535.261.03 is installed, but its kernel module is not loaded' });
+    expect(f.gpu.evidence).toEqual(expect.arrayContaining([
+      '/proc/driver/nvidia/version: absent (no NVIDIA kernel driver loaded)',
+      `driver 535.261.03 from its library's file name: ${r.dlopen.loaded['libcuda.so.1']}`,
+      'installed by the package manager: libcuda1 535.261.03 (dpkg)',
+    ]));
+    expect(f.gpu.fix).toContain('sudo dkms autoinstall');
+    expect(f.gpu.fix).not.toContain('nvidia.com');
+    expect(r.doctor.text).toContain('✗ NVIDIA driver 535.261.03 is installed, but its kernel module is not loaded');
+    expect(f.driver.evidence).toEqual(['driver 535.261.03 (userspace library)', 'kernel module not loaded']);
+  });
+
+  it('with apt CUDA and the ld.so.conf.d file an older cudawiz wrote for 11.2: the loader takes that copy, and the doctor says so', () => {
+    const r = runBox({
+      layers: ['driver', 'cuda'],
+      // What an older cudawiz left: a CUDA 11.2 toolkit folder and /etc/ld.so.conf.d/cudawiz-cuda-11.2.conf, which sorts before the distro's.
+      setup: [
+        'mkdir -p /usr/local/cuda-11.2/lib64 /usr/local/cuda-11.2/include',
+        `cp ${LIB}/libcudart.so.11.8.89 /usr/local/cuda-11.2/lib64/libcudart.so.11.0`,
+        "printf '#define CUDART_VERSION  11020\\n' > /usr/local/cuda-11.2/include/cuda_runtime_api.h",
+        "printf '{\"cuda\":{\"name\":\"CUDA SDK\",\"version\":\"11.2.2\"}}' > /usr/local/cuda-11.2/version.json",
+        'echo /usr/local/cuda-11.2/lib64 > /etc/ld.so.conf.d/cudawiz-cuda-11.2.conf',
+      ].join('\n'),
+      doctor: ['doctor', '--tf', '2.12'],
+    });
+    log('driver without module, apt CUDA, and an 11.2 copy cudawiz added', r);
+    expect(r.dlopen.loaded['libcudart.so.11.0']).toBe('/usr/local/cuda-11.2/lib64/libcudart.so.11.0');
+    expectLoaderAgrees(r, ['libcudart.so.11.0', 'libcublas.so.11']);
+    const f = byId(r);
+    expect(f['library:cudart']).toMatchObject({ status: 'fail', evidence: ['wins: /usr/local/cuda-11.2/lib64 (ld cache)', `${LIB} (ld cache)`] });
+    expect(f['library:cudart'].title).toContain("it is CUDA 11.2's copy, not CUDA 11.8's");
+    expect(f.gpu.title).toBe('NVIDIA driver 535.261.03 is installed, but its kernel module is not loaded');
+  });
+});

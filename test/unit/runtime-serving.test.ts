@@ -1,0 +1,82 @@
+// Which catalog TensorFlow versions the CUDA runtime the loader finds serves: Debian's apt CUDA 11.8
+// (libraries in /usr/lib/x86_64-linux-gnu, found through the ld cache) serves TF 2.12–2.14 exactly and
+// TF 2.5–2.11 by CUDA 11 minor-version compatibility; not TF 2.4 (its libcusolver.so.10 is not there).
+import { describe, expect, it } from 'vitest';
+import { builtinCatalog } from '../../src/catalog/load.js';
+import { diagnose } from '../../src/doctor/diagnose.js';
+import { cudaRuntimes, servesBuild, servingRuntimeFor } from '../../src/doctor/runtime-serving.js';
+import { probeMachine } from '../../src/probe/index.js';
+import { aptCuda } from '../fixtures/apt-cuda.js';
+import { fixtureMachine, TOOLKIT_LIBRARIES } from '../fixtures/machine.js';
+
+const catalog = builtinCatalog();
+
+async function aptMachine(env: Record<string, string> = { PATH: '/usr/bin' }) {
+  const m = await fixtureMachine('linux', env);
+  await aptCuda(m, { ldconfig: true });
+  return { m, facts: await probeMachine(m.host, { cudaRoot: '/usr/local' }) };
+}
+
+describe('minor-version compatibility', () => {
+  it('holds within a major from CUDA 11 on, for a newer minor only', () => {
+    expect(servesBuild('11.8', '11.8')).toBe('exact');
+    expect(servesBuild('11.8', '11.2')).toBe('minor-version compatibility');
+    expect(servesBuild('11.2', '11.8')).toBeUndefined();
+    expect(servesBuild('12.4', '11.8')).toBeUndefined();
+    expect(servesBuild('10.2', '10.1')).toBeUndefined();
+  });
+});
+
+describe('the CUDA runtimes on the loader path', () => {
+  it("credits apt's 11.8 for TF 2.5–2.14: exactly for 2.12–2.14, by minor-version compatibility (driver ≥ 450.80.02) for 2.5–2.11", async () => {
+    const { facts } = await aptMachine();
+    const [runtime, ...more] = cudaRuntimes(catalog, facts);
+    expect(more).toEqual([]);
+    expect(runtime).toMatchObject({ dir: '/usr/lib/x86_64-linux-gnu', via: 'ld cache', cudart: 'libcudart.so.11.0', version: '11.8.89', majorMinor: '11.8', from: 'toolkit', toolkit: '/usr' });
+    const majorMinors = (list: { tf: string }[]) => list.map((s) => s.tf.split('.').slice(0, 2).join('.'));
+    expect(majorMinors(runtime.serves.filter((s) => s.how === 'exact'))).toEqual(['2.14', '2.13', '2.12']);
+    const compat = runtime.serves.filter((s) => s.how === 'minor-version compatibility');
+    expect(majorMinors(compat)).toEqual(['2.11', '2.10', '2.9', '2.8', '2.7', '2.6', '2.5']);
+    expect(new Set(compat.map((s) => s.driverMin))).toEqual(new Set(['450.80.02']));
+    expect(runtime.notServed).toEqual([{ tf: '2.4.0', cuda: '11.0', missing: ['libcusolver.so.10'] }]);
+  });
+
+  it('answers the plan: a serving runtime resolves for TF 2.11 and 2.12, none for 2.15 (CUDA 12) or 2.4', async () => {
+    const { facts } = await aptMachine();
+    expect(servingRuntimeFor(catalog, facts, '2.11')).toMatchObject({ runtime: { dir: '/usr/lib/x86_64-linux-gnu' }, served: { tf: '2.11.0', cuda: '11.2', how: 'minor-version compatibility', driverMin: '450.80.02' } });
+    expect(servingRuntimeFor(catalog, facts, '2.12.1')).toMatchObject({ served: { tf: '2.12.0', how: 'exact' } });
+    expect(servingRuntimeFor(catalog, facts, '2.15')).toBeUndefined();
+    expect(servingRuntimeFor(catalog, facts, '2.4')).toBeUndefined();
+    expect(servingRuntimeFor(catalog, facts, 'nonsense')).toBeUndefined();
+  });
+
+  it('an older copy of the same soname earlier on the path is the runtime TF loads, and is judged as such', async () => {
+    const { m } = await aptMachine();
+    await m.toolkit('/usr/local/cuda-11.2', { version: '11.2.2', versionFile: 'version.json', libraries: [...TOOLKIT_LIBRARIES.linux['11.2']] });
+    const facts = await probeMachine({ ...m.host, env: { PATH: '/usr/bin', LD_LIBRARY_PATH: '/usr/local/cuda-11.2/lib64' } }, { cudaRoot: '/usr/local' });
+    const runtime = cudaRuntimes(catalog, facts).find((r) => r.cudart === 'libcudart.so.11.0');
+    expect(runtime).toMatchObject({ dir: '/usr/local/cuda-11.2/lib64', via: 'LD_LIBRARY_PATH', majorMinor: '11.2' });
+    expect(runtime?.serves.map((s) => s.cuda)).not.toContain('11.8');
+    expect(servingRuntimeFor(catalog, facts, '2.12')).toBeUndefined();
+    expect(servingRuntimeFor(catalog, facts, '2.11')?.served.how).toBe('exact');
+  });
+
+  it('the doctor says it: the runtime finding, and the toolkit credited for TF 2.11 with only cuDNN missing', async () => {
+    const { facts } = await aptMachine();
+    const byId = Object.fromEntries(diagnose(catalog, facts, { tf: '2.11' }).map((f) => [f.id, f]));
+    expect(byId['cuda-runtime:/usr/lib/x86_64-linux-gnu']).toMatchObject({
+      status: 'pass',
+      title: 'CUDA 11.8.89 runtime at /usr/lib/x86_64-linux-gnu (libcudart.so.11.0) serves TensorFlow 2.5–2.14',
+      evidence: expect.arrayContaining([
+        'exactly: TensorFlow 2.12–2.14 (built with CUDA 11.8)',
+        'by CUDA 11 minor-version compatibility: TensorFlow 2.5–2.11 (built with CUDA 11.2); needs driver 450.80.02 or newer',
+        'not TensorFlow 2.4 (built with CUDA 11.0): no libcusolver.so.10',
+      ]),
+    });
+    expect(byId.toolkit).toMatchObject({ status: 'pass', title: expect.stringContaining("CUDA 11.2's libraries from CUDA 11.8") });
+    expect(byId['toolkit-complete']).toBeUndefined();
+    for (const lib of ['cudart', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusolver', 'cusparse']) expect(byId[`library:${lib}`]?.status).toBe('pass');
+    expect(byId.cudnn.status).toBe('fail');
+    expect(byId['library:cudnn'].status).toBe('fail');
+  });
+});
