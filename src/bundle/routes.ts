@@ -1,6 +1,7 @@
 // Which files each route needs for one TensorFlow on one OS, from the catalog and the redist
 // manifests alone: the one list `requirements` shows, `download --tf` bundles and `install --from`
 // checks. Pure: data in, data out; no network, no disk.
+import { publicCopyUrl } from '../catalog/archive-facts.js';
 import { hasAndCuda, andCudaPythons, andCudaRequirement, requirementsFor, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { scratchSpaceNeeded } from '../cuda/scratch.js';
@@ -71,7 +72,7 @@ export interface RouteFiles {
 function cudnnFile(req: Requirements): RouteFile | undefined {
   const a = req.cudnnArchive;
   if (!a) return undefined;
-  const url = a.access === 'public' ? (a.publicUrl ?? a.url) : (a.loginUrl ?? a.url);
+  const url = (a.access === 'public' ? publicCopyUrl(a) : a.loginUrl) ?? a.url;
   return {
     id: 'cudnn',
     kind: 'cudnn',

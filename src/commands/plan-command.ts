@@ -64,12 +64,11 @@ export function planMachine(ctx: CommandContext): PlanMachine {
  */
 function openRunLog(ctx: CommandContext, plan: PlanContext): { file: string; fd: number } {
   const named = ctx.globals.log;
+  // A folder that cannot be made (a file in the way, no permission, a full disk) is said as such, as every
+  // other write is; only opening the log file itself can be a planted link or someone else's file.
+  mkdirSync(named !== undefined ? path.dirname(named) : plan.logDir, named !== undefined ? { recursive: true } : { recursive: true, mode: 0o700 });
   try {
-    if (named !== undefined) {
-      mkdirSync(path.dirname(named), { recursive: true });
-      return { file: named, fd: openNamedLog(named) };
-    }
-    mkdirSync(plan.logDir, { recursive: true, mode: 0o700 });
+    if (named !== undefined) return { file: named, fd: openNamedLog(named) };
     const dir = privateFolder(plan.logDir) ? plan.logDir : freshPrivateFolder('cudawiz-log-');
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     for (let i = 0; ; i++) {

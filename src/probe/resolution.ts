@@ -27,9 +27,10 @@ async function ldCache(host: Host, mfs: MachineFs): Promise<{ name: string; path
   return r.exitCode === 0 ? parseLdCache(r.stdout) : [];
 }
 
-function listDir(mfs: MachineFs, dir: string, via: SearchVia): SearchDir {
+function listDir(mfs: MachineFs, join: (dir: string, name: string) => string, dir: string, via: SearchVia): SearchDir {
   const r = mfs.list(dir);
-  return r.names ? { dir, via, files: r.names.filter((n) => GPU_LIBRARY.test(n)) } : { dir, via, error: r.error };
+  // A link whose file is gone is no library: the loader's open fails there and it looks further.
+  return r.names ? { dir, via, files: r.names.filter((n) => GPU_LIBRARY.test(n) && mfs.isFile(join(dir, n))) } : { dir, via, error: r.error };
 }
 
 export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Toolkit[], wheelLibDirs: string[] = [], condaLibDir?: string): Promise<SearchPath> {
@@ -49,7 +50,7 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
     }
     if (seen.has(key(dir))) return;
     seen.add(key(dir));
-    dirs.push(listDir(mfs, dir, via));
+    dirs.push(listDir(mfs, p.join, dir, via));
   };
   if (host.os === 'windows') {
     // conda's Python adds Library\bin as a DLL directory (searched before System32), and activation puts it first on PATH.

@@ -123,8 +123,9 @@ describe('repair, class by class', () => {
     expect(steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
     expect(steps.find((s) => s.id === 'load-order')!.title).toContain(`Put ${right}/lib64 first for new shells`);
     expect(r.exitCode, why(r)).toBe(0);
-    // Only the cuDNN archive came down; the system's copy is apt's and stays as it was.
-    expect(c.mirror!.requests.map((q) => q.path)).toEqual([expect.stringContaining(archive)]);
+    // Only the cuDNN archive came down (after one look at the host's root: is it reachable at all?); the
+    // system's copy is apt's and stays as it was.
+    expect(c.mirror!.requests.map((q) => q.path).filter((p) => p !== '/')).toEqual([expect.stringContaining(archive)]);
     expect(await treeDigest(c.m.sysroot)).toEqual(sysBefore);
     expect(fails((await doctorInNewShell(c.m, '2.12')).findings)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 // `cudawiz repair` end to end, on machines left broken the way users leave them: the seed's (CUDA
 // 11.0 + cuDNN 8 installed while TensorFlow 2.3 wants 10.1 + 7), and a cuDNN copy killed midway.
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { execa } from 'execa';
 import path from 'node:path';
@@ -65,6 +65,24 @@ describe('cudawiz repair', () => {
     const plan = ev.find((e) => e.type === 'plan')!;
     expect(plan.steps!.map((s) => s.id)).toEqual([`settle-copy:${toolkit}`, 'left-to-you', 'verify']);
     expect(JSON.parse(await readFile(path.join(toolkit, '.cudawiz/manifest.json'), 'utf8')).state).toBe('complete');
+  });
+
+  it('puts back a cuDNN library the user deleted after a complete copy (its link left dangling)', async () => {
+    machine = await laptop(undefined, { pythonPath: TF23 });
+    const m = machine;
+    const toolkit = await installByHand(m, 'cuda_10.1.243_418.87.00_linux.run', '10.1', 'libcublas.so.10 libcufft.so.10 libcurand.so.10 libcusolver.so.10 libcusparse.so.10');
+    await importInChild(m.archive, toolkit);
+    await rm(path.join(toolkit, 'lib64/libcudnn.so.7.6.5'));
+
+    // The link libcudnn.so.7 is still there, pointing at nothing: the loader finds no cuDNN, and neither does the doctor.
+    const doctor = await runBuilt(['doctor', '--json', ...m.globals], { env: m.env });
+    const before = (JSON.parse(doctor.stdout) as { findings: { id: string; status: string }[] }).findings.filter((f) => f.status === 'fail').map((f) => f.id);
+    expect(before).toEqual(expect.arrayContaining(['library:cudnn']));
+
+    const r = await runBuilt(['repair', '--yes', '--json', '--configure-env', 'no', '--cudnn-archive', m.archive, ...m.globals], { env: m.env });
+    expect(events(r.stdout).at(-1), r.stdout + r.stderr).toMatchObject({ type: 'result', ok: true });
+    expect(events(r.stdout).filter((e) => e.type === 'step-done').map((e) => e.id)).toEqual(expect.arrayContaining(['import-cudnn']));
+    expect((await stat(path.join(toolkit, 'lib64/libcudnn.so.7.6.5'))).isFile()).toBe(true);
   });
 
   it('after Ctrl+C during the CUDA install (exit 130, a partial toolkit), repair installs it again and finishes', async () => {
