@@ -23,6 +23,7 @@ const OTHER_PROGRAMS = new Set([
   '-s', // NVIDIA's Windows installer: its component list
   '--no-install-recommends', // apt-get, provisioning the Windows lane
   '--write', '--check', // scripts/capture-screens.mjs
+  '--dkms', // NVIDIA's .run driver installer (docs/distro-cuda.md, after a kernel update)
 ]);
 
 interface Invocation {
