@@ -22,7 +22,7 @@ function placeList(r: Resolution): string[] {
 }
 
 /** Is the copy that wins the right one? Returns why not, or undefined when it is. */
-function wrongVersion(facts: MachineFacts, req: Requirements, lib: RequiredLibrary, dir: string): string | undefined {
+export function wrongVersion(facts: MachineFacts, req: Requirements, lib: RequiredLibrary, dir: string): string | undefined {
   if (lib.from === 'toolkit') {
     const owner = toolkitOwning(facts, dir);
     if (owner?.majorMinor && req.cuda && !toolkitServes(owner, req.cuda)) return T.notCudaCopy(owner.majorMinor, req.cuda);
@@ -31,7 +31,10 @@ function wrongVersion(facts: MachineFacts, req: Requirements, lib: RequiredLibra
     if (!owner && conda && samePath(facts.os, dir, facts.conda!.libDir) && conda.majorMinor !== req.cuda) return T.condaCudaCopy(conda.majorMinor, req.cuda);
   }
   if (lib.from === 'cudnn' && req.cudnn) {
-    const copy = cudnnCopyIn(facts, dir);
+    const found = cudnnCopyIn(facts, dir);
+    // conda-meta names the env's cuDNN even where the loader path spells its folder another way (lib/).
+    const conda = facts.conda?.cudnn && found && !found.version && samePath(facts.os, dir, facts.conda.libDir) ? facts.conda.cudnn.version : undefined;
+    const copy = conda && found ? { ...found, version: conda } : found;
     if (copy?.major !== undefined && copy.major !== major(req.cudnn)) return T.notCudnnVersion(String(copy.version ?? copy.major), req.cudnn);
     if (copy?.version && compareDotted(copy.version.split('.').slice(0, 2).join('.'), req.cudnn) < 0) return T.olderCudnn(copy.version, req.cudnn);
   }

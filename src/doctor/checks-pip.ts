@@ -4,6 +4,28 @@ import type { Requirements } from '../catalog/queries.js';
 import type { PipEnvironment, MachineFacts } from '../probe/types.js';
 import { doctorText as T } from '../i18n/doctor.js';
 import { finding, type Finding } from './finding.js';
+import { remediesText as R } from '../i18n/remedies.js';
+import { compareDotted, major, majorMinor } from '../version.js';
+import path from 'node:path';
+
+/**
+ * Another framework in the same venv pins the cuDNN wheel to a version TF cannot use (torch's
+ * nvidia-cudnn-cu12==8.9.2.26 beside a TF that needs cuDNN 9): one venv cannot hold both.
+ */
+function pinFinding(pip: PipEnvironment, req: Requirements, tf: string): Finding | undefined {
+  const have = pip.cudnnFromWheels;
+  const want = req.cudnn;
+  if (!have || !want || (major(have) === major(want) && compareDotted(majorMinor(have), want) >= 0)) return undefined;
+  const wheel = pip.packages.find((p) => p.component === 'cudnn');
+  const pin = (pip.pins ?? []).find((x) => wheel && x.wheel === wheel.name && x.requirement.endsWith(`==${have}`));
+  if (!wheel || !pin) return undefined;
+  const base = pip.venv ? path.dirname(pip.venv) : path.dirname(path.dirname(pip.python));
+  const command = `cudawiz install --tf ${tf} --route pip --venv ${path.join(base, `tf-${majorMinor(tf)}`)}`;
+  return {
+    ...finding('pip-pin', 'fail', R.pinConflict(pin.name, pin.version, pin.requirement, tf, want), [T.labelled(T.inVenv(pip.python, pip.venv), `${wheel.name} ${wheel.version}`)], R.pinFix(command)),
+    cause: { kind: 'pip-pin', venv: pip.venv, python: pip.python, wheel: { name: wheel.name, version: wheel.version }, pinnedBy: { name: pin.name, version: pin.version, requirement: pin.requirement }, want },
+  };
+}
 
 /** The command that applies the loader-path fix (with consent) for this environment. */
 export function wheelFixCommand(pip: PipEnvironment, tf: string): string | undefined {
@@ -45,6 +67,8 @@ export function pipFindings(facts: MachineFacts, req: Requirements | undefined):
   } else {
     out.push(finding('pip-cuda', none.length ? 'warn' : 'pass', T.fromWheels(T.list(versions), pip.venv, none.length > 0), evidence));
   }
+  const pinned = pinFinding(pip, req, tf);
+  if (pinned) out.push(pinned);
   const loaderPath = loaderPathFinding(pip, tf);
   if (loaderPath) out.push(loaderPath);
   return out;

@@ -11,6 +11,7 @@ import { runtimeFindings } from './checks-runtime.js';
 import { copyInterruptedFindings, toolkitFindings, toolkitInventory, unreadableFindings } from './checks-toolkit.js';
 import { insideWsl, wslDriverFinding, wslFindings, wslGpuFinding } from './checks-wsl.js';
 import type { Finding } from './finding.js';
+import { groupFindings } from './group.js';
 import { chooseTarget } from './target.js';
 import { toolkitInUse } from './toolkit-lookup.js';
 
@@ -52,7 +53,7 @@ export function diagnose(catalog: Catalog, facts: MachineFacts, options: Diagnos
   }
   out.push(pythonFinding(facts, req));
   out.push(tensorflowFinding(facts, target.tf));
-  return out.filter((f): f is Finding => f !== undefined);
+  return groupFindings(out.filter((f): f is Finding => f !== undefined), facts, req);
 }
 
 export { type Finding, type FindingStatus, hasFailure } from './finding.js';

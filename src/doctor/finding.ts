@@ -1,5 +1,6 @@
 // A finding: one fact about the machine, its verdict, what shows it, and what to do.
 import type { Status } from '../status.js';
+import type { Cause } from './cause.js';
 
 export type FindingStatus = Exclude<Status, 'info'>;
 
@@ -12,6 +13,8 @@ export interface Finding {
   evidence: string[];
   /** One instruction that fixes it; null when there is nothing to do. */
   fix: string | null;
+  /** What the failure comes down to, as data the repair plan acts on (load order, a pin, a driver). */
+  cause?: Cause;
 }
 
 export function finding(id: string, status: FindingStatus, title: string, evidence: string[] = [], fix: string | null = null): Finding {

@@ -5,3 +5,4 @@ export { describeEnvChange, envConsent, envPlaces, listToolkitLibraries, planEnv
 export { describeEnvPlan, envLinesToRunYourself, prepareEnvPlan, type PrepareEnvOptions } from './prepare.js';
 export { parseRegQueryPath, readPersistedPath } from './windows-path.js';
 export type * from './types.js';
+export { loadOrderExportLine, planLoadOrder, prepareLoadOrder, type LoadOrderInput } from './load-order.js';

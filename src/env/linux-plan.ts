@@ -2,6 +2,7 @@
 // toolkit installed as root, an env script (+ one rc line) for a toolkit under the user's home.
 import { envText } from '../i18n/env.js';
 import path from 'node:path';
+import { compareDotted } from '../version.js';
 import { ldSoConfFileName, shellRcFile, splitPathList, toolkitSubdirs } from '../platform.js';
 import { shDoubleQuoted, singleQuoted } from './shell-quote.js';
 import { hasLine, withLineAppended } from './text-lines.js';
@@ -44,7 +45,7 @@ function forWhat(input: EnvPlanInput): string {
 }
 
 /** The comment heading a file cudawiz writes: English in every language, so a run in another language finds the file unchanged. */
-function fileHead(input: EnvPlanInput): string {
+export function fileHead(input: Pick<EnvPlanInput, 'tf' | 'cuda'>): string {
   return `# Written by cudawiz: ${input.tf ? `CUDA ${input.cuda} for TensorFlow ${input.tf}` : `CUDA ${input.cuda}`}. \`cudawiz rollback\` removes it.\n`;
 }
 
@@ -57,6 +58,15 @@ function planSystemConf(input: EnvPlanInput, state: LinuxEnvState, plan: EnvPlan
   const found = conflicts(input);
   // conf files that give a conflicting toolkit's libraries to the loader
   const rivals = state.ldSoConf.filter((f) => found.some((c) => confDirs(f.content).some((d) => libraryDirs(c.other.dir).includes(d))));
+  // Never shadow the system's copy globally (#26.3): where the system already resolves a newer copy of
+  // a soname TF takes from this toolkit, a conf file sorted ahead would hand every program on the
+  // machine the older one. The second copy is found per user instead, and the plan says so.
+  const newerResolved = found.filter((c) => compareDotted(c.other.version, input.cuda) > 0 && rivals.some((r) => confDirs(r.content).some((d) => libraryDirs(c.other.dir).includes(d))));
+  if (newerResolved.length) {
+    for (const c of newerResolved) plan.notes.push(envText.perUserNotGlobal(c.other.version, c.files.join(', '), input.cuda));
+    planUserScript(input, state, plan);
+    return;
+  }
   const ours = [ldSoConfFileName(input.cuda), ldSoConfFileName(input.cuda, true)].find((name) => rivals.every((r) => name < r.name));
   if (!ours) {
     plan.refusals.push({

@@ -15,7 +15,10 @@ import { readPersistedPath } from './windows-path.js';
 export function envPlaces(options: { host: Host; root?: string; configDir?: string }): EnvPlaces {
   const { host, root } = options;
   const p = pathFor(host.os);
-  const configDir = options.configDir ?? (root ? p.join(root, 'config', 'cudawiz') : envPaths('cudawiz', { suffix: '' }).config);
+  // Linux: the host's own XDG config dir (what env-paths reads from this process's env in production),
+  // so a run for another home (a test, sudo -u) writes beside that home, never this process's.
+  const linuxConfig = host.os === 'linux' ? path.posix.join(host.env.XDG_CONFIG_HOME || path.posix.join(host.home, '.config'), 'cudawiz') : undefined;
+  const configDir = options.configDir ?? (root ? p.join(root, 'config', 'cudawiz') : linuxConfig ?? envPaths('cudawiz', { suffix: '' }).config);
   return {
     ldSoConfDir: root ? p.join(root, LINUX_LD_SO_CONF_DIR) : LINUX_LD_SO_CONF_DIR,
     configDir,

@@ -19,6 +19,8 @@ export const envText = localized({
     forCuda: (cuda: string, tf: string | undefined) => (tf ? `CUDA ${cuda} for TensorFlow ${tf}` : `CUDA ${cuda}`),
     whyConf: (what: string) => `tell the loader where ${what} keeps its libraries`,
     whyLdconfig: 'rebuild the loader cache so the new folders count',
+    perUserNotGlobal: (other: string, files: string, cuda: string) =>
+      `Not for the whole machine: every program keeps loading CUDA ${other}'s ${files}, which the system already resolves; CUDA ${cuda}'s go first only in programs started from your new shells (the env script), so a loader file would never put the older copy ahead for everyone.`,
     whyScript: (what: string) => `set PATH and LD_LIBRARY_PATH for ${what}`,
     whyRc: (shell: string) => `load the env script in every new ${shell}`,
     whyWindowsPath: (bin: string, scope: string) => `put ${bin} and its CUPTI folder first in the ${scope} PATH`,
@@ -96,6 +98,8 @@ export const envText = localized({
     forCuda: (cuda, tf) => (tf ? `供 TensorFlow ${tf} 使用的 CUDA ${cuda}` : `CUDA ${cuda}`),
     whyConf: (what) => `告诉动态链接器 ${what} 的库在哪里`,
     whyLdconfig: '重建动态链接器缓存，让新目录生效',
+    perUserNotGlobal: (other, files, cuda) =>
+      `不对整台机器生效：所有程序继续加载系统已经解析到的 CUDA ${other} 的 ${files}；CUDA ${cuda} 的只在从新开终端启动的程序里排在前面（通过环境脚本），不会用加载器配置文件让旧的那份对所有人排在前面。`,
     whyScript: (what) => `为 ${what} 设置 PATH 和 LD_LIBRARY_PATH`,
     whyRc: (shell) => `每个新开的 ${shell} 都加载这个环境脚本`,
     whyWindowsPath: (bin, scope) => `把 ${bin} 及其 CUPTI 目录放到 ${scope} PATH 的最前面`,

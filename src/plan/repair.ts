@@ -1,21 +1,15 @@
-// The repair plan from the doctor's findings: first settle any cuDNN copy a killed run left half-done,
-// then the installer route's steps, which skip what is healthy.
+// The repair plan from the doctor's findings: the one place a finding becomes a step, through the
+// remedies table (src/plan/remedies): a stop before anything changes, else each remedy once — settle a
+// half-done copy, the route's own steps only where no toolkit TF can load exists, cuDNN only, load
+// order, the venv's wheel folders — then the proof as a new shell sees it.
 import type { Finding } from '../doctor/finding.js';
+import type { MachineFacts } from '../probe/types.js';
 import type { PlanContext } from './context.js';
+import { remedySteps } from './remedies/index.js';
 import type { Step } from './runner.js';
-import { settleInterruptedCopy } from './steps/settle.js';
 
-const INTERRUPTED = 'copy-interrupted:';
-
-/**
- * The one place a finding becomes a remedy step (remedies per finding kind join here). Today: settle
- * each copy the doctor found half-done (a failing `copy-interrupted:DIR`).
- */
-export function remedySteps(findings: readonly Finding[], _ctx: PlanContext): Step<PlanContext>[] {
-  return findings.filter((f) => f.id.startsWith(INTERRUPTED) && f.status === 'fail').map((f) => settleInterruptedCopy(f.id.slice(INTERRUPTED.length)));
-}
-
-/** The repair plan: the remedies for the doctor's findings, then the route's steps, which skip what is healthy. */
-export function repairSteps(findings: readonly Finding[], ctx: PlanContext, routeSteps: Step<PlanContext>[]): Step<PlanContext>[] {
-  return [...remedySteps(findings, ctx), ...routeSteps];
+/** The repair plan for these findings; `facts` are the doctor's (never probed again here). */
+export function repairSteps(findings: readonly Finding[], ctx: PlanContext, routeSteps: Step<PlanContext>[], facts: MachineFacts | undefined = ctx.facts): Step<PlanContext>[] {
+  if (!facts) return routeSteps;
+  return remedySteps(findings, facts, ctx, routeSteps).steps;
 }

@@ -63,7 +63,8 @@ export async function verifySetup(ctx: VerifyTarget): Promise<LayerResult[]> {
   // The run's probe: which Python has TF is known; the import below is the fresh one that counts.
   // A new PATH is a new machine to look at: probed afresh, its Python found through that PATH.
   const facts = after.changed ? await probeMachine(host, { cudaRoot: ctx.root, catalog: ctx.catalog }) : await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog });
-  const libs = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os }).filter((f) => f.id.startsWith('library:') || f.id.startsWith('libraries:'));
+  // load-order:DIR is the doctor's one finding for the libraries one folder decides (src/doctor/group.ts).
+  const libs = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os }).filter((f) => f.id.startsWith('library:') || f.id.startsWith('libraries:') || f.id.startsWith('load-order:'));
   const failing = libs.filter((f) => f.status === 'fail');
   // The toolkit's copies of TF's libraries must be real libraries of their own name (libcudart.so.10.1 → libcudnn is not).
   const fake = await toolkitLibraryProblems(ctx.os, ctx.toolkitDir, ctx.req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file));

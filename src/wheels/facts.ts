@@ -21,6 +21,14 @@ export interface WheelPackage {
   libraries: string[];
 }
 
+/** Another package's exact requirement on an nvidia-* wheel: torch 2.3.0 requires nvidia-cudnn-cu12==8.9.2.26. */
+export interface WheelPin {
+  name: string;
+  version: string;
+  wheel: string;
+  requirement: string;
+}
+
 export interface PipCudaFacts {
   /** false when the Python could not be run or answered nonsense. */
   ran: boolean;
@@ -37,6 +45,8 @@ export interface PipCudaFacts {
   /** nvidia-cudnn-cuXX's version ("9.3.0.75"). */
   cudnnFromWheels?: string;
   libDirs: string[];
+  /** Other packages' exact pins on nvidia-* wheels (what keeps an older wheel in place). */
+  pins: WheelPin[];
   /** LD_LIBRARY_PATH now, and after `source <venv>/bin/activate` in a fresh bash (undefined: not a venv or no bash). */
   loaderPath: { current: string[]; whenActivated?: string[] };
 }
@@ -83,20 +93,41 @@ function wheelLibDir(site: string, distInfo: string, component: string): string 
   return fs.existsSync(guess) ? guess : undefined;
 }
 
-export function scanSitePackages(site: string): { packages: WheelPackage[]; tensorflow?: { name: string; version: string } } {
+/** Requires-Dist lines pinning an nvidia-* wheel to one version (markers after ';' dropped). */
+function wheelPins(site: string, distInfo: string, name: string, version: string): WheelPin[] {
+  let meta = '';
+  try {
+    meta = fs.readFileSync(path.join(site, distInfo, 'METADATA'), 'utf8');
+  } catch {
+    return [];
+  }
+  const out: WheelPin[] = [];
+  for (const m of meta.matchAll(/^Requires-Dist:\s*(nvidia[-_][A-Za-z0-9_.-]+)\s*\(?\s*==\s*([^\s;,)]+)\)?/gm)) {
+    out.push({ name, version, wheel: m[1].toLowerCase().replace(/_/g, '-'), requirement: `${m[1].toLowerCase().replace(/_/g, '-')}==${m[2]}` });
+  }
+  return out;
+}
+
+export function scanSitePackages(site: string): { packages: WheelPackage[]; tensorflow?: { name: string; version: string }; pins: WheelPin[] } {
   const packages: WheelPackage[] = [];
+  const pins: WheelPin[] = [];
   let tensorflow: { name: string; version: string } | undefined;
   for (const entry of list(site)) {
     const m = DIST_INFO.exec(entry);
     if (!m) continue;
     const name = m[1].toLowerCase().replace(/[_.]/g, '-');
-    if (/^(tensorflow|tensorflow-cpu|tensorflow-gpu|tf-nightly)$/.test(name)) tensorflow = { name, version: m[2] };
-    if (!name.startsWith('nvidia-')) continue;
+    const isTf = /^(tensorflow|tensorflow-cpu|tensorflow-gpu|tf-nightly)$/.test(name);
+    if (isTf) tensorflow = { name, version: m[2] };
+    // TensorFlow's own [and-cuda] pins are what it needs; another package's are what may fight them.
+    if (!name.startsWith('nvidia-')) {
+      if (!isTf) pins.push(...wheelPins(site, entry, name, m[2]));
+      continue;
+    }
     const component = wheelComponent(name);
     const libDir = wheelLibDir(site, entry, component);
     packages.push({ name, version: m[2], component, libDir, libraries: libDir ? list(libDir).filter((f) => SHARED_LIBRARY.test(f)) : [] });
   }
-  return { packages, tensorflow };
+  return { packages, tensorflow, pins };
 }
 
 async function activatedLdLibraryPath(host: Host, venv: string): Promise<string[] | undefined> {
@@ -107,7 +138,7 @@ async function activatedLdLibraryPath(host: Host, venv: string): Promise<string[
 }
 
 export async function probePipCuda(host: Host, python: string): Promise<PipCudaFacts> {
-  const facts: PipCudaFacts = { ran: false, python, sitePackages: [], packages: [], libDirs: [], loaderPath: { current: splitPathList(host.os, host.env.LD_LIBRARY_PATH) } };
+  const facts: PipCudaFacts = { ran: false, python, sitePackages: [], packages: [], libDirs: [], pins: [], loaderPath: { current: splitPathList(host.os, host.env.LD_LIBRARY_PATH) } };
   const r = await host.run(python, ['-c', SITE_SCRIPT], { timeoutMs: 30_000 });
   if (r.exitCode !== 0) {
     facts.error = r.exitCode === null ? pipText.pythonNotRunnable(python, r.failure) : pipText.pythonExited(python, r.exitCode, r.stderr.trim().split('\n').pop() ?? '');
@@ -127,6 +158,7 @@ export async function probePipCuda(host: Host, python: string): Promise<PipCudaF
   for (const site of facts.sitePackages) {
     const found = scanSitePackages(site);
     facts.packages.push(...found.packages);
+    facts.pins.push(...found.pins);
     facts.tensorflow ??= found.tensorflow;
   }
   facts.cudaFromWheels = facts.packages.find((p) => p.component === 'cuda_runtime')?.version;

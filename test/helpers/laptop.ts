@@ -50,6 +50,8 @@ export async function laptop(cuda = CUDA_101, options: { pythonPath?: string; ru
   const archiveSha = createHash('sha256').update(await readFile(archive.file)).digest('hex');
   await writeFile(overlay, JSON.stringify({ cuda: [{ version: cuda.version, installers: { linux: { sha256: runfile.sha256 } } }], cudnn: [{ version: '7.6.5.32', cuda: '10.1', archives: { linux: { sha256: archiveSha } } }] }));
   const toolkit = path.join(cudaRoot, `cuda-${cuda.version.split('.').slice(0, 2).join('.')}`);
+  // The user's own loader path lives where users keep it, so a new shell has it too (repair's proof asks one).
+  await writeFile(path.join(home, '.bashrc'), `export LD_LIBRARY_PATH=${path.join(toolkit, 'lib64')}:${driverLib}\nexport PYTHONPATH=${options.pythonPath ?? ''}\n`);
   return {
     home,
     cudaRoot,

@@ -68,12 +68,16 @@ describe("the seed's Windows laptop", () => {
     const m = await seedLaptop({ fixed: true, cuda110First: true });
     const facts = await probeMachine(m.host, { catalog: builtinCatalog() });
     const f = byId(diagnose(builtinCatalog(), facts));
-    expect(f['library:cufft']).toMatchObject({
+    // cuFFT, cuRAND and cuSOLVER shadowed by one folder: one finding, one fix, no download.
+    const lo = f[`load-order:${CUDA}\\v10.1\\bin`];
+    expect(lo).toMatchObject({
       status: 'fail',
-      title: `cufft64_10.dll resolves to ${CUDA}\\v11.0\\bin, but it is CUDA 11.0's copy, not CUDA 10.1's (shadowing the right copy)`,
-      evidence: [`wins: ${CUDA}\\v11.0\\bin (PATH)`, `${CUDA}\\v10.1\\bin (PATH)`],
+      title: `3 of TensorFlow's libraries load from ${CUDA}\\v11.0\\bin (CUDA 11.0.228), ahead of the right copies in ${CUDA}\\v10.1\\bin (CUDA 10.1.243)`,
+      cause: { kind: 'load-order', files: ['cufft64_10.dll', 'curand64_10.dll', 'cusolver64_10.dll'], staleDirs: [{ dir: `${CUDA}\\v11.0\\bin`, via: 'PATH' }], owner: { manager: 'none' } },
     });
-    expect(f['library:cufft'].fix).toContain(`Add ${CUDA}\\v10.1\\bin to PATH, before any other CUDA bin directory`);
+    expect(lo.evidence[0]).toBe(`cufft64_10.dll: wins: ${CUDA}\\v11.0\\bin (PATH); ${CUDA}\\v10.1\\bin (PATH)`);
+    expect(lo.fix).toContain(`puts ${CUDA}\\v10.1\\bin first for your new shells (nothing to download)`);
+    expect(f['library:cufft']).toBeUndefined();
     expect(f['library:cudart'].status).toBe('pass');
   });
 });
@@ -96,16 +100,14 @@ describe('Linux machines', () => {
     expect(r.code).toBe(1);
     const f = byId(JSON.parse(r.stdout).findings);
     expect(f.toolkit).toMatchObject({ status: 'pass', title: 'CUDA 10.1 installed: /usr/local/cuda-10.1' });
-    expect(f['library:cudart']).toMatchObject({
-      status: 'fail',
-      title: 'libcudart.so.10.1 is in /usr/local/cuda-10.1/lib64 but not on the library search path',
-      evidence: ['/usr/local/cuda-10.1/lib64 (toolkit (not on the search path))', 'LD_LIBRARY_PATH=/usr/local/cuda-11.2/lib64'],
-    });
-    expect(f['library:cudart'].fix).toMatch(/^export LD_LIBRARY_PATH=\/usr\/local\/cuda-10\.1\/lib64:\$LD_LIBRARY_PATH/);
-    expect(f['library:cufft']).toMatchObject({
-      status: 'fail',
-      title: "libcufft.so.10 resolves to /usr/local/cuda-11.2/lib64, but it is CUDA 11.2's copy, not CUDA 10.1's (shadowing the right copy)",
-    });
+    // Off the path or shadowed by 11.2, one fix for all: 10.1's lib64 first (one finding, not eight).
+    const lo = f['load-order:/usr/local/cuda-10.1/lib64'];
+    expect(lo.status).toBe('fail');
+    expect(lo.title).toMatch(/^\d of TensorFlow's libraries load from \/usr\/local\/cuda-11\.2\/lib64 \(CUDA 11\.2\.2\), ahead of the right copies in \/usr\/local\/cuda-10\.1\/lib64 \(CUDA 10\.1\.243, cuDNN 7\.6\.5\); \d more are not on the library search path$/);
+    expect(lo.cause).toMatchObject({ shadowed: expect.arrayContaining(['libcufft.so.10']), files: expect.arrayContaining(['libcudart.so.10.1']) });
+    expect(lo.evidence).toContain('LD_LIBRARY_PATH=/usr/local/cuda-11.2/lib64');
+    expect(lo.fix).toContain('export LD_LIBRARY_PATH="/usr/local/cuda-10.1/lib64${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}}"');
+    expect(Object.keys(f).filter((id) => id.startsWith('library:') && f[id].status === 'fail')).toEqual([]);
     expect(f['library:cuda']).toMatchObject({ status: 'pass', title: 'libcuda.so.1 → /usr/lib/x86_64-linux-gnu' });
     expect(f.cudnn).toMatchObject({ status: 'pass', title: 'cuDNN 7.6.5 in CUDA 10.1.243 at /usr/local/cuda-10.1 (needs 7.6)' });
     expect(f.gpu.title).toBe('2 NVIDIA GPUs');

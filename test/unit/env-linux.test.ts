@@ -78,24 +78,37 @@ describe('Linux: a toolkit installed into /usr/local as root', () => {
     expect((await readEnvJournal(places.journalFile)).entries).toEqual([]);
   });
 
-  it('puts 10.1 first when 10.2 also provides libcublas.so.10, and says so', async () => {
+  it('never shadows the system\'s newer copy globally (#26.3): with 10.2\'s libcublas.so.10 already resolved, 10.1 goes first per user, not in ld.so.conf.d', async () => {
     const m = await linuxMachine();
     const cuda101 = path.join(m.root, 'usr/local/cuda-10.1');
     const cuda102 = path.join(m.root, 'usr/local/cuda-10.2');
     await makeLinuxToolkit(cuda101, TF23);
     await makeLinuxToolkit(cuda102, ['libcudart.so.10.2', 'libcublas.so.10', 'libcufft.so.10']);
-    // NVIDIA's package for 10.2 left its own conf file, which sorts ahead of "cudawiz-…".
+    // NVIDIA's package for 10.2 left its own conf file: the system resolves 10.2's libcublas.so.10.
     await writeFile(path.join(m.root, 'etc/ld.so.conf.d/cuda-10-2.conf'), `${cuda102}/lib64\n`);
-    const { plan, places } = await planFor(m, cuda101, { elevated: true, others: [{ version: '10.2', dir: cuda102 }] });
+    const { plan } = await planFor(m, cuda101, { elevated: true, others: [{ version: '10.2', dir: cuda102 }] });
 
-    expect(plan.changes[0].target).toBe(path.join(m.root, 'etc/ld.so.conf.d/00-cudawiz-cuda-10.1.conf'));
+    expect(plan.changes.map((c) => c.kind)).not.toContain('ld-so-conf');
+    expect(plan.changes.map((c) => c.kind)).not.toContain('ldconfig');
+    expect(plan.changes[0]).toMatchObject({ kind: 'env-script' });
+    expect(plan.changes[0].after).toContain(`${cuda101}/lib64`);
     expect(plan.notes).toContain(
-      `CUDA 10.2 (${cuda102}) also provides libcublas.so.10, libcufft.so.10; naming the file 00-cudawiz-cuda-10.1.conf (sorted ahead of cuda-10-2.conf) puts CUDA 10.1 first, because TensorFlow 2.3 needs CUDA 10.1's copies.`,
+      "Not for the whole machine: every program keeps loading CUDA 10.2's libcublas.so.10, libcufft.so.10, which the system already resolves; CUDA 10.1's go first only in programs started from your new shells (the env script), so a loader file would never put the older copy ahead for everyone.",
     );
+  });
+
+  it('still sorts its conf file ahead of an older toolkit\'s: a newer copy first for everyone shadows nothing', async () => {
+    const m = await linuxMachine();
+    const cuda101 = path.join(m.root, 'usr/local/cuda-10.1');
+    const cuda100 = path.join(m.root, 'usr/local/cuda-10.0');
+    await makeLinuxToolkit(cuda101, TF23);
+    await makeLinuxToolkit(cuda100, ['libcudart.so.10.0', 'libcublas.so.10', 'libcufft.so.10']);
+    await writeFile(path.join(m.root, 'etc/ld.so.conf.d/cuda-10-0.conf'), `${cuda100}/lib64\n`);
+    const { plan, places } = await planFor(m, cuda101, { elevated: true, others: [{ version: '10.0', dir: cuda100 }] });
+    expect(plan.changes[0].target).toBe(path.join(m.root, 'etc/ld.so.conf.d/00-cudawiz-cuda-10.1.conf'));
     const result = await applyEnvChanges(plan.changes, { host: m.host, journalFile: places.journalFile });
     const cublas = result.ldconfigLines.filter((l) => l.trim().startsWith('libcublas.so.10 '));
     expect(cublas[0]).toContain(`${cuda101}/lib64/libcublas.so.10`);
-    expect(cublas[1]).toContain(`${cuda102}/lib64/libcublas.so.10`);
   });
 
   it('does not write into /etc without root: it prints the exact lines to run instead', async () => {

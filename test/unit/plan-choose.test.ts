@@ -2,6 +2,7 @@
 // changes the machine (on every route, the wizard's too), and repair's steps from the doctor's findings.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { probeMachine } from '../../src/probe/index.js';
 import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../src/catalog/load.js';
 import { finding } from '../../src/doctor/finding.js';
@@ -60,8 +61,12 @@ describe('the chooser', () => {
   it("repair's steps come from the doctor's findings: a half-done copy is settled first, a warning alone adds nothing", async () => {
     const m = await machineOn('linux');
     const ctx = createPlanContext(catalog, m.host, { ...options, tf: '2.3' });
-    const ids = (findings: ReturnType<typeof finding>[]) => repairSteps(findings, ctx, toolkitSteps()).map((s) => s.id);
-    expect(ids([finding('copy-interrupted:/opt/cuda-10.1', 'fail', 'half-done')]).slice(0, 2)).toEqual(['settle-copy:/opt/cuda-10.1', 'preflight']);
-    expect(ids([finding('copy-interrupted:/opt/cuda-10.1', 'warn', 'rolled back by hand')])[0]).toBe('preflight');
+    const facts = await probeMachine(m.host, { catalog });
+    const ids = (findings: ReturnType<typeof finding>[]) => repairSteps(findings, ctx, toolkitSteps(), facts).map((s) => s.id);
+    // Nothing else failing: the copy is settled, then the proof; no setup step runs again.
+    expect(ids([finding('copy-interrupted:/opt/cuda-10.1', 'fail', 'half-done')])).toEqual(['settle-copy:/opt/cuda-10.1', 'verify']);
+    expect(ids([finding('copy-interrupted:/opt/cuda-10.1', 'warn', 'rolled back by hand')])).toEqual(['verify']);
+    // No toolkit TF can load: the route's own setup steps, without its verify (the proof replaces it).
+    expect(ids([finding('toolkit', 'fail', 'CUDA 10.1 is not installed')])).toEqual([...toolkitSteps().map((s) => s.id).filter((id) => id !== 'preflight' && id !== 'verify'), 'verify']);
   });
 });

@@ -38,7 +38,8 @@ describe('verify on Windows, right after the PATH change', () => {
     const ctx = await laptopAfterPathWrite(SYSTEM);
     const libraries = (await verifySetup(ctx)).find((l) => l.id === 'libraries')!;
     expect(libraries.status).toBe('fail');
-    expect(libraries.fix).toContain(`Add ${V101}\\bin to PATH`);
+    // The doctor's one load-order finding for the libraries that folder decides: its fix puts it first.
+    expect(libraries.fix).toContain(`puts ${V101}\\bin first for your new shells`);
   });
 
   it('says nothing about a new terminal when this process already has the saved PATH', async () => {

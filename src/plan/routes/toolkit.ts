@@ -65,7 +65,7 @@ export const toolkitRoute: Route = {
     const ctx = createPlanContext(catalog, host, { ...request.options, tf: request.tf });
     if (request.mode === 'repair' && request.facts) {
       const findings = diagnose(catalog, request.facts, { tf: ctx.tf, os: ctx.os });
-      return chosenPlan('toolkit', 'repair', ctx, repairSteps(findings, ctx, toolkitSteps()));
+      return chosenPlan('toolkit', 'repair', ctx, repairSteps(findings, ctx, toolkitSteps(), request.facts));
     }
     return chosenPlan('toolkit', request.mode, ctx, toolkitSteps());
   },

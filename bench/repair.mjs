@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// bench/repair: for each class of broken install repair handles (test/fixtures/repair-classes.ts, the
+// very machines the end-to-end tests prove), the bytes the repair downloads against the bytes of a
+// reinstall of TensorFlow's toolkit + cuDNN. Not part of `npm test`; needs `npm run build` first.
+//
+// Ours: the files the repair fetched from the local mirror, each counted at its real size from the
+// catalog (the fixture archives are small stand-ins under NVIDIA's names). The reference: the smallest
+// reinstall cudawiz knows — the redist archives of the release serving TF's CUDA (real manifest sizes,
+// assets/redist/cuda.json; a runfile is larger) plus TF's cuDNN archive (assets/cudnn.json). Target:
+// a small fraction, and nothing where nothing is missing.
+//
+//   node bench/repair.mjs [--json]
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { report } from './lib/measure.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(repo, 'dist', 'cli.js');
+const redist = JSON.parse(readFileSync(path.join(repo, 'assets/redist/cuda.json'), 'utf8'));
+const GB = 1e9;
+
+// Beside the helpers it bundles: they find the repo's fixtures from their own location.
+const entry = path.join(repo, 'test', 'helpers', `.repair-bench-${process.pid}.mjs`);
+await build({
+  entryPoints: [path.join(repo, 'bench/lib/repair-classes-entry.mjs')],
+  outfile: entry,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  alias: { vitest: path.join(repo, 'bench/lib/vitest-stub.mjs') },
+  external: ['esbuild', 'react-devtools-core'],
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: 'error',
+});
+let classes;
+try {
+  classes = JSON.parse(execFileSync(process.execPath, [entry, cli], { encoding: 'utf8', maxBuffer: 1 << 26 }).trim().split('\n').pop());
+} finally {
+  await rm(entry, { force: true });
+}
+
+const requirements = (tf) => JSON.parse(execFileSync(process.execPath, [cli, 'requirements', '--tf', tf, '--os', 'linux', '--json'], { encoding: 'utf8' }));
+const cudnnCatalog = JSON.parse(readFileSync(path.join(repo, 'assets/cudnn.json'), 'utf8'));
+/** A file's real size, by NVIDIA's name, from the catalog. */
+function realSize(file) {
+  for (const r of cudnnCatalog.releases ?? cudnnCatalog.cudnn ?? []) for (const a of Object.values(r.archives ?? {})) if (a.file === file && a.size) return Number(a.size);
+  throw new Error(`no size in the catalog for ${file}`);
+}
+const cmp = (a, b) => { const x = a.split('.').map(Number); const y = b.split('.').map(Number); for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0); return 0; };
+/** The redist release serving CUDA X.Y: that release, or the newest of its major (minor-version compatibility). */
+function reinstallBytes(req) {
+  const [maj] = req.cuda.split('.');
+  const release = redist.releases.filter((r) => r.version.split('.')[0] === maj && cmp(r.version, req.cuda) >= 0).at(-1);
+  const toolkit = redist.components.map((c) => release.components[c.id]?.['linux-x86_64']).filter(Boolean).reduce((n, a) => n + Number(a.size), 0);
+  return { bytes: toolkit + Number(req.cudnnArchive.size), what: `redist ${release.version} + ${req.cudnnArchive.file}` };
+}
+
+// Where only cuDNN is missing the repair downloads exactly its archive (nothing smaller exists); elsewhere nothing.
+const oursTarget = (c) => (c.served.length ? 'only what is missing (< 1)' : '0 B');
+const fmt = (b) => (b === 0 ? '0 B' : `${(b / GB).toFixed(3)} GB`);
+const rows = classes.map((c) => {
+  const ours = c.served.reduce((n, f) => n + realSize(f), 0);
+  const ref = reinstallBytes(requirements(c.tf));
+  return {
+    case: `${c.name} (TF ${c.tf}, exit ${c.exitCode})`,
+    ours: `${fmt(ours)}${c.served.length ? ` (${c.served.join(', ')})` : ''}`,
+    reference: `${fmt(ref.bytes)} (${ref.what})`,
+    ratio: ours / ref.bytes,
+    target: oursTarget(c),
+    oursBytes: ours,
+    referenceBytes: ref.bytes,
+  };
+});
+report(rows, { title: 'repair: bytes downloaded vs a reinstall of TF\'s toolkit + cuDNN' });

@@ -1,0 +1,183 @@
+// The doctor as a diagnosis: findings with one cause and one fix read as one. Six libraries that load
+// from one stale folder are one finding with one fix (the right folder first), not six; a cuDNN
+// verdict that the same load order explains joins it; and no finding sends the user to download a
+// cuDNN that is already on the machine. Pure: facts + findings in, findings out.
+import type { RequiredLibrary, Requirements } from '../catalog/queries.js';
+import { doctorText as T } from '../i18n/doctor.js';
+import { remediesText as R } from '../i18n/remedies.js';
+import { resolveLibrary } from '../probe/resolution.js';
+import type { MachineFacts, SearchVia } from '../probe/types.js';
+import { compareDotted, major, majorMinor } from '../version.js';
+import { ownerOf, type LoadOrderCause, type StaleOwner } from './cause.js';
+import { wrongVersion } from './checks-libraries.js';
+import { finding, type Finding } from './finding.js';
+import { cudnnCopyIn, samePath, toolkitOwning } from './toolkit-lookup.js';
+
+/** What the copy of `lib` in `dir` is, in a few words: "CUDA 11.2", "cuDNN 8.1.1". */
+function copyLabel(facts: MachineFacts, lib: RequiredLibrary, dir: string): string | undefined {
+  if (lib.from === 'cudnn') {
+    const c = cudnnCopyIn(facts, dir);
+    return c ? `cuDNN ${c.version ?? `${c.major}.x`}` : undefined;
+  }
+  const t = toolkitOwning(facts, dir);
+  if (t?.version) return `CUDA ${t.version}`;
+  if (facts.conda?.cuda && samePath(facts.os, dir, facts.conda.libDir)) return `CUDA ${facts.conda.cuda.version}`;
+  if (facts.pip?.cudaFromWheels && facts.pip.libDirs.some((d) => samePath(facts.os, d, dir))) return `CUDA ${facts.pip.cudaFromWheels}`;
+  return undefined;
+}
+
+/** The right copy of a cuDNN TF can use: its major, a minor not older. */
+function cudnnServes(version: string | undefined, want: string | null): boolean {
+  return Boolean(version && want && major(version) === major(want) && compareDotted(majorMinor(version), want) >= 0);
+}
+
+/**
+ * The load-order causes on this machine for this TF: files whose winning copy is the wrong one while
+ * a right one is on the machine (shadowed), and files only found outside the search path (off the path),
+ * grouped by the folder that wins and the folder that should.
+ */
+export function loadOrderCauses(facts: MachineFacts, req: Requirements): LoadOrderCause[] {
+  // One cause per right folder: whatever wins now, the one fix is that folder first.
+  const groups = new Map<string, LoadOrderCause & { stales: Set<string>; rights: Set<string> }>();
+  for (const lib of req.libraries.filter((l) => l.from !== 'driver')) {
+    const r = resolveLibrary(facts.search, lib.file);
+    if (r.winner && !wrongVersion(facts, req, lib, r.winner.dir)) continue;
+    // No winner: every copy the facts know of is outside the search path.
+    const right = r.candidates.find((c) => !wrongVersion(facts, req, lib, c.dir));
+    if (!right) continue;
+    let g = groups.get(right.dir);
+    if (!g) {
+      g = { kind: 'load-order', files: [], shadowed: [], staleDirs: [], stale: [], rightDirs: [right.dir], right: [], owner: { manager: 'none' }, stales: new Set(), rights: new Set() };
+      groups.set(right.dir, g);
+    }
+    g.files.push(lib.file);
+    const w = copyLabel(facts, lib, right.dir);
+    if (w) g.rights.add(w);
+    if (!r.winner) continue;
+    g.shadowed.push(lib.file);
+    if (!g.staleDirs.some((d) => d.dir === r.winner!.dir)) g.staleDirs.push(r.winner);
+    const s = copyLabel(facts, lib, r.winner.dir);
+    if (s) g.stales.add(s);
+  }
+  // A folder that also holds a wrong copy of another of TF's files cannot simply go first: it would
+  // shadow what resolves right today (11.0's cufft64_10.dll before 10.1's). No load-order cause there.
+  const clean = (dir: string) => {
+    const files = facts.search.dirs.find((d) => samePath(facts.os, d.dir, dir))?.files ?? [];
+    const has = (f: string) => files.some((x) => (facts.os === 'windows' ? x.toLowerCase() === f.toLowerCase() : x === f));
+    return !req.libraries.some((l) => l.from !== 'driver' && has(l.file) && wrongVersion(facts, req, l, dir));
+  };
+  return [...groups.values()].filter((g) => clean(g.rightDirs[0])).map(({ stales, rights, ...g }) => ({
+    ...g,
+    stale: [...stales],
+    right: [...rights],
+    owner: g.staleDirs[0] ? ownerOf(facts.os, g.staleDirs[0].dir, g.staleDirs[0].via, facts.conda, facts.pip) : { manager: 'none' as const },
+  }));
+}
+
+/** The line that fixes the current shell: the right folders first on LD_LIBRARY_PATH (PATH on Windows). */
+export function currentShellLine(os: MachineFacts['os'], dirs: string[]): string {
+  if (os === 'windows') return `$env:Path = "${dirs.join(';')};$env:Path"`;
+  return `export LD_LIBRARY_PATH="${dirs.join(':')}\${LD_LIBRARY_PATH:+:\${LD_LIBRARY_PATH}}"`;
+}
+
+/** The package command that replaces a stale copy its manager owns, for what TF needs. */
+export function packageCommand(cause: LoadOrderCause, req: Requirements): string | undefined {
+  const o = cause.owner;
+  const cudnnStale = cause.files.some((f) => /cudnn/i.test(f));
+  const cudaMajor = req.cuda ? major(req.cuda) : undefined;
+  if (o.manager === 'conda') {
+    const specs = [
+      ...(cudnnStale && req.cudnn ? [`"cudnn>=${req.cudnn},<${major(req.cudnn) + 1}"`] : []),
+      ...(cause.files.some((f) => !/cudnn/i.test(f)) && req.cuda ? [cudaMajor! >= 12 ? `cuda-cudart=${req.cuda}` : `cudatoolkit=${req.cuda}`] : []),
+    ];
+    return specs.length ? `conda install -p ${o.prefix} ${specs.join(' ')}` : undefined;
+  }
+  if (o.manager === 'pip') {
+    const pip = o.venv ? `${o.venv}/bin/pip` : `${o.python} -m pip`;
+    return cudnnStale && req.cudnn && cudaMajor ? `${pip} install "nvidia-cudnn-cu${cudaMajor}>=${req.cudnn},<${major(req.cudnn) + 1}"` : undefined;
+  }
+  if (o.manager === 'apt') {
+    // NVIDIA's apt repository names each build libcudnnN=<version>-1+cuda<X.Y>.
+    const v = req.cudnnArchive?.version;
+    return cudnnStale && v && req.cuda ? `sudo apt-get install libcudnn${major(v)}=${v}-1+cuda${req.cuda}` : undefined;
+  }
+  return undefined;
+}
+
+function loadOrderFinding(facts: MachineFacts, req: Requirements, cause: LoadOrderCause, repair: string): Finding {
+  const evidence = cause.files.map((file) => {
+    const r = resolveLibrary(facts.search, file);
+    return R.fileWins(file, T.places(r.candidates.map((c, i) => `${i === 0 && c === r.winner ? T.wins : ''}${T.placeVia(c.dir, T.via(c.via))}`)));
+  });
+  const dirs = T.list(cause.rightDirs);
+  const off = cause.files.length - cause.shadowed.length;
+  const title = cause.staleDirs.length
+    ? `${R.loadsFromStale(cause.shadowed.length, T.list(cause.staleDirs.map((d) => d.dir)), T.list(cause.stale), dirs, T.list(cause.right))}${off ? R.andOffPath(off) : ''}`
+    : R.offPath(cause.files.length, dirs, T.list(cause.right));
+  if (off && facts.os === 'linux') {
+    const ld = facts.search.dirs.filter((d) => d.via === 'LD_LIBRARY_PATH').map((d) => d.dir).join(':');
+    evidence.push(`LD_LIBRARY_PATH=${ld || T.emptyValue}`);
+  }
+  const fix = R.loadOrderFix(repair, dirs, currentShellLine(facts.os, cause.rightDirs));
+  const pkg = packageCommand(cause, req);
+  return { ...finding(`load-order:${cause.rightDirs[0]}`, 'fail', title, evidence, pkg ? R.orReplace(fix, pkg) : fix), cause };
+}
+
+/**
+ * Regroups the checks' findings: the library findings one load-order cause explains become that
+ * cause's one finding (placed where the first of them was); a failing cuDNN verdict the same cause
+ * explains joins it as evidence; a cuDNN fix that would download a version already here points at it.
+ */
+export function groupFindings(findings: Finding[], facts: MachineFacts, req: Requirements | undefined): Finding[] {
+  if (!req?.gpuSupported) return findings;
+  const repair = `cudawiz repair --tf ${req.tensorflow}`;
+  const causes = loadOrderCauses(facts, req);
+  const byFile = new Map(causes.flatMap((c) => c.files.map((f) => [f, c] as const)));
+  const emitted = new Set<LoadOrderCause>();
+  const out: Finding[] = [];
+  // A cuDNN verdict explained by the same load order: the right cuDNN sits in one of the right folders.
+  const cudnnCause = causes.find((c) => c.rightDirs.some((d) => cudnnServes(cudnnCopyIn(facts, d)?.version, req.cudnn)));
+  for (const f of findings) {
+    const lib = req.libraries.find((l) => f.id === `library:${l.name}`);
+    const cause = lib ? byFile.get(lib.file) : undefined;
+    if (cause) {
+      if (!emitted.has(cause)) {
+        emitted.add(cause);
+        out.push(loadOrderFinding(facts, req, cause, repair));
+      }
+      continue;
+    }
+    if (lib && f.status === 'fail') {
+      // The wrong copy wins and no right one is here: where a package manager owns it, its command replaces it.
+      const w = resolveLibrary(facts.search, lib.file).winner;
+      const owner = w ? ownerOf(facts.os, w.dir, w.via, facts.conda, facts.pip) : undefined;
+      const cmd = owner && w ? packageCommand({ kind: 'load-order', files: [lib.file], shadowed: [lib.file], staleDirs: [w], stale: [], rightDirs: [], right: [], owner }, req) : undefined;
+      out.push(cmd ? { ...f, fix: R.orReplace(f.fix ?? '', cmd) } : f);
+      continue;
+    }
+    if (f.id === 'cudnn' && f.status === 'fail') {
+      if (cudnnCause) {
+        // Said once, in the load-order finding; the evidence keeps what the cuDNN check saw.
+        const lo = out.find((x) => x.cause === cudnnCause);
+        if (lo) {
+          lo.evidence.push(R.alsoExplains(f.title));
+          continue;
+        }
+      }
+      const here = facts.cudnn.find((c) => cudnnServes(c.version, req.cudnn));
+      if (here) {
+        out.push({ ...f, fix: R.cudnnAlreadyHere(here.version!, here.path), cause: { kind: 'cudnn-elsewhere', version: here.version!, at: here.path } });
+        continue;
+      }
+    }
+    out.push(f);
+  }
+  // A cuDNN finding that came before the libraries: fold it in now that the cause's finding exists.
+  return out.flatMap((f) => {
+    if (f.id !== 'cudnn' || f.status !== 'fail' || !cudnnCause) return [f];
+    const lo = out.find((x) => x.cause === cudnnCause);
+    if (!lo) return [f];
+    lo.evidence.push(R.alsoExplains(f.title));
+    return [];
+  });
+}

@@ -1,0 +1,172 @@
+// Repair on machines broken the way users break them (#25): each class gets its remedy — the smallest
+// change that fixes its cause — or stops with the action, having changed nothing; afterwards the
+// doctor, run in a new bash that reads the user's ~/.bashrc, has no failure left for that TensorFlow.
+// Each `repair --yes` is the built CLI (npm run build first), in the user's shell on that machine.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/doctor/finding.js';
+import type { RunnerEvent } from '../../src/plan/events.js';
+import { hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machine.js';
+import { runBuilt, runCli } from '../helpers/cli.js';
+import { treeDigest } from '../helpers/cudnn-archive.js';
+import { englishRuns } from '../helpers/english-runs.js';
+import { condaCudnnFirst, condaNeedsNewerDriver, staleToolkitFirst, systemCudnnTooOld, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
+
+interface Repaired {
+  findings: Finding[];
+  events: RunnerEvent[];
+  exitCode: number;
+}
+
+let open: RepairClass | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+/** `cudawiz doctor --json` then `cudawiz repair --tf V --yes --json` (the built CLI) in the user's current shell. */
+async function repair(c: RepairClass): Promise<Repaired> {
+  open = c;
+  const flags = [...c.m.globals, ...c.flags];
+  const doctor = await runBuilt(['doctor', '--tf', c.tf, '--json', ...flags], { env: c.env });
+  const r = await runBuilt(['repair', '--tf', c.tf, '--yes', '--json', ...flags], { env: c.env });
+  const events = r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as RunnerEvent);
+  return { findings: JSON.parse(doctor.stdout).findings as Finding[], events, exitCode: r.code };
+}
+
+async function doctorInNewShell(m: BrokenMachine, tf: string) {
+  const r = await runCli(['doctor', '--tf', tf, '--json', ...m.globals], { host: hostOf(m, await newShellEnv(m)) });
+  return { code: r.code, findings: JSON.parse(r.stdout).findings as Finding[] };
+}
+
+const fails = (fs: Finding[]) => fs.filter((f) => f.status === 'fail').map((f) => f.id);
+const plan = (ev: RunnerEvent[]) => ev.find((e) => e.type === 'plan') as Extract<RunnerEvent, { type: 'plan' }>;
+const failedStep = (ev: RunnerEvent[]) => ev.find((e) => e.type === 'step-failed') as Extract<RunnerEvent, { type: 'step-failed' }>;
+const why = (r: Repaired) => JSON.stringify(r.events.filter((e) => e.type === 'step-failed'));
+
+describe('repair, class by class', () => {
+  it('the right cuDNN and runtime behind a stale toolkit earlier on LD_LIBRARY_PATH: load order only, nothing downloaded', async () => {
+    const c = await staleToolkitFirst();
+    const { right, stale } = c.at;
+    const before = await Promise.all([treeDigest(right), treeDigest(stale)]);
+    const r = await repair(c);
+
+    // The doctor's one finding for eight libraries, and the plan that fixes exactly it.
+    expect(fails(r.findings)).toEqual([`load-order:${right}/lib64`]);
+    const steps = plan(r.events).steps;
+    expect(steps.map((s) => s.id)).toEqual(['load-order', 'verify']);
+    expect(steps[0].title).toBe(`Put ${right}/lib64 first for new shells — fixes: 8 of TensorFlow's libraries load from ${stale}/lib64 (CUDA 11.2.152, cuDNN 8.1.1), ahead of the right copies in ${right}/lib64 (CUDA 11.8.89, cuDNN 8.6.0)`);
+    expect(r.exitCode, why(r)).toBe(0);
+    const verified = r.events.find((e) => e.type === 'step-done' && e.id === 'verify') as Extract<RunnerEvent, { type: 'step-done' }>;
+    expect(verified.evidence).toContain(`libcudart.so.11.0 → ${right}/lib64`);
+    expect(verified.evidence).toContain(`libcudnn.so.8 → ${right}/lib64`);
+
+    // The user's own line is still there, byte for byte; cudawiz's line comes after it.
+    const rc = await readFile(c.m.rc, 'utf8');
+    expect(rc).toContain(`export LD_LIBRARY_PATH=${stale}/lib64:$LD_LIBRARY_PATH\n`);
+    expect(rc.trim().split('\n').at(-1)).toMatch(/env-cuda-11\.8\.sh' \] && \. .*# cudawiz$/);
+    expect(await Promise.all([treeDigest(right), treeDigest(stale)])).toEqual(before);
+    const after = await doctorInNewShell(c.m, '2.12');
+    expect(fails(after.findings)).toEqual([]);
+    expect(after.code).toBe(0);
+
+    // Undone exactly: the rc file as the user had it, the script gone.
+    const undo = await runBuilt(['rollback', ...c.m.globals], { env: c.env });
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect(await readFile(c.m.rc, 'utf8')).not.toContain('cudawiz');
+  });
+
+  it("a conda env whose own older cuDNN (and CUDA 11.2) come first on LD_LIBRARY_PATH: the system's 11.8 + cuDNN 8.6 made to win, conda's command named", async () => {
+    const c = await condaCudnnFirst();
+    const { right, prefix } = c.at;
+    const envBefore = await treeDigest(prefix);
+    const r = await repair(c);
+    const lo = r.findings.find((f) => f.id.startsWith('load-order:'))!;
+    expect(fails(r.findings)).toEqual([`load-order:${right}/lib64`]);
+    expect(lo.cause).toMatchObject({ kind: 'load-order', staleDirs: [{ dir: `${prefix}/lib/`, via: 'LD_LIBRARY_PATH' }], owner: { manager: 'conda', prefix } });
+    expect(lo.fix).toContain(`conda install -p ${prefix} "cudnn>=8.6,<9" cudatoolkit=11.8`);
+    expect(plan(r.events).steps.map((s) => s.id)).toEqual(['load-order', 'verify']);
+    expect(r.exitCode, why(r)).toBe(0);
+    // The env is conda's: not a file of it changed.
+    expect(await treeDigest(prefix)).toEqual(envBefore);
+    expect(fails((await doctorInNewShell(c.m, '2.12')).findings)).toEqual([]);
+  });
+
+  it('a conda env whose CUDA 12.2 runtime needs a newer driver than 470: stops with the driver it needs and the conda pin that fits, changing nothing', async () => {
+    const c = await condaNeedsNewerDriver();
+    const rcBefore = await readFile(c.m.rc, 'utf8');
+    const r = await repair(c);
+    expect(fails(r.findings)).toEqual(expect.arrayContaining(['conda-driver']));
+    expect(plan(r.events).steps.map((s) => s.id)).toEqual(['stop']);
+    const failed = failedStep(r.events);
+    expect(failed.message).toContain('470.82.01');
+    expect(failed.fix).toMatch(/525\.60\.13/);
+    expect(failed.fix).toMatch(/conda install cuda-cudart=11\.\d/);
+    expect(failed.fix).toContain('cudawiz will not: a display driver is installed the way it came');
+    expect(failed.fix).toContain('Nothing was changed.');
+    expect(r.exitCode).toBe(1);
+    expect(await readFile(c.m.rc, 'utf8')).toBe(rcBefore);
+    expect(existsSync(path.join(c.m.home, '.config', 'cudawiz'))).toBe(false);
+  });
+
+  it("a system cuDNN 8.5 in /usr/lib/x86_64-linux-gnu, one minor too old: imports only cuDNN 8.6 (no toolkit download), puts the toolkit first, names apt's command", async () => {
+    const c = await systemCudnnTooOld();
+    const { right, sys, archive } = c.at;
+    const sysBefore = await treeDigest(c.m.sysroot);
+    const r = await repair(c);
+    const stale = r.findings.find((f) => f.id === 'library:cudnn')!;
+    expect(stale.title).toBe(`libcudnn.so.8 resolves to ${sys}, but it is cuDNN 8.5.0, older than 8.6`);
+    expect(stale.fix).toContain('or replace the stale copy with its package manager: sudo apt-get install libcudnn8=8.6.0.163-1+cuda11.8');
+    const steps = plan(r.events).steps;
+    expect(steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
+    expect(steps.find((s) => s.id === 'load-order')!.title).toContain(`Put ${right}/lib64 first for new shells`);
+    expect(r.exitCode, why(r)).toBe(0);
+    // Only the cuDNN archive came down; the system's copy is apt's and stays as it was.
+    expect(c.mirror!.requests.map((q) => q.path)).toEqual([expect.stringContaining(archive)]);
+    expect(await treeDigest(c.m.sysroot)).toEqual(sysBefore);
+    expect(fails((await doctorInNewShell(c.m, '2.12')).findings)).toEqual([]);
+  });
+
+  it("a venv whose nvidia/*/lib wheels are not on the loader path (TF 2.16.1): the venv's activate script gets the marked block, nothing downloaded", async () => {
+    const c = await venvWheelsOffPath();
+    const r = await repair(c);
+    expect(fails(r.findings)).toEqual(['wheel-loader-path']);
+    const steps = plan(r.events).steps;
+    expect(steps.map((s) => s.id)).toEqual(['wheel-loader-path', 'verify']);
+    expect(steps[0].title).toMatch(/ — fixes: TensorFlow 2\.16\.1/);
+    expect(r.exitCode, why(r)).toBe(0);
+    expect(await readFile(path.join(c.at.venv, 'bin', 'activate'), 'utf8')).toContain('# >>> cudawiz:');
+    expect(fails((await doctorInNewShell(c.m, '2.16')).findings)).toEqual([]);
+  });
+
+  it('a venv where another framework pinned an older nvidia-cudnn-cu12: stops with the conflict in one sentence and offers a venv of its own, changing nothing', async () => {
+    const c = await venvPinnedByTorch();
+    // Python's own bytecode cache aside (importing TF writes it), the venv is as it was.
+    const digest = async () => Object.fromEntries(Object.entries(await treeDigest(c.at.venv)).filter(([k]) => !k.includes('__pycache__')));
+    const before = await digest();
+    const r = await repair(c);
+    const pin = r.findings.find((f) => f.id === 'pip-pin')!;
+    expect(pin.title).toBe('torch 2.3.0 requires nvidia-cudnn-cu12==8.9.2.26, and TensorFlow 2.18.0 needs cuDNN 9.3: one environment cannot hold both');
+    expect(plan(r.events).steps.map((s) => s.id)).toEqual(['stop']);
+    const failed = failedStep(r.events);
+    expect(failed.fix).toContain(`Give TensorFlow an environment of its own: cudawiz install --tf 2.18.0 --route pip --venv ${path.join(c.m.home, 'venvs', 'tf-2.18')}`);
+    expect(failed.fix).toContain("removing another framework's pinned package would break that framework");
+    expect(r.exitCode).toBe(1);
+    expect(await digest()).toEqual(before);
+  });
+
+  it('in Chinese: the stale toolkit class, plan → run → doctor, without an English sentence', async () => {
+    const c = await staleToolkitFirst();
+    open = c;
+    const doctor = await runBuilt(['doctor', '--tf', '2.12', '--lang', 'zh', ...c.m.globals], { env: c.env });
+    expect(doctor.stdout).toContain(`TensorFlow 的 8 个库从 ${c.at.stale}/lib64（CUDA 11.2.152、cuDNN 8.1.1）加载，排在 ${c.at.right}/lib64（CUDA 11.8.89、cuDNN 8.6.0）里正确的那份前面`);
+    const r = await runBuilt(['repair', '--tf', '2.12', '--yes', '--lang', 'zh', ...c.m.globals], { env: c.env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain(`让新开的终端先找 ${c.at.right}/lib64`);
+    expect(r.stdout).toContain('新开的终端从正确的那份加载 TensorFlow 2.12 需要的每个库');
+    for (const out of [doctor.stdout, r.stdout]) expect(englishRuns(out.split('```')[0])).toEqual([]);
+    expect(fails((await doctorInNewShell(c.m, '2.12')).findings)).toEqual([]);
+  });
+});
