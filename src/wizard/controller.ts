@@ -36,6 +36,7 @@ import type { BeyondOption } from '../catalog/newer-tf.js';
 import type { TfChoice as CatalogChoice } from '../catalog/tf-choices.js';
 import { CudawizError } from '../errors.js';
 import { wizardText } from '../i18n/wizard.js';
+import { redactCredentials } from '../redact.js';
 
 /** A version in the list; `pythonCannot` says why this machine's Python cannot install it. */
 export type TfChoice = CatalogChoice & { pythonCannot?: string };
@@ -130,9 +131,10 @@ export class WizardController {
     const scan = back && 'scan' in back ? back.scan : undefined;
     const options = e?.code === 'tf-newer-than-catalog' ? (e.options.details?.options as BeyondOption[] | undefined) : undefined;
     if (options && scan) return this.set({ screen: 'newer', scan, beyond: { headline: e!.message, options } });
-    if (e) return this.set({ screen: 'error', message: e.message, fix: e.fix, back });
+    // A --mirror with credentials in it is shown as https://***@host here too, as in every printed line.
+    if (e) return this.set({ screen: 'error', message: redactCredentials(e.message), fix: e.fix && redactCredentials(e.fix), back });
     // Not one of ours: a bug. Say so plainly, with what still helps; never a stack trace.
-    this.set({ screen: 'error', message: wizardText.unexpected((error as Error)?.message ?? String(error)), fix: wizardText.unexpectedFix, back });
+    this.set({ screen: 'error', message: redactCredentials(wizardText.unexpected((error as Error)?.message ?? String(error))), fix: wizardText.unexpectedFix, back });
   }
 
   /** From the scan screen: repair what is there, or set up a TF version. */

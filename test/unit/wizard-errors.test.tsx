@@ -71,6 +71,18 @@ describe('the wizard when a service fails', () => {
     m.unmount();
   });
 
+  it('a message with a --mirror password shows it as ***: the screen is written like every printed line', async () => {
+    const m = mount(services({ scan: async () => {
+      throw new CudawizError('https://ann:s3cret@mirror.lab.example/compute/cuda answered HTTP 500', { fix: 'Check https://ann:s3cret@mirror.lab.example and run again.' });
+    } }));
+    const frame = await waitForFrame(m.lastFrame, 'cudawiz cannot go on from here');
+    expect(frame).toContain('https://***@mirror.lab.example/compute/cuda answered HTTP 500');
+    expect(frame).not.toContain('s3cret');
+    m.stdin.write('q');
+    expect(await m.controller.exited).toBe(1);
+    m.unmount();
+  });
+
   it('choices throws: the error screen, and Esc goes back to the scan', async () => {
     const m = mount(services({ choices: fails }));
     await waitForFrame(m.lastFrame, 'Repair it');
