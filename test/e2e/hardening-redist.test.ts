@@ -8,6 +8,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtCli, repoRoot } from '../helpers/cli.js';
+import { asOtherUser, canSwitchToNobody, otherUserCli, readableCopy } from '../helpers/other-user.js';
 import { buildCudnnArchive, type FixtureEntry } from '../helpers/cudnn-archive.js';
 import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
 import { serveRedistFixtures } from '../helpers/redist-fixture.js';
@@ -41,14 +42,16 @@ async function laptop(extra: Record<string, (top: string) => FixtureEntry[]>) {
   const fixture = await serveRedistFixtures(mirror, await tempDir('cw-redist-fixture-'), { overlayExtra: { cudnn: [cudnnEntry] }, extra });
   const overlay = path.join(home, 'overlay.json');
   await copyFile(fixture.overlay, overlay);
-  if (runningAsRoot) await execa('chown', ['-R', `${NOBODY}:${NOBODY}`, home]);
+  if (canSwitchToNobody) await execa('chown', ['-R', `${NOBODY}:${NOBODY}`, home]);
   const toolkit = path.join(home, '.local/share/cudawiz/cuda/cuda-11.8');
+  // The user runs a copy of the built CLI and reads a copy of the Python fixture: the checkout may be where only its owner can go.
+  const userCli = await otherUserCli();
+  const pythonPath = path.join(await readableCopy('test/fixtures/python/py310'), 'test/fixtures/python/py310');
   // What a user who added the printed lines has (--configure-env no).
-  const env = { HOME: home, SHELL: '/bin/bash', PATH: `${bin}:${process.env.PATH ?? ''}`, LD_LIBRARY_PATH: `${path.join(toolkit, 'lib64')}:${driverLib}`, PYTHONPATH: path.join(repoRoot, 'test/fixtures/python/py310') };
+  const env = { HOME: home, SHELL: '/bin/bash', PATH: `${bin}:${process.env.PATH ?? ''}`, LD_LIBRARY_PATH: `${path.join(toolkit, 'lib64')}:${driverLib}`, PYTHONPATH: pythonPath };
   const globals = ['--catalog', overlay, '--mirror', mirror.url, '--cache-dir', path.join(home, 'cache')];
   const run = async (argv: string[]) => {
-    const command = [process.execPath, builtCli, ...argv];
-    const [file, ...args] = runningAsRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...command] : command;
+    const [file, ...args] = asOtherUser([process.execPath, userCli, ...argv]);
     const r = await execa(file, args, { env, extendEnv: false, cwd: home, reject: false });
     return { code: r.exitCode ?? -1, out: `${String(r.stdout)}\n${String(r.stderr)}` };
   };

@@ -16,8 +16,8 @@ import { CudawizError } from '../../src/errors.js';
 import { createPrivateFile, openNamedLog } from '../../src/private-file.js';
 import { redactCredentials } from '../../src/redact.js';
 import { builtCli, repoRoot } from '../helpers/cli.js';
+import { asOtherUser, canSwitchToNobody, otherUserCli, otherUserLabel } from '../helpers/other-user.js';
 import { tempDir } from '../helpers/tmp.js';
-import { NOBODY, runningAsRoot } from '../fixtures/cuda-installer/unprivileged.js';
 
 const SECRET = 's3cret-Pa55';
 const MIRROR = `https://mirror-user:${SECRET}@127.0.0.1:9/nvidia/`;
@@ -33,8 +33,8 @@ async function machine() {
   const cache = path.join(base, 'cache');
   await mkdir(cache);
   const run = async (argv: string[], as: 'me' | 'nobody' = 'me') => {
-    const command = [process.execPath, builtCli, ...argv];
-    const [file, ...args] = as === 'nobody' ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...command] : command;
+    // nobody runs a readable copy of the built CLI: the checkout may be where only its owner can go.
+    const [file, ...args] = as === 'nobody' ? asOtherUser([process.execPath, await otherUserCli(), ...argv]) : [process.execPath, builtCli, ...argv];
     const r = await execa(file, args, { env: { PATH: process.env.PATH ?? '', HOME: home }, extendEnv: false, cwd: base, reject: false });
     return { code: r.exitCode ?? -1, out: `${String(r.stdout)}\n${String(r.stderr)}` };
   };
@@ -59,7 +59,7 @@ describe('the run log', () => {
     await victimUnchanged(m.victim);
   });
 
-  it.runIf(runningAsRoot)('as another user (nobody), --log naming root\'s file through a link: refused, the file untouched', async () => {
+  it.runIf(canSwitchToNobody)(`as another user (${otherUserLabel}), --log naming root's file through a link: refused, the file untouched`, async () => {
     const m = await machine();
     const shared = path.join(m.base, 'shared');
     await mkdir(shared, { mode: 0o1777 });
