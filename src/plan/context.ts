@@ -56,6 +56,8 @@ export interface PlanContext extends PlanOptions {
   /** Filled by the preflight step; later steps read it. */
   facts?: MachineFacts;
   installerFile?: string;
+  /** Sizes a server gave for files the catalog has none for (the space step asks once; the download lines say the same figure). */
+  serverSizes?: Map<string, number>;
   /** The sha256 the download step verified; the installer is re-checked against it right before it runs. */
   installerSha256?: string;
 }

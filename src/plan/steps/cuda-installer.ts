@@ -8,6 +8,7 @@ import { toolkitState } from '../../cuda/toolkit-state.js';
 import { CudawizError } from '../../errors.js';
 import { cudaInstallerTarget } from '../../fetch/index.js';
 import { formatBytes, formatSize } from '../../format.js';
+import { cliText } from '../../i18n/cli.js';
 import { stepsText } from '../../i18n/steps.js';
 import type { PlanContext } from '../context.js';
 import type { Step } from '../runner.js';
@@ -25,7 +26,7 @@ export const downloadCudaStep: Step<PlanContext> = {
   check: async (ctx) => {
     if (await toolkitComplete(ctx)) return { done: true, reason: stepsText.cudaInstalledAt(ctx.cuda, ctx.toolkitDir) };
     const i = ctx.req.cudaInstaller;
-    return { done: false, reason: i ? stepsText.checkedAgainst(`${i.file} (${formatSize(i.size)})`, Boolean(i.sha256)) : undefined };
+    return { done: false, reason: i ? stepsText.checkedAgainst(i.file + cliText.inBrackets(formatSize(i.size ?? ctx.serverSizes?.get(i.file))), Boolean(i.sha256)) : undefined };
   },
   async run(ctx, io) {
     const target = cudaInstallerTarget(ctx.catalog, ctx.cuda, ctx.os);

@@ -68,6 +68,7 @@ export async function planSpace(ctx: PlanContext, need: { cuda: boolean; cudnn: 
   if (need.cuda && i) {
     const size = i.size ?? (await contentLength(i.url, ctx.mirror, signal));
     downloads.push({ file: i.file, size, sizeFrom: i.size ? 'catalog' : size ? 'server' : undefined });
+    if (!i.size && size) (ctx.serverSizes ??= new Map()).set(i.file, size);
     if (size) scratch = scratchSpaceNeeded(size);
   }
   const a = ctx.req.cudnnArchive;
