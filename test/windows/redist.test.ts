@@ -24,20 +24,26 @@ const NOT_ADMIN = { FIXTURE_NOT_ADMIN: '1' };
 const CUDNN = { version: '8.1.0.77', file: 'cudnn-11.2-windows-x64-v8.1.0.77.zip', urlPath: 'compute/redist/cudnn/v8.1.0/cudnn-11.2-windows-x64-v8.1.0.77.zip' };
 const V118 = `${PROFILE}\\AppData\\Local\\cudawiz\\CUDA\\v11.8`;
 
+/** The laptop's mirror serving CUDA 11.8's Windows redist archives and the cuDNN 8.1 zip, with the overlay that names them. */
+async function servedTf210Redist(prefix: string) {
+  const scratch = await tempDir(prefix);
+  const cudnn = await buildCudnnArchive(scratch, { era: 'windows-cuda-folder', version: CUDNN.version, cuda: '11.2', fileName: CUDNN.file });
+  const cudnnServed = await laptop!.mirror.addFile(CUDNN.urlPath, await readFile(cudnn.file));
+  const fixture = await serveRedistFixtures(laptop!.mirror, scratch, {
+    platform: 'windows-x86_64',
+    nvccExe: await readFile(inject('wineLane').fixtureExe),
+    overlayExtra: { cudnn: [{ version: CUDNN.version, cuda: '11.2', archives: { windows: { sha256: cudnnServed.sha256 } } }] },
+  });
+  const overlay = path.join(scratch, 'redist-overlay.json');
+  await writeFile(overlay, await readFile(fixture.overlay));
+  return { scratch, fixture, overlay };
+}
+
 describe('the redist route under Wine, not elevated', () => {
   it('sets up TF 2.10 in the user\'s own folder and User PATH, the doctor finds every DLL, rollback leaves nothing', async () => {
     laptop = await windowsLaptop();
     const m = laptop.machine;
-    const scratch = await tempDir('cw-win-redist-');
-    const cudnn = await buildCudnnArchive(scratch, { era: 'windows-cuda-folder', version: CUDNN.version, cuda: '11.2', fileName: CUDNN.file });
-    const cudnnServed = await laptop.mirror.addFile(CUDNN.urlPath, await readFile(cudnn.file));
-    const fixture = await serveRedistFixtures(laptop.mirror, scratch, {
-      platform: 'windows-x86_64',
-      nvccExe: await readFile(inject('wineLane').fixtureExe),
-      overlayExtra: { cudnn: [{ version: CUDNN.version, cuda: '11.2', archives: { windows: { sha256: cudnnServed.sha256 } } }] },
-    });
-    const overlay = path.join(scratch, 'redist-overlay.json');
-    await writeFile(overlay, await readFile(fixture.overlay));
+    const { fixture, overlay } = await servedTf210Redist('cw-win-redist-');
     const globals = ['--catalog', zPath(overlay), '--mirror', laptop.mirror.url];
     const machinePath = await m.reg(MACHINE_ENV, 'Path');
 
@@ -65,16 +71,7 @@ describe('the redist route under Wine, not elevated', () => {
   it('installs TF 2.10 from a Windows redist bundle made on Linux, with the network closed', async () => {
     laptop = await windowsLaptop();
     const m = laptop.machine;
-    const scratch = await tempDir('cw-win-bundle-');
-    const cudnn = await buildCudnnArchive(scratch, { era: 'windows-cuda-folder', version: CUDNN.version, cuda: '11.2', fileName: CUDNN.file });
-    const cudnnServed = await laptop.mirror.addFile(CUDNN.urlPath, await readFile(cudnn.file));
-    const fixture = await serveRedistFixtures(laptop.mirror, scratch, {
-      platform: 'windows-x86_64',
-      nvccExe: await readFile(inject('wineLane').fixtureExe),
-      overlayExtra: { cudnn: [{ version: CUDNN.version, cuda: '11.2', archives: { windows: { sha256: cudnnServed.sha256 } } }] },
-    });
-    const overlay = path.join(scratch, 'bundle-overlay.json');
-    await writeFile(overlay, await readFile(fixture.overlay));
+    const { scratch, overlay } = await servedTf210Redist('cw-win-bundle-');
     // Made here (Linux) for Windows, as a user with one connected machine would.
     const bundle = path.join(scratch, 'tf-2.10-windows');
     const made = await runCli(['download', '--tf', '2.10', '--route', 'redist', '--os', 'windows', '--dest', bundle, '--catalog', overlay, '--mirror', laptop.mirror.url, '--cache-dir', path.join(scratch, 'cache')]);
