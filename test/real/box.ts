@@ -32,7 +32,8 @@ export interface DlopenResult {
 
 export interface BoxResult {
   doctor: { code: number; text: string };
-  json: { code: number; report: { driver: { version: string | null; source: string | null }; toolkits: { path: string; version: string | null; missing: string[] }[]; findings: { id: string; status: string; title: string; evidence: string[]; fix: string | null }[] } };
+  /** --json's output: the report where it is one object (doctor), and every JSON line (install, repair stream events). */
+  json: { code: number; lines: Record<string, unknown>[]; report: { driver: { version: string | null; source: string | null }; toolkits: { path: string; version: string | null; missing: string[] }[]; findings: { id: string; status: string; title: string; evidence: string[]; fix: string | null }[] } };
   smi?: { code: number; text: string };
   dlopen: DlopenResult;
   after: string;
@@ -69,6 +70,17 @@ print(json.dumps(out))
 export const PROBED_LIBRARIES = ['libcudart.so.11.0', 'libcublas.so.11', 'libcublasLt.so.11', 'libcufft.so.10', 'libcurand.so.10', 'libcusolver.so.11', 'libcusparse.so.11', 'libcuda.so.1'];
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function parseJson(code: number, text: string): BoxResult['json'] {
+  const lines = text.split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  let report: BoxResult['json']['report'];
+  try {
+    report = JSON.parse(text);
+  } catch {
+    report = { driver: { version: null, source: null }, toolkits: [], findings: [] };
+  }
+  return { code, lines, report };
+}
 
 export function runBox(spec: BoxSpec): BoxResult {
   const t0 = Date.now();
@@ -107,7 +119,7 @@ export function runBox(spec: BoxSpec): BoxResult {
     if (r.status !== 0 && !read('doctor.rc')) throw new Error(`box failed (${r.status}): ${r.stderr}`);
     const result: BoxResult = {
       doctor: { code: Number(read('doctor.rc')), text: read('doctor.txt') },
-      json: { code: Number(read('json.rc')), report: JSON.parse(read('doctor.json')) },
+      json: parseJson(Number(read('json.rc')), read('doctor.json')),
       ...(read('smi.rc') ? { smi: { code: Number(read('smi.rc')), text: read('smi.txt') } } : {}),
       dlopen: JSON.parse(read('dlopen.json') || '{"loaded":{}}') as DlopenResult,
       after: read('after.txt'),
