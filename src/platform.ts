@@ -47,6 +47,20 @@ export function userToolkitRoot(os: OsName, env: Env, home: string): string {
   return path.win32.join(local, 'cudawiz', 'CUDA');
 }
 
+/**
+ * cuDNN beside a toolkit cudawiz does not write into (a distro's CUDA in /usr, owned by its packages):
+ * a folder of its own, laid out as NVIDIA's archive is (include, lib64), named for the cuDNN and the
+ * CUDA major it is built for — `~/.local/share/cudawiz/cudnn-8.6-cuda11` (or under --cuda-root).
+ */
+export function cudnnHomeDir(os: OsName, root: string, cudnnMajorMinor: string, cudaMajor: string): string {
+  return pathFor(os).join(root, `cudnn-${cudnnMajorMinor}-cuda${cudaMajor}`);
+}
+
+/** Where cuDNN's own folders go for this user when no --cuda-root is given: beside the per-user toolkits' folder. */
+export function userCudnnRoot(os: OsName, env: Env, home: string): string {
+  return pathFor(os).dirname(userToolkitRoot(os, env, home));
+}
+
 /** `10.1` → `/usr/local/cuda-10.1` or `…\CUDA\v10.1`. */
 export function toolkitDirName(os: OsName, majorMinor: string): string {
   return os === 'windows' ? `v${majorMinor}` : `cuda-${majorMinor}`;

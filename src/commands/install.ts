@@ -8,6 +8,8 @@ import { requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../errors.js';
 import type { RouteId } from '../plan/choose.js';
+import { defaultCudaRoot } from '../platform.js';
+import { ProbeCache } from '../probe/cache.js';
 import { bundleFromFlag, choosePlanFor, planOptionsFromFlags, runPlanCommand } from './plan-command.js';
 
 export type InstallRoute = RouteId;
@@ -37,7 +39,11 @@ export async function run(ctx: CommandContext): Promise<number> {
   const venv = typeof ctx.values.venv === 'string' ? ctx.values.venv : undefined;
   for (const w of ctx.catalog().warnings ?? []) ctx.out.error(`cudawiz: ${w}`);
   if (venv && route !== 'pip') throw new UsageError(commandsText.venvIsPip, `cudawiz install --tf ${tf} --route pip --venv ${venv}`);
-  const plan = choosePlanFor(ctx, { mode: 'install', route, tf, options: { ...planOptionsFromFlags(ctx, commandLine(tf, route, venv), fromBundle), venvDir: venv } });
+  // The installer route looks first (one probe, shared with the plan's steps): where TF's CUDA runtime is
+  // a distro's (apt's, in /usr), it plans only what is missing, never NVIDIA's installer beside it.
+  const probes = route === 'toolkit' ? new ProbeCache(ctx.host) : undefined;
+  const facts = probes ? await probes.machine({ cudaRoot: ctx.globals.cudaRoot ?? defaultCudaRoot(ctx.host.os, ctx.host.env), catalog: ctx.catalog() }) : undefined;
+  const plan = choosePlanFor(ctx, { mode: 'install', route, tf, facts, options: { ...planOptionsFromFlags(ctx, commandLine(tf, route, venv), fromBundle), venvDir: venv, ...(probes ? { probes } : {}) } });
   if (route === 'toolkit' && hasAndCuda(ctx.catalog(), plan.ctx.req.row, ctx.host.os)) {
     // stdout carries only JSON lines with --json; the hint then goes to stderr.
     if (ctx.out.json) ctx.out.error(pipRouteNote(tf));

@@ -10,7 +10,7 @@ import { manifestPaths } from '../cudnn/manifest.js';
 import { envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
-import { defaultCudaRoot, elevationHint, userToolkitRoot } from '../platform.js';
+import { defaultCudaRoot, elevationHint, userCudnnRoot, userToolkitRoot } from '../platform.js';
 import { redistText } from '../i18n/redist.js';
 import { hasRedistManifest, readRedistManifest, redistToolkitsUnder, removeRedistToolkit, type RedistRemoval } from '../redist/toolkit.js';
 import { untrustedBookkeeping } from '../cudnn/owner-trust.js';
@@ -103,7 +103,9 @@ export async function run(ctx: CommandContext): Promise<number> {
     dirs = [path.resolve(cudaDir)];
   } else {
     root = ctx.globals.cudaRoot ?? defaultCudaRoot(ctx.host.os, ctx.host.env);
-    dirs = await toolkitsWithManifest(root);
+    // cuDNN's own folders beside a distro's CUDA live in the user's data folder when no --cuda-root was given.
+    const own = ctx.globals.cudaRoot ? [] : await toolkitsWithManifest(userCudnnRoot(ctx.host.os, ctx.host.env, ctx.host.home));
+    dirs = [...new Set([...(await toolkitsWithManifest(root)), ...own])];
   }
   // A toolkit laid out from redist archives: its cuDNN copy undone first, then the files its manifest lists.
   const redistDirs = cudaDir !== undefined

@@ -76,9 +76,12 @@ export function toolkitFindings(facts: MachineFacts, req: Requirements, catalog:
   if (lacking.length) {
     out.push(finding('toolkit-complete', 'fail', T.toolkitPartial(used.version, used.path, label(lacking)), [T.has(label(present(used)))], T.reinstallCuda(req.cuda, req.tensorflow)));
   }
-  const copy = facts.cudnn.find((c) => c.where === 'toolkit' && c.path === used.path);
-  const fix = cudnnGetFix(req.cudnnArchive, req.tensorflow, { cudnn: req.cudnn, cuda: req.cuda, page: catalog.cudnn.archivePage });
-  out.push(cudnnFinding(facts, req, copy, T.toolkitAt(used.version, used.path), fix));
+  const own = facts.cudnn.find((c) => c.where === 'toolkit' && c.path === used.path);
+  // A distro's CUDA (apt's, in /usr) has no cuDNN of its own: TF loads the cuDNN the loader finds,
+  // wherever it is (a folder of its own beside it, as cudawiz puts it) — that copy is the one judged.
+  const beside = !own && used.layout === 'distro packages' ? cudnnTheLoaderFinds(facts, req) : undefined;
+  const fix = used.layout === 'distro packages' ? T.cudnnBesideDistroFix(req.tensorflow, req.cudnn ?? '') : cudnnGetFix(req.cudnnArchive, req.tensorflow, { cudnn: req.cudnn, cuda: req.cuda, page: catalog.cudnn.archivePage });
+  out.push(cudnnFinding(facts, req, own ?? beside, beside ? beside.path : T.toolkitAt(used.version, used.path), fix));
   return out;
 }
 
@@ -114,6 +117,13 @@ function condaToolkitFindings(facts: MachineFacts, req: Requirements): Finding[]
     finding('toolkit', 'pass', T.condaToolkit(req.cuda, env.name ?? env.prefix, env.cuda.package, env.cuda.version), [`${cudart!.file} → ${winner.dir}`]),
     cudnnFinding(facts, req, copy, T.condaWhere(env.name ?? env.prefix), install),
   ];
+}
+
+/** The cuDNN copy in the folder the loader takes TF's cuDNN library from, if it holds one. */
+function cudnnTheLoaderFinds(facts: MachineFacts, req: Requirements): CudnnCopy | undefined {
+  const file = req.libraries.find((l) => l.name === 'cudnn')?.file;
+  const dir = file ? resolveLibrary(facts.search, file).winner?.dir : undefined;
+  return dir ? facts.cudnn.find((c) => c.where === 'search path' && c.path === dir) : undefined;
 }
 
 function cudnnFinding(facts: MachineFacts, req: Requirements, copy: CudnnCopy | undefined, where: string, fix: string): Finding {

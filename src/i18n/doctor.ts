@@ -182,6 +182,8 @@ const en = {
   cudnnNoHeader: (m: number | undefined, where: string, want: string) => `cuDNN ${m}.x in ${where}: no version header to check the minor against ${want}`,
   cudnnOlder: (have: string, where: string, want: string, tf: string) => `cuDNN ${have} in ${where} is older than the ${want} TensorFlow ${tf} needs`,
   cudnnOk: (have: string, where: string, want: string) => `cuDNN ${have} in ${where} (needs ${want})`,
+  cudnnBesideDistroFix: (tf: string, want: string) =>
+    `cudawiz install --tf ${tf} puts cuDNN ${want} in a folder of its own beside the distribution's CUDA and makes it findable for your new shells (nothing of the distribution's packages changes)`,
 
   // ---------------------------------------------------------------- pip wheels (checks-pip)
   loadsNone: (file: string) => `${file}: the loader finds no copy`,
@@ -474,6 +476,7 @@ const zh: DoctorStrings = {
   cudnnNoHeader: (m, where, want) => `${inside(where)}的 cuDNN ${m}.x：没有版本头文件，无法确认次版本号是否满足 ${want}`,
   cudnnOlder: (have, where, want, tf) => `${inside(where)}的 cuDNN ${have} 比 TensorFlow ${tf} 需要的 ${want} 旧`,
   cudnnOk: (have, where, want) => `${inside(where)}的 cuDNN ${have}（需要 ${want}）`,
+  cudnnBesideDistroFix: (tf, want) => `cudawiz install --tf ${tf} 会把 cuDNN ${want} 放进单独的目录，与发行版自带的 CUDA 并列，并让新开的终端能找到它（发行版软件包的文件一个都不改）`,
 
   loadsNone: (file) => `${file}：加载器找不到任何副本`,
   loadsFrom: (file, dir, wheel, via) => `${file} → ${dir}（${wheel ? 'pip 包' : '系统'}，来自 ${via}）`,

@@ -19,6 +19,8 @@ export const stepsText = localized({
     cudnnAlready: (v: string, dir: string) => `cuDNN ${v} is already in ${dir}`,
     copyCudnn: 'Copy cuDNN into the CUDA folder',
     copyInto: (dir: string) => `bin, include, lib into ${dir}, under a manifest with backups`,
+    cudnnHomeStep: "Put cuDNN in a folder of its own, beside the distribution's CUDA",
+    cudnnHomeInto: (dir: string) => `include, lib into ${dir} (nothing of the distribution's packages is written), under a manifest`,
     makeFindable: 'Make the libraries findable',
     loaderFinds: 'the loader already finds them',
     /** A terminal opened now would not load these of TF's libraries from the toolkit (none found, or another copy first). */
@@ -126,6 +128,8 @@ export const stepsText = localized({
     cudnnAlready: (v, dir) => `cuDNN ${v} 已在 ${dir}`,
     copyCudnn: '把 cuDNN 复制进 CUDA 目录',
     copyInto: (dir) => `bin、include、lib 复制到 ${dir}，记录清单并备份原文件`,
+    cudnnHomeStep: '把 cuDNN 放进单独的目录，与发行版自带的 CUDA 并列',
+    cudnnHomeInto: (dir) => `include、lib 复制到 ${dir}（不写发行版软件包的任何文件），并记录清单`,
     makeFindable: '让系统找到动态链接库',
     loaderFinds: '动态链接库已经能被找到',
     newShellMisses: (dir, files) => `新开的终端里，动态链接器不会从 ${dir} 加载 ${files.length > 3 ? `${files.slice(0, 3).join('、')}（另有 ${files.length - 3} 个）` : files.join('、')}`,

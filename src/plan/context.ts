@@ -50,6 +50,11 @@ export interface PlanContext extends PlanOptions {
   cuda: string;
   root: string;
   toolkitDir: string;
+  /**
+   * Where cuDNN goes when it is not the toolkit's own folder: beside a distro's CUDA (apt's, in /usr),
+   * which belongs to its packages, a folder of cuDNN's own (platform's cudnnHomeDir). Unset: the toolkit.
+   */
+  cudnnDir?: string;
   cacheDir: string;
   logDir: string;
   downloadsDir: string;
@@ -101,3 +106,6 @@ export interface RedistPlanContext extends PlanContext {
 export interface PipPlanContext extends PlanContext {
   venvDir: string;
 }
+
+/** The folder cuDNN is imported into and checked in: its own folder beside a distro's CUDA, else the toolkit. */
+export const cudnnTargetDir = (ctx: PlanContext): string => ctx.cudnnDir ?? ctx.toolkitDir;

@@ -4,7 +4,7 @@
 // status gets the packages' records, nvidia-alternative's own maintainer script makes its links, ldconfig
 // rebuilds the cache; then the built cudawiz, the real nvidia-smi and a ctypes dlopen probe run there.
 // Everything written inside lands in the box's upper layers, in a temp folder: nothing outside changes.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,17 +72,23 @@ export const PROBED_LIBRARIES = ['libcudart.so.11.0', 'libcublas.so.11', 'libcub
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 function parseJson(code: number, text: string): BoxResult['json'] {
-  const lines = text.split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
-  let report: BoxResult['json']['report'];
   try {
-    report = JSON.parse(text);
+    const report = JSON.parse(text);
+    return { code, lines: [report], report };
   } catch {
-    report = { driver: { version: null, source: null }, toolkits: [], findings: [] };
+    const lines = text.split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    return { code, lines, report: { driver: { version: null, source: null }, toolkits: [], findings: [] } };
   }
-  return { code, lines, report };
 }
 
-export function runBox(spec: BoxSpec): BoxResult {
+interface Prepared {
+  dir: string;
+  out: string;
+  t0: number;
+  args: string[];
+}
+
+function prepareBox(spec: BoxSpec): Prepared {
   const t0 = Date.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cudawiz-real-'));
   const out = path.join(dir, 'out');
@@ -104,7 +110,7 @@ export function runBox(spec: BoxSpec): BoxResult {
     'ldconfig',
     `cd ${q(repoRoot)}`,
     // cudawiz's own files (logs, caches) go to a throw-away home, never root's real one.
-    `mkdir -p ${dir}/home; export HOME=${dir}/home XDG_CACHE_HOME=${dir}/home/.cache XDG_DATA_HOME=${dir}/home/.local/share`,
+    `mkdir -p ${dir}/home; export HOME=${dir}/home XDG_CACHE_HOME=${dir}/home/.cache XDG_DATA_HOME=${dir}/home/.local/share SHELL=/bin/bash`,
     `PATH=${q(spec.path ?? DEFAULT_PATH)} node dist/cli.js ${spec.doctor.map(q).join(' ')} > ${out}/doctor.txt 2>&1; echo $? > ${out}/doctor.rc`,
     `PATH=${q(spec.path ?? DEFAULT_PATH)} node dist/cli.js ${spec.doctor.map(q).join(' ')} --json > ${out}/doctor.json 2>${out}/doctor.json.err; echo $? > ${out}/json.rc`,
     `if [ -e /usr/bin/nvidia-smi ]; then nvidia-smi > ${out}/smi.txt 2>&1; echo $? > ${out}/smi.rc; fi`,
@@ -113,7 +119,10 @@ export function runBox(spec: BoxSpec): BoxResult {
     spec.after ? `{\n${spec.after}\n} > ${out}/after.txt 2>&1` : '',
   ].filter(Boolean).join('\n');
   writeFileSync(path.join(dir, 'box.sh'), script);
-  const r = spawnSync('unshare', ['-m', '--propagation', 'private', 'bash', path.join(dir, 'box.sh')], { encoding: 'utf8', timeout: 170_000 });
+  return { dir, out, t0, args: ['-m', '--propagation', 'private', 'bash', path.join(dir, 'box.sh')] };
+}
+
+function collect({ dir, out, t0 }: Prepared, r: { status: number | null; stderr: string }): BoxResult {
   const read = (f: string) => (existsSync(path.join(out, f)) ? readFileSync(path.join(out, f), 'utf8') : '');
   try {
     if (r.status !== 0 && !read('doctor.rc')) throw new Error(`box failed (${r.status}): ${r.stderr}`);
@@ -130,4 +139,22 @@ export function runBox(spec: BoxSpec): BoxResult {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export function runBox(spec: BoxSpec): BoxResult {
+  const box = prepareBox(spec);
+  return collect(box, spawnSync('unshare', box.args, { encoding: 'utf8', timeout: 170_000 }));
+}
+
+/** runBox without blocking this process: a loopback server the test runs (a mirror) answers the box meanwhile. */
+export async function runBoxAsync(spec: BoxSpec): Promise<BoxResult> {
+  const box = prepareBox(spec);
+  const child = spawn('unshare', box.args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 170_000 });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const status = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  return collect(box, { status, stderr });
 }

@@ -1,10 +1,19 @@
 // cudawiz on NVIDIA's real software as Debian 12 ships it (packages.ts), each machine state in a box of
 // its own (box.ts). The real loader loads the real libraries and the doctor must agree with it; the real
 // nvidia-smi fails as it does without a kernel module, and cuDriverGetVersion still answers.
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROBED_LIBRARIES, runBox, type BoxResult } from './box.js';
+import { repoRoot } from '../helpers/cli.js';
+import { buildCudnnArchive } from '../helpers/cudnn-archive.js';
+import { startMirror } from '../helpers/mirror.js';
+import { tempDir } from '../helpers/tmp.js';
+import { PROBED_LIBRARIES, runBox, runBoxAsync, type BoxResult } from './box.js';
+
+const FIXTURES = path.join(repoRoot, 'test/fixtures/nvidia-smi');
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 const LIB = '/usr/lib/x86_64-linux-gnu';
 const byId = (r: BoxResult) => Object.fromEntries(r.json.report.findings.map((f) => [f.id, f]));
@@ -109,5 +118,82 @@ describe("Debian 12's driver 535.261.03, user space only (no kernel module)", ()
     expect(shadow).toMatchObject({ status: 'fail', title: `1 of TensorFlow's libraries load from /usr/local/cuda-11.2/lib64 (CUDA 11.2.2), ahead of the right copy in ${LIB} (CUDA 11.8.89)` });
     expect(shadow.evidence).toContain(`libcudart.so.11.0: wins: /usr/local/cuda-11.2/lib64 (ld cache); ${LIB} (ld cache)`);
     expect(f.gpu.title).toBe('NVIDIA driver 535.261.03 is installed, but its kernel module is not loaded');
+  });
+});
+
+/**
+ * The same driver with its kernel module loaded, as nvidia-smi and /proc then say (an RTX 2060 on it:
+ * the fixture nvidia-smi with this driver's version; /proc/driver/nvidia/version on a private tmpfs).
+ * The libraries, the loader and dpkg's records stay NVIDIA's and Debian's real ones.
+ */
+const MODULE_LOADED = [
+  `mkdir -p /var/tmp/smi && cp ${q(path.join(FIXTURES, 'answer-query.sh'))} /var/tmp/smi/`,
+  `sed 's/525.78.01/535.261.03/' ${q(path.join(FIXTURES, 'rtx2060-laptop.sh'))} > /var/tmp/smi/nvidia-smi && chmod 755 /var/tmp/smi/nvidia-smi`,
+  'rm -f /usr/bin/nvidia-smi && ln -s /var/tmp/smi/nvidia-smi /usr/bin/nvidia-smi',
+  'mount -t tmpfs none /proc/driver && mkdir -p /proc/driver/nvidia',
+  'echo "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.261.03  Release Build" > /proc/driver/nvidia/version',
+].join('\n');
+
+const planOf = (r: BoxResult) => r.json.lines.find((l) => l.type === 'plan') as { steps: { id: string; title: string; reason?: string }[] } | undefined;
+
+describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with its module loaded)", () => {
+  it('TF 2.12 and TF 2.11: only cuDNN, in a folder of its own, found per user; no CUDA installer, no ld.so.conf.d file', () => {
+    for (const tf of ['2.12', '2.11']) {
+      const r = runBox({ layers: ['driver', 'cuda'], setup: MODULE_LOADED, doctor: ['install', '--tf', tf, '--dry-run'], after: 'ls /etc/ld.so.conf.d' });
+      log(`install --tf ${tf} --dry-run over apt's CUDA`, r);
+      const steps = planOf(r)!.steps;
+      const ids = steps.map((s) => s.id);
+      expect(ids, r.doctor.text).toEqual(expect.arrayContaining(['disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']));
+      for (const id of ['download-cuda', 'install-cuda', 'configure-env', 'stop']) expect(ids).not.toContain(id);
+      const cudnn = tf === '2.12' ? '8.6' : '8.1';
+      expect(steps.find((s) => s.id === 'import-cudnn')!.reason).toMatch(new RegExp(`into /tmp/cudawiz-real-\\w+/home/\\.local/share/cudawiz/cudnn-${cudnn.replace('.', '\\.')}-cuda11 \\(nothing of the distribution's packages is written\\)`));
+      expect(steps.find((s) => s.id === 'load-order')!.title).toContain(`/cudnn-${cudnn}-cuda11/lib64 first for new shells`);
+      expect(r.doctor.text).not.toContain('ld.so.conf.d');
+      expect(r.doctor.code).toBe(0);
+      expect(r.after).not.toContain('cudawiz');
+    }
+  });
+
+  it('install --yes: cuDNN from the mirror into its own folder, apt\'s files untouched, and the doctor in a new shell passes for TF 2.12', async () => {
+    const mirror = await startMirror({ root: await tempDir('cw-real-mirror-') });
+    try {
+      const archive = await buildCudnnArchive(await tempDir('cw-real-cudnn-'), { era: 'linux-archive', version: '8.6.0.163', cuda: '11' });
+      const bytes = await readFile(archive.file);
+      await mirror.addFile(`compute/cudnn/redist/cudnn/linux-x86_64/${archive.name}`, bytes);
+      const overlay = path.join(await tempDir('cw-real-overlay-'), 'overlay.json');
+      await writeFile(overlay, JSON.stringify({ cudnn: [{ version: '8.6.0.163', cuda: '11', archives: { linux: { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length } } }] }));
+      const flags = ['--catalog', overlay, '--mirror', mirror.url];
+      const r = await runBoxAsync({
+        layers: ['driver', 'cuda'],
+        // apt's files as installed, to compare after the run: none changed, no cuDNN added among them.
+        setup: `${MODULE_LOADED}\nfind ${LIB} /usr/include -maxdepth 1 -type f \\( -name 'libcu*' -o -name 'cu*.h' \\) -exec md5sum {} + > /var/tmp/apt-before.md5`,
+        doctor: ['install', '--tf', '2.12', '--yes', '--configure-env', 'yes', ...flags],
+        after: [
+          `md5sum -c --quiet /var/tmp/apt-before.md5 >/dev/null 2>&1 && [ "$(find /usr/lib/x86_64-linux-gnu /usr/include /usr/local /etc -newer /var/tmp/apt-before.md5 -name '*cudnn*' | wc -l)" = 0 ] && echo apt-files-intact || echo apt-files-changed`,
+          'ls /etc/ld.so.conf.d | grep -c cudawiz || true',
+          `bash -ic 'node dist/cli.js doctor --tf 2.12 --json ${flags.map(q).join(' ')}' 2>/dev/null > /var/tmp/doctor.json; echo "doctor-rc=$?"`,
+          `node -e 'const r=JSON.parse(require("fs").readFileSync("/var/tmp/doctor.json","utf8")); console.log(JSON.stringify(r.findings.filter(f=>f.status!=="pass"||f.id==="cudnn").map(f=>[f.id,f.status,f.title])))'`,
+          // rollback takes it all back: the cuDNN folder's files, the env script, the rc line.
+          `node dist/cli.js rollback ${flags.map(q).join(' ')} >/dev/null 2>&1; echo "rollback-rc=$?"`,
+          'ls $XDG_DATA_HOME/cudawiz/cudnn-8.6-cuda11/lib64 2>/dev/null | wc -l; cat $HOME/.bashrc 2>/dev/null | grep -c cudawiz',
+        ].join('\n'),
+      });
+      log("install --tf 2.12 --yes over apt's CUDA", r);
+      expect(r.doctor.code, r.doctor.text).toBe(0);
+      const ids = planOf(r)?.steps.map((s) => s.id) ?? [];
+      expect(ids).not.toContain('download-cuda');
+      // Only the cuDNN archive came down.
+      expect(mirror.requests.map((x) => x.path).filter((p) => p.endsWith('.xz') || p.endsWith('.run'))).toEqual([expect.stringContaining(archive.name)]);
+      const [intact, confs, rc, findings, rollback, libsLeft, rcLines] = r.after.trim().split('\n');
+      expect(intact).toBe('apt-files-intact');
+      expect(confs).toBe('0');
+      expect(rc).toBe('doctor-rc=0');
+      const seen = JSON.parse(findings) as [string, string, string][];
+      expect(seen.filter(([, status]) => status === 'fail')).toEqual([]);
+      expect([rollback, libsLeft, rcLines]).toEqual(['rollback-rc=0', '0', '0']);
+      expect(seen.find(([id]) => id === 'cudnn')).toEqual(['cudnn', 'pass', expect.stringMatching(/^cuDNN 8\.6\.0 in \/tmp\/cudawiz-real-\w+\/home\/\.local\/share\/cudawiz\/cudnn-8\.6-cuda11\/lib64 \(needs 8\.6\)$/)]);
+    } finally {
+      await mirror.close();
+    }
   });
 });

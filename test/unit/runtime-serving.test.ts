@@ -6,7 +6,9 @@ import { builtinCatalog } from '../../src/catalog/load.js';
 import { diagnose } from '../../src/doctor/diagnose.js';
 import { cudaRuntimes, servesBuild, servingRuntimeFor } from '../../src/doctor/runtime-serving.js';
 import { probeMachine } from '../../src/probe/index.js';
-import { aptCuda } from '../fixtures/apt-cuda.js';
+import { choosePlan } from '../../src/plan/choose.js';
+import { loadRedistCatalog } from '../../src/redist/catalog.js';
+import { aptCuda, aptLdCacheLines } from '../fixtures/apt-cuda.js';
 import { fixtureMachine, TOOLKIT_LIBRARIES } from '../fixtures/machine.js';
 
 const catalog = builtinCatalog();
@@ -78,5 +80,42 @@ describe('the CUDA runtimes on the loader path', () => {
     for (const lib of ['cudart', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusolver', 'cusparse']) expect(byId[`library:${lib}`]?.status).toBe('pass');
     expect(byId.cudnn.status).toBe('fail');
     expect(byId['library:cudnn'].status).toBe('fail');
+  });
+});
+
+describe("the plan over apt's CUDA (install and repair alike)", () => {
+  it('TF 2.12 and 2.11: cuDNN only, into a folder of its own under the CUDA root, put first for new shells; no installer, no ld.so.conf.d', async () => {
+    const { m } = await aptMachine();
+    await m.nvidiaSmi('/usr/bin/nvidia-smi', 'rtx2060-laptop');
+    await m.file('/usr/lib/x86_64-linux-gnu/libcuda.so.1', 'ELF');
+    // The driver's library in the ld cache too, as libcuda1's ldconfig trigger leaves it.
+    await m.script('/sbin/ldconfig', `cat <<'EOF'\n9 libs found in cache \`/etc/ld.so.cache'\n${aptLdCacheLines()}\n\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\nEOF`);
+    const facts = await probeMachine(m.host, { cudaRoot: '/usr/local', catalog });
+    const machine = { catalog, host: m.host, redist: () => loadRedistCatalog() };
+    for (const [tf, cudnn] of [['2.12', '8.6'], ['2.11', '8.1']]) {
+      for (const mode of ['install', 'repair'] as const) {
+        const plan = choosePlan(machine, { mode, tf, facts, options: { yes: true, configureEnv: 'no', command: 'cudawiz', cudaRoot: '/usr/local' } });
+        expect(plan.stepIds.filter((id) => id !== 'left-to-you'), `${mode} ${tf}`).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
+        expect(plan.ctx.cudnnDir).toBe(`/usr/local/cudnn-${cudnn}-cuda11`);
+        expect(plan.lockTarget).toBe(plan.ctx.cudnnDir);
+      }
+    }
+    // Without a GPU driver it stops, changing nothing, whichever door.
+    const bare = await aptMachine();
+    const noDriver = await probeMachine(bare.m.host, { cudaRoot: '/usr/local', catalog });
+    expect(choosePlan({ ...machine, host: bare.m.host }, { mode: 'install', tf: '2.12', facts: noDriver, options: { yes: true, configureEnv: 'no', command: 'cudawiz' } }).stepIds).toEqual(['stop']);
+  });
+
+  it("the doctor judges the cuDNN the loader finds beside a distro's CUDA, and sends the user to install, not to a login", async () => {
+    const { m } = await aptMachine();
+    const home = '/home/u/.local/share/cudawiz/cudnn-8.6-cuda11';
+    await m.file(`${home}/lib64/libcudnn.so.8`, 'ELF');
+    await m.file(`${home}/include/cudnn_version.h`, '#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 6\n#define CUDNN_PATCHLEVEL 0\n');
+    const before = Object.fromEntries(diagnose(catalog, await probeMachine(m.host, { cudaRoot: '/usr/local' }), { tf: '2.12' }).map((f) => [f.id, f]));
+    expect(before.cudnn).toMatchObject({ status: 'fail', title: 'No cuDNN in CUDA 11.8.89 at /usr (TensorFlow 2.12 needs cuDNN 8.6)' });
+    expect(before.cudnn.fix).toContain('cudawiz install --tf 2.12 puts cuDNN 8.6 in a folder of its own');
+    const onPath = await probeMachine({ ...m.host, env: { PATH: '/usr/bin', LD_LIBRARY_PATH: `${home}/lib64` } }, { cudaRoot: '/usr/local' });
+    const after = Object.fromEntries(diagnose(catalog, onPath, { tf: '2.12' }).map((f) => [f.id, f]));
+    expect(after.cudnn).toMatchObject({ status: 'pass', title: `cuDNN 8.6.0 in ${home}/lib64 (needs 8.6)` });
   });
 });

@@ -11,15 +11,17 @@ import { applyEnvChanges, envLinesToRunYourself, loadOrderExportLine, prepareLoa
 import { newShellHost } from '../../env/new-shell.js';
 import { CudawizError } from '../../errors.js';
 import { applyWheelLibraryFix } from '../../pip/index.js';
-import { toolkitLibraryDir } from '../../platform.js';
+import { cudnnHomeDir, toolkitLibraryDir, userCudnnRoot } from '../../platform.js';
+import { toolkitInUse } from '../../doctor/toolkit-lookup.js';
+import { major, majorMinor } from '../../version.js';
 import { probeMachine } from '../../probe/index.js';
 import { resolveLibrary } from '../../probe/resolution.js';
 import type { MachineFacts } from '../../probe/types.js';
 import { prepareEnvPlan } from '../../env/index.js';
-import type { PlanContext } from '../context.js';
+import { cudnnTargetDir, type PlanContext } from '../context.js';
 import { settleInterruptedCopy } from '../steps/settle.js';
 import { NeedsInput, type Step } from '../runner.js';
-import { cudnnInToolkit, importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
+import { cudnnInToolkit, importCudnnBesideStep, importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
 import { spaceStep } from '../steps/space.js';
 
 /** Space for the one download a cuDNN-only repair makes. */
@@ -154,6 +156,19 @@ export const newShellVerifyStep = (leftToUser: ReadonlySet<string> = new Set()):
 });
 
 /**
+ * Whether TF's CUDA runtime is a distro's (apt's CUDA in /usr), which cudawiz never writes into: then
+ * cuDNN goes into a folder of its own (`ctx.cudnnDir`, set here), per user — under --cuda-root when
+ * given, else beside the per-user toolkits — and that folder is put first for new shells.
+ */
+export function besideDistroToolkit(facts: MachineFacts, ctx: PlanContext): boolean {
+  const used = toolkitInUse(facts, ctx.req);
+  if (used?.layout !== 'distro packages' || !ctx.req.cudnn) return false;
+  const root = ctx.cudaRoot ?? userCudnnRoot(ctx.os, ctx.host.env, ctx.host.home);
+  ctx.cudnnDir = cudnnHomeDir(ctx.os, root, majorMinor(ctx.req.cudnn), String(major(ctx.cuda)));
+  return true;
+}
+
+/**
  * The repair's steps from the doctor's findings and facts: a stop ends the run before anything
  * changes; otherwise each remedy once, in order, then the proof. Healthy parts take no step at all.
  * `routeSteps` are the route's own setup steps: taken (without their verify) only when no toolkit TF
@@ -161,20 +176,25 @@ export const newShellVerifyStep = (leftToUser: ReadonlySet<string> = new Set()):
  */
 export function remedySteps(findings: readonly Finding[], facts: MachineFacts, ctx: PlanContext, routeSteps: Step<PlanContext>[] = []): { plan: RepairPlan; steps: Step<PlanContext>[] } {
   const plan = planRepair(findings, facts.os);
+  // A stop is the whole plan: what would follow depends on the action (a newer driver lets conda's
+  // runtime serve; a venv of its own needs no cuDNN here), so nothing after it is planned from today's findings.
   if (plan.stops.length) return { plan, steps: [stopStep(plan.stops)] };
-  const fixing = (id: string) => plan.items.filter((i) => i.remedy === id).map((i) => i.finding);
   const steps: Step<PlanContext>[] = [];
+  const fixing = (id: string) => plan.items.filter((i) => i.remedy === id).map((i) => i.finding);
   const has = (r: RepairPlan['remedies'][number]) => plan.remedies.includes(r);
   if (has('settle-copy')) steps.push(...fixing('settle-copy').map((f) => settleInterruptedCopy(f.id.slice(f.id.indexOf(':') + 1))));
+  // Beside a distro's CUDA (apt's, in /usr: its packages' files), cuDNN gets a folder of its own.
+  const beside = has('import-cudnn') && !has('install-toolkit') && besideDistroToolkit(facts, ctx);
   if (has('install-toolkit')) steps.push(...routeSteps.filter((s) => s.id !== 'verify' && s.id !== 'preflight'));
-  else if (has('import-cudnn')) steps.push(cudnnSpaceStep, obtainCudnnStep, importCudnnStep);
+  else if (has('import-cudnn')) steps.push(cudnnSpaceStep, obtainCudnnStep, beside ? importCudnnBesideStep : importCudnnStep);
   // One load-order step for every folder that must come first: the causes the doctor found, and the
   // toolkit a cuDNN goes into when the copy that wins today is elsewhere (a system folder's, apt's).
   const causes = fixing('load-order').flatMap((f) => (f.cause?.kind === 'load-order' ? [f.cause] : []));
-  const toolkitLib = toolkitLibraryDir(ctx.os, ctx.toolkitDir);
+  const toolkitLib = toolkitLibraryDir(ctx.os, cudnnTargetDir(ctx));
   const cudnnFile = ctx.req.libraries.find((l) => l.from === 'cudnn')?.file;
   const cudnnWinner = cudnnFile ? resolveLibrary(facts.search, cudnnFile).winner : undefined;
-  const importing = has('import-cudnn') && !has('install-toolkit') && Boolean(cudnnWinner && cudnnWinner.dir !== toolkitLib);
+  // cuDNN's own folder is on no loader path yet; a toolkit's is, unless another copy wins today.
+  const importing = has('import-cudnn') && !has('install-toolkit') && (beside ? cudnnWinner?.dir !== toolkitLib : Boolean(cudnnWinner && cudnnWinner.dir !== toolkitLib));
   const dirs = [...new Set([...(importing ? [toolkitLib] : []), ...causes.flatMap((c) => c.rightDirs)])];
   if (dirs.length) steps.push(loadOrderStep(dirs, [...fixing('load-order'), ...(importing ? fixing('import-cudnn') : [])]));
   if (has('wheel-loader-path')) {

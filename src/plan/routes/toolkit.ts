@@ -7,7 +7,10 @@ import { CudawizError } from '../../errors.js';
 import { stepsText } from '../../i18n/steps.js';
 import { verifySetup } from '../../verify/index.js';
 import { chosenPlan } from '../chosen.js';
-import { createPlanContext, type PlanContext } from '../context.js';
+import { createPlanContext, cudnnTargetDir, type PlanContext } from '../context.js';
+import type { Finding } from '../../doctor/finding.js';
+import { toolkitInUse } from '../../doctor/toolkit-lookup.js';
+import type { MachineFacts } from '../../probe/types.js';
 import { repairSteps } from '../repair.js';
 import type { Step } from '../runner.js';
 import { downloadCudaStep, installCudaStep, toolkitComplete } from '../steps/cuda-installer.js';
@@ -56,6 +59,11 @@ export function toolkitSteps(): Step<PlanContext>[] {
   return [toolkitPreflightStep, pythonStep, toolkitSpaceStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, toolkitEnvStep, toolkitVerifyStep];
 }
 
+/** TF's CUDA runtime resolves, and from a distro's toolkit (the doctor's toolkit finding passes on it). */
+function servedByDistroToolkit(findings: readonly Finding[], facts: MachineFacts, ctx: PlanContext): boolean {
+  return findings.find((f) => f.id === 'toolkit')?.status === 'pass' && toolkitInUse(facts, ctx.req)?.layout === 'distro packages';
+}
+
 export const toolkitRoute: Route = {
   id: 'toolkit',
   offered: () => true,
@@ -63,9 +71,15 @@ export const toolkitRoute: Route = {
   plan(machine, request) {
     const { catalog, host } = machine;
     const ctx = createPlanContext(catalog, host, { ...request.options, tf: request.tf });
-    if (request.mode === 'repair' && request.facts) {
+    if (request.facts) {
       const findings = diagnose(catalog, request.facts, { tf: ctx.tf, os: ctx.os });
-      return chosenPlan('toolkit', 'repair', ctx, repairSteps(findings, ctx, toolkitSteps(), request.facts));
+      // install where TF's CUDA runtime is a distro's (apt's, in /usr): never NVIDIA's installer beside
+      // it, only what is missing, planned from the findings the way repair plans it (cuDNN, load order).
+      const distro = request.mode === 'install' && servedByDistroToolkit(findings, request.facts, ctx);
+      if (request.mode === 'repair' || distro) {
+        const steps = repairSteps(findings, ctx, toolkitSteps(), request.facts);
+        return chosenPlan('toolkit', request.mode, ctx, steps, cudnnTargetDir(ctx));
+      }
     }
     return chosenPlan('toolkit', request.mode, ctx, toolkitSteps());
   },

@@ -1,7 +1,7 @@
 // cuDNN, once for every toolkit route: found in the toolkit already, else the archive (the user's,
 // one in Downloads, or the public copy from the plan's file source, else asked for), then copied in
 // with a manifest that repair and rollback read.
-import { access, readFile, readdir } from 'node:fs/promises';
+import { access, mkdir, readFile, readdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { cudnnPlanReason, publicCopyUnavailable } from '../../catalog/cudnn-choice.js';
 import { findArchiveInDownloads, importCudnn, isDownloadOf, importState, parseCudnnVersionHeader, rollbackImport } from '../../cudnn/index.js';
@@ -14,7 +14,7 @@ import { stepsText } from '../../i18n/steps.js';
 import { libraryFileName, pathFor, toolkitLibraryDir } from '../../platform.js';
 import { verifyManifest } from '../../verify/index.js';
 import { compareDotted, major, majorMinor } from '../../version.js';
-import type { PlanContext } from '../context.js';
+import { cudnnTargetDir, type PlanContext } from '../context.js';
 import { NeedsInput, type Step } from '../runner.js';
 import { fetchFile } from './download.js';
 
@@ -24,15 +24,16 @@ const exists = (p: string) => access(p).then(() => true, () => false);
 export async function cudnnInToolkit(ctx: PlanContext): Promise<string | undefined> {
   const want = ctx.req.cudnn;
   if (!want) return undefined;
-  const state = await importState(ctx.toolkitDir);
+  const dir = cudnnTargetDir(ctx);
+  const state = await importState(dir);
   if (state.state === 'interrupted') return undefined;
-  if (state.state === 'complete' && (await verifyManifest(ctx.toolkitDir)).status === 'fail') return undefined;
+  if (state.state === 'complete' && (await verifyManifest(dir)).status === 'fail') return undefined;
   const p = pathFor(ctx.os);
   for (const header of ['cudnn_version.h', 'cudnn.h']) {
-    const text = await readFile(p.join(ctx.toolkitDir, 'include', header), 'utf8').catch(() => undefined);
+    const text = await readFile(p.join(dir, 'include', header), 'utf8').catch(() => undefined);
     const v = text ? parseCudnnVersionHeader(text) : undefined;
     if (!v) continue;
-    const lib = p.join(toolkitLibraryDir(ctx.os, ctx.toolkitDir), libraryFileName(ctx.os, 'cudnn', String(major(want))));
+    const lib = p.join(toolkitLibraryDir(ctx.os, dir), libraryFileName(ctx.os, 'cudnn', String(major(want))));
     const ok = major(v) === major(want) && compareDotted(majorMinor(v), majorMinor(want)) >= 0 && (await exists(lib));
     return ok ? v : undefined;
   }
@@ -46,7 +47,7 @@ export const obtainCudnnStep: Step<PlanContext> = {
   },
   check: async (ctx) => {
     const v = await cudnnInToolkit(ctx);
-    if (v) return { done: true, reason: stepsText.cudnnAlready(v, ctx.toolkitDir) };
+    if (v) return { done: true, reason: stepsText.cudnnAlready(v, cudnnTargetDir(ctx)) };
     const a = ctx.req.cudnnArchive;
     return { done: false, reason: a ? cudnnPlanReason(a) : undefined };
   },
@@ -93,14 +94,21 @@ export const obtainCudnnStep: Step<PlanContext> = {
   },
 };
 
-export const importCudnnStep: Step<PlanContext> = {
+/**
+ * Copies cuDNN in under a manifest with backups: into the toolkit (`importCudnnStep`), or into a folder
+ * of its own beside a distro's CUDA (`importCudnnBesideStep`: made first, removed again if the copy fails
+ * and leaves it empty), so nothing of the distro's packages is written.
+ */
+function importCudnnInto(title: () => string): Step<PlanContext> {
+  return {
   id: 'import-cudnn',
   get title() {
-    return stepsText.copyCudnn;
+    return title();
   },
   check: async (ctx) => {
     const v = await cudnnInToolkit(ctx);
-    return v ? { done: true, reason: stepsText.cudnnAlready(v, ctx.toolkitDir) } : { done: false, reason: stepsText.copyInto(ctx.toolkitDir) };
+    const dir = cudnnTargetDir(ctx);
+    return v ? { done: true, reason: stepsText.cudnnAlready(v, dir) } : { done: false, reason: ctx.cudnnDir ? stepsText.cudnnHomeInto(dir) : stepsText.copyInto(dir) };
   },
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
@@ -118,13 +126,16 @@ export const importCudnnStep: Step<PlanContext> = {
       }
     }
     // importCudnn inspects before it writes (for a tar, in the same single pass) and refuses with the reason.
-    const state = await importState(ctx.toolkitDir);
+    const dir = cudnnTargetDir(ctx);
+    // Its own folder beside a distro's CUDA is made here, and taken away again if the copy leaves it empty.
+    const made = ctx.cudnnDir && !(await exists(dir)) ? await mkdir(dir, { recursive: true, mode: 0o755 }) : undefined;
+    const state = await importState(dir);
     // A copy left half-done by an earlier run is undone first, so this one starts from what was there.
-    if (state.state === 'interrupted') await rollbackImport(ctx.toolkitDir);
+    if (state.state === 'interrupted') await rollbackImport(dir);
     const warnings: string[] = [];
     const manifest = await importCudnn({
       archive: file,
-      toolkitDir: ctx.toolkitDir,
+      toolkitDir: dir,
       os: ctx.os,
       tfCudnn: ctx.req.cudnn ?? undefined,
       cudaVersion: ctx.cuda,
@@ -132,7 +143,15 @@ export const importCudnnStep: Step<PlanContext> = {
       onWarning: (w) => warnings.push(w),
       signal: io.signal,
       onProgress: (p) => io.progress({ bytes: p.bytes, total: p.totalBytes }),
+    }).catch(async (error: unknown) => {
+      // Only empty folders, from the deepest up to the first one this run made: a copy left to settle stays.
+      for (let d = dir; made && d.length >= made.length; d = path.dirname(d)) if (!(await rmdir(d).then(() => true, () => false))) break;
+      throw error;
     });
-    return { summary: stepsText.cudnnCopied(manifest.archive.version, manifest.files.length, path.join(ctx.toolkitDir, '.cudawiz')), evidence: warnings.map((w) => stepsText.warning(w)) };
+    return { summary: stepsText.cudnnCopied(manifest.archive.version, manifest.files.length, path.join(dir, '.cudawiz')), evidence: warnings.map((w) => stepsText.warning(w)) };
   },
-};
+  };
+}
+
+export const importCudnnStep = importCudnnInto(() => stepsText.copyCudnn);
+export const importCudnnBesideStep = importCudnnInto(() => stepsText.cudnnHomeStep);
