@@ -119,3 +119,22 @@ describe("the plan over apt's CUDA (install and repair alike)", () => {
     expect(after.cudnn).toMatchObject({ status: 'pass', title: `cuDNN 8.6.0 in ${home}/lib64 (needs 8.6)` });
   });
 });
+
+describe("the plan over NVIDIA's CUDA 11.8 for TF 2.11 (built with 11.2)", () => {
+  it('cuDNN 8.1 goes into the 11.8 toolkit TF loads (minor-version compatible); no 11.2 installer, no second toolkit', async () => {
+    const m = await fixtureMachine('linux', { PATH: '/usr/bin', LD_LIBRARY_PATH: '/usr/local/cuda-11.8/lib64:/usr/lib/x86_64-linux-gnu' });
+    await m.toolkit('/usr/local/cuda-11.8', { version: '11.8.89', versionFile: 'version.json', libraries: [...TOOLKIT_LIBRARIES.linux['11.2']] });
+    await m.nvidiaSmi('/usr/bin/nvidia-smi', 'rtx2060-laptop');
+    await m.file('/usr/lib/x86_64-linux-gnu/libcuda.so.1', 'ELF');
+    const facts = await probeMachine(m.host, { cudaRoot: '/usr/local', catalog });
+    const machine = { catalog, host: m.host, redist: () => loadRedistCatalog() };
+    for (const mode of ['install', 'repair'] as const) {
+      const plan = choosePlan(machine, { mode, tf: '2.11', facts, options: { yes: true, configureEnv: 'no', command: 'cudawiz', cudaRoot: '/usr/local' } });
+      expect(plan.stepIds.filter((id) => id !== 'left-to-you'), mode).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'verify']);
+      expect(plan.ctx.toolkitDir).toBe('/usr/local/cuda-11.2');
+      expect(plan.ctx.cudnnDir).toBe('/usr/local/cuda-11.8');
+    }
+    // TF 2.12's own toolkit is the route's: its own steps, which skip what is healthy there.
+    expect(choosePlan(machine, { mode: 'install', tf: '2.12', facts, options: { yes: true, configureEnv: 'no', command: 'cudawiz', cudaRoot: '/usr/local' } }).stepIds).toContain('download-cuda');
+  });
+});

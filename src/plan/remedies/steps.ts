@@ -156,16 +156,22 @@ export const newShellVerifyStep = (leftToUser: ReadonlySet<string> = new Set()):
 });
 
 /**
- * Whether TF's CUDA runtime is a distro's (apt's CUDA in /usr), which cudawiz never writes into: then
- * cuDNN goes into a folder of its own (`ctx.cudnnDir`, set here), per user — under --cuda-root when
- * given, else beside the per-user toolkits — and that folder is put first for new shells.
+ * Where a cuDNN-only remedy puts cuDNN, from the toolkit TF loads its CUDA libraries from (the doctor's
+ * `toolkitInUse`), set on `ctx.cudnnDir`: beside a distro's CUDA (apt's, in /usr: its packages' files,
+ * never written) a folder of its own, per user — under --cuda-root when given, else beside the per-user
+ * toolkits — returned as 'own-folder'; into another NVIDIA toolkit that serves TF (11.8 for TF 2.11, by
+ * minor-version compatibility), that toolkit; else TF's own toolkit folder.
  */
-export function besideDistroToolkit(facts: MachineFacts, ctx: PlanContext): boolean {
+export function placeCudnn(facts: MachineFacts, ctx: PlanContext): 'own-folder' | 'toolkit' {
   const used = toolkitInUse(facts, ctx.req);
-  if (used?.layout !== 'distro packages' || !ctx.req.cudnn) return false;
-  const root = ctx.cudaRoot ?? userCudnnRoot(ctx.os, ctx.host.env, ctx.host.home);
-  ctx.cudnnDir = cudnnHomeDir(ctx.os, root, majorMinor(ctx.req.cudnn), String(major(ctx.cuda)));
-  return true;
+  if (!used || !ctx.req.cudnn) return 'toolkit';
+  if (used.layout === 'distro packages') {
+    const root = ctx.cudaRoot ?? userCudnnRoot(ctx.os, ctx.host.env, ctx.host.home);
+    ctx.cudnnDir = cudnnHomeDir(ctx.os, root, majorMinor(ctx.req.cudnn), String(major(ctx.cuda)));
+    return 'own-folder';
+  }
+  if (used.readable && !used.redist && used.path !== ctx.toolkitDir) ctx.cudnnDir = used.path;
+  return 'toolkit';
 }
 
 /**
@@ -184,7 +190,7 @@ export function remedySteps(findings: readonly Finding[], facts: MachineFacts, c
   const has = (r: RepairPlan['remedies'][number]) => plan.remedies.includes(r);
   if (has('settle-copy')) steps.push(...fixing('settle-copy').map((f) => settleInterruptedCopy(f.id.slice(f.id.indexOf(':') + 1))));
   // Beside a distro's CUDA (apt's, in /usr: its packages' files), cuDNN gets a folder of its own.
-  const beside = has('import-cudnn') && !has('install-toolkit') && besideDistroToolkit(facts, ctx);
+  const beside = has('import-cudnn') && !has('install-toolkit') && placeCudnn(facts, ctx) === 'own-folder';
   if (has('install-toolkit')) steps.push(...routeSteps.filter((s) => s.id !== 'verify' && s.id !== 'preflight'));
   else if (has('import-cudnn')) steps.push(cudnnSpaceStep, obtainCudnnStep, beside ? importCudnnBesideStep : importCudnnStep);
   // One load-order step for every folder that must come first: the causes the doctor found, and the

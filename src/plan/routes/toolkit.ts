@@ -59,9 +59,14 @@ export function toolkitSteps(): Step<PlanContext>[] {
   return [toolkitPreflightStep, pythonStep, toolkitSpaceStep, downloadCudaStep, installCudaStep, obtainCudnnStep, importCudnnStep, toolkitEnvStep, toolkitVerifyStep];
 }
 
-/** TF's CUDA runtime resolves, and from a distro's toolkit (the doctor's toolkit finding passes on it). */
-function servedByDistroToolkit(findings: readonly Finding[], facts: MachineFacts, ctx: PlanContext): boolean {
-  return findings.find((f) => f.id === 'toolkit')?.status === 'pass' && toolkitInUse(facts, ctx.req)?.layout === 'distro packages';
+/**
+ * TF's CUDA libraries load from a toolkit that is not the folder this route installs (a distro's, or
+ * another minor of TF's CUDA major): the doctor's toolkit finding passes on it. TF's own folder is left
+ * to the route's steps, which skip what is healthy there.
+ */
+function servedByAnotherToolkit(findings: readonly Finding[], facts: MachineFacts, ctx: PlanContext): boolean {
+  const used = toolkitInUse(facts, ctx.req);
+  return findings.find((f) => f.id === 'toolkit')?.status === 'pass' && Boolean(used) && (used!.layout === 'distro packages' || (!used!.redist && used!.path !== ctx.toolkitDir));
 }
 
 export const toolkitRoute: Route = {
@@ -73,10 +78,10 @@ export const toolkitRoute: Route = {
     const ctx = createPlanContext(catalog, host, { ...request.options, tf: request.tf });
     if (request.facts) {
       const findings = diagnose(catalog, request.facts, { tf: ctx.tf, os: ctx.os });
-      // install where TF's CUDA runtime is a distro's (apt's, in /usr): never NVIDIA's installer beside
-      // it, only what is missing, planned from the findings the way repair plans it (cuDNN, load order).
-      const distro = request.mode === 'install' && servedByDistroToolkit(findings, request.facts, ctx);
-      if (request.mode === 'repair' || distro) {
+      // install where TF can load another toolkit's CUDA (apt's in /usr; 11.8 for TF 2.11): never
+      // NVIDIA's installer beside it, only what is missing, planned from the findings as repair plans it.
+      const served = request.mode === 'install' && servedByAnotherToolkit(findings, request.facts, ctx);
+      if (request.mode === 'repair' || served) {
         const steps = repairSteps(findings, ctx, toolkitSteps(), request.facts);
         return chosenPlan('toolkit', request.mode, ctx, steps, cudnnTargetDir(ctx));
       }
