@@ -27,6 +27,11 @@ export interface LoadOrderCause {
   /** What the right copies are: "CUDA 11.8", "cuDNN 8.6.0". */
   right: string[];
   owner: StaleOwner;
+  /**
+   * cudawiz's own /etc/ld.so.conf.d files that give the stale folder to every program (an older run's):
+   * taking them away is the fix, for the whole machine, not a per-user order around them.
+   */
+  ownConfs?: string[];
 }
 
 export interface PipPinCause {

@@ -66,11 +66,19 @@ export function loadOrderCauses(facts: MachineFacts, req: Requirements): LoadOrd
     const has = (f: string) => files.some((x) => (facts.os === 'windows' ? x.toLowerCase() === f.toLowerCase() : x === f));
     return !req.libraries.some((l) => l.from !== 'driver' && has(l.file) && wrongVersion(facts, req, l, dir));
   };
+  // cudawiz's own conf files behind a stale folder the ld cache hands out: every stale folder must be one of theirs.
+  const ownConfs = (g: LoadOrderCause) => {
+    const stale = g.staleDirs.filter((d) => d.via === 'ld cache');
+    const confs = (facts.search.cudawizConfs ?? []).filter((c) => c.dirs.some((d) => stale.some((s) => samePath(facts.os, s.dir, d))));
+    const covered = stale.length > 0 && stale.length === g.staleDirs.length && stale.every((s) => confs.some((c) => c.dirs.some((d) => samePath(facts.os, s.dir, d))));
+    return covered ? { ownConfs: confs.map((c) => c.file) } : {};
+  };
   return [...groups.values()].filter((g) => clean(g.rightDirs[0])).map(({ stales, rights, ...g }) => ({
     ...g,
     stale: [...stales],
     right: [...rights],
     owner: g.staleDirs[0] ? ownerOf(facts.os, g.staleDirs[0].dir, g.staleDirs[0].via, facts.conda, facts.pip) : { manager: 'none' as const },
+    ...ownConfs(g),
   }));
 }
 
@@ -118,6 +126,8 @@ function loadOrderFinding(facts: MachineFacts, req: Requirements, cause: LoadOrd
     const ld = facts.search.dirs.filter((d) => d.via === 'LD_LIBRARY_PATH').map((d) => d.dir).join(':');
     evidence.push(`LD_LIBRARY_PATH=${ld || T.emptyValue}`);
   }
+  // An older cudawiz run's own conf file: take it away (for every program), not an order around it.
+  if (cause.ownConfs?.length) return { ...finding(`load-order:${cause.rightDirs[0]}`, 'fail', title, [...evidence, ...cause.ownConfs.map((f) => R.ownConfEvidence(f))], R.ownConfFix(repair, cause.ownConfs)), cause };
   const fix = R.loadOrderFix(repair, dirs, currentShellLine(facts.os, cause.rightDirs));
   const pkg = packageCommand(cause, req);
   return { ...finding(`load-order:${cause.rightDirs[0]}`, 'fail', title, evidence, pkg ? R.orReplace(fix, pkg) : fix), cause };

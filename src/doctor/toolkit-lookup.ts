@@ -49,9 +49,13 @@ export function cudnnCopyIn(facts: MachineFacts, dir: string): CudnnCopy | undef
 /** TensorFlow loads cudart first: the toolkit that wins it is the one TF uses; else the right-version one. */
 export function toolkitInUse(facts: MachineFacts, req: Requirements): Toolkit | undefined {
   const cudart = req.libraries.find((l) => l.name === 'cudart');
-  const winner = cudart ? resolveLibrary(facts.search, cudart.file).winner : undefined;
-  const owner = winner ? toolkitOwning(facts, winner.dir) : undefined;
-  return owner ?? facts.toolkits.find((t) => t.readable && req.cuda !== null && toolkitServes(t, req.cuda));
+  const r = cudart ? resolveLibrary(facts.search, cudart.file) : undefined;
+  const owner = r?.winner ? toolkitOwning(facts, r.winner.dir) : undefined;
+  const serves = (t: Toolkit) => t.readable && req.cuda !== null && toolkitServes(t, req.cuda);
+  // A stale copy that wins (an older toolkit's, earlier in the ld cache) is a load-order cause, not TF's
+  // toolkit: TF's is the serving one it shadows, whose copy is further down the same search.
+  const shadowed = owner && !serves(owner) ? r!.candidates.map((c) => toolkitOwning(facts, c.dir)).find((t) => t && serves(t)) : undefined;
+  return shadowed ?? owner ?? facts.toolkits.find(serves);
 }
 
 export const describeToolkit = (t: Toolkit): string => T.describeToolkit(t.version, t.path, t.aliases, t.versionSource);

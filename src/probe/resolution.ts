@@ -1,7 +1,8 @@
 // Where the loader looks for TensorFlow's libraries, in order, and which copy of a file wins — so a
 // stale copy earlier on the path (shadowing) is as visible as a missing one.
 import type { Host } from '../host.js';
-import { envGet, librarySearchVar, pathFor, splitPathList, windowsSystem32 } from '../platform.js';
+import path from 'node:path';
+import { envGet, librarySearchVar, LINUX_LD_SO_CONF_DIR, pathFor, splitPathList, windowsSystem32 } from '../platform.js';
 import { locateProgram, runProgram } from './commands.js';
 import type { MachineFs } from './machine-fs.js';
 import type { SearchDir, SearchPath, SearchVia, Toolkit } from './types.js';
@@ -83,7 +84,22 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
   for (const t of toolkits) {
     if (t.readable) add(t.libraryDir, 'toolkit (not on the search path)');
   }
-  return { os: host.os, dirs, ...(host.os === 'linux' ? { ldCache: ldEntries } : {}) };
+  return { os: host.os, dirs, ...(host.os === 'linux' ? { ldCache: ldEntries, cudawizConfs: cudawizConfs(mfs) } : {}) };
+}
+
+/** The first line of every file cudawiz writes (env/linux-plan.ts fileHead): how its own files are told apart. */
+const CUDAWIZ_HEAD = '# Written by cudawiz';
+
+/** cudawiz's own /etc/ld.so.conf.d files and the folders each lists (comments and `include` lines skipped). */
+function cudawizConfs(mfs: MachineFs): { file: string; dirs: string[] }[] {
+  const dir = LINUX_LD_SO_CONF_DIR;
+  return (mfs.list(dir).names ?? []).sort().flatMap((name) => {
+    const file = path.posix.join(dir, name);
+    const text = name.endsWith('.conf') ? mfs.readText(file) : undefined;
+    if (!text?.startsWith(CUDAWIZ_HEAD)) return [];
+    const dirs = text.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter((l) => l && !l.startsWith('include ')).map((d) => mfs.realpath(d.replace(/\/+$/, '')));
+    return [{ file, dirs }];
+  });
 }
 
 export interface Resolution {

@@ -152,6 +152,12 @@ export interface SearchPath {
    * copies of one soname, the loader takes the one listed first, whatever order their folders came in.
    */
   ldCache?: { name: string; dir: string }[];
+  /**
+   * Linux: the /etc/ld.so.conf.d files cudawiz wrote (their first line says so), with the folders
+   * they give the loader for every program (links resolved): an older run's file can hand the whole
+   * machine an older copy, and only cudawiz may take its own file away.
+   */
+  cudawizConfs?: { file: string; dirs: string[] }[];
 }
 
 export interface WindowsExtras {

@@ -19,6 +19,8 @@ export interface BoxSpec {
   path?: string;
   /** cudawiz's arguments, run twice: as given, and with --json. */
   doctor: string[];
+  /** Run the --json one first (a command that changes the machine: its JSON is then the plan as first made, its text the second run's). */
+  jsonFirst?: boolean;
   /** Shell lines run inside at the end; their output is BoxResult.after. */
   after?: string;
 }
@@ -81,6 +83,13 @@ function parseJson(code: number, text: string): BoxResult['json'] {
   }
 }
 
+/** The two runs of cudawiz in the box: as given and with --json, in the order the spec asks. */
+function runs(spec: BoxSpec, out: string): string[] {
+  const text = `PATH=${q(spec.path ?? DEFAULT_PATH)} node dist/cli.js ${spec.doctor.map(q).join(' ')} > ${out}/doctor.txt 2>&1; echo $? > ${out}/doctor.rc`;
+  const json = `PATH=${q(spec.path ?? DEFAULT_PATH)} node dist/cli.js ${spec.doctor.map(q).join(' ')} --json > ${out}/doctor.json 2>${out}/doctor.json.err; echo $? > ${out}/json.rc`;
+  return spec.jsonFirst ? [json, text] : [text, json];
+}
+
 interface Prepared {
   dir: string;
   out: string;
@@ -111,8 +120,7 @@ function prepareBox(spec: BoxSpec): Prepared {
     `cd ${q(repoRoot)}`,
     // cudawiz's own files (logs, caches) go to a throw-away home, never root's real one.
     `mkdir -p ${dir}/home; export HOME=${dir}/home XDG_CACHE_HOME=${dir}/home/.cache XDG_DATA_HOME=${dir}/home/.local/share SHELL=/bin/bash`,
-    `PATH=${q(spec.path ?? DEFAULT_PATH)} node dist/cli.js ${spec.doctor.map(q).join(' ')} > ${out}/doctor.txt 2>&1; echo $? > ${out}/doctor.rc`,
-    `PATH=${q(spec.path ?? DEFAULT_PATH)} node dist/cli.js ${spec.doctor.map(q).join(' ')} --json > ${out}/doctor.json 2>${out}/doctor.json.err; echo $? > ${out}/json.rc`,
+    ...runs(spec, out),
     `if [ -e /usr/bin/nvidia-smi ]; then nvidia-smi > ${out}/smi.txt 2>&1; echo $? > ${out}/smi.rc; fi`,
     `/usr/bin/python3 ${dir}/probe.py ${PROBED_LIBRARIES.join(' ')} > ${out}/dlopen.json 2>${out}/dlopen.err`,
     `if [ -e /dev/nvidiactl ]; then echo yes > ${out}/nvidiactl; fi`,

@@ -13,9 +13,19 @@ import { tempDir } from '../helpers/tmp.js';
 import { PROBED_LIBRARIES, runBox, runBoxAsync, type BoxResult } from './box.js';
 
 const FIXTURES = path.join(repoRoot, 'test/fixtures/nvidia-smi');
+
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 const LIB = '/usr/lib/x86_64-linux-gnu';
+
+/** What an older cudawiz wrote for TF 2.11 as root: CUDA 11.2's folder for every program, sorted before the distro's. */
+const OLD_CUDA_112 = [
+  'mkdir -p /usr/local/cuda-11.2/lib64 /usr/local/cuda-11.2/include',
+  `cp ${LIB}/libcudart.so.11.8.89 /usr/local/cuda-11.2/lib64/libcudart.so.11.0`,
+  "printf '#define CUDART_VERSION  11020\\n' > /usr/local/cuda-11.2/include/cuda_runtime_api.h",
+  "printf '{\"cuda\":{\"name\":\"CUDA SDK\",\"version\":\"11.2.2\"}}' > /usr/local/cuda-11.2/version.json",
+].join('\n');
+const OLD_CONF = `${OLD_CUDA_112}\nprintf '# Written by cudawiz: CUDA 11.2 for TensorFlow 2.11. \`cudawiz rollback\` removes it.\\n/usr/local/cuda-11.2/lib64\\n' > /etc/ld.so.conf.d/cudawiz-cuda-11.2.conf`;
 const byId = (r: BoxResult) => Object.fromEntries(r.json.report.findings.map((f) => [f.id, f]));
 const log = (name: string, r: BoxResult) => process.stdout.write(`\n── ${name} (${r.seconds.toFixed(1)} s)\n${r.doctor.text}\n`);
 
@@ -100,13 +110,7 @@ describe("Debian 12's driver 535.261.03, user space only (no kernel module)", ()
     const r = runBox({
       layers: ['driver', 'cuda'],
       // What an older cudawiz left: a CUDA 11.2 toolkit folder and /etc/ld.so.conf.d/cudawiz-cuda-11.2.conf, which sorts before the distro's.
-      setup: [
-        'mkdir -p /usr/local/cuda-11.2/lib64 /usr/local/cuda-11.2/include',
-        `cp ${LIB}/libcudart.so.11.8.89 /usr/local/cuda-11.2/lib64/libcudart.so.11.0`,
-        "printf '#define CUDART_VERSION  11020\\n' > /usr/local/cuda-11.2/include/cuda_runtime_api.h",
-        "printf '{\"cuda\":{\"name\":\"CUDA SDK\",\"version\":\"11.2.2\"}}' > /usr/local/cuda-11.2/version.json",
-        'echo /usr/local/cuda-11.2/lib64 > /etc/ld.so.conf.d/cudawiz-cuda-11.2.conf',
-      ].join('\n'),
+      setup: OLD_CONF,
       doctor: ['doctor', '--tf', '2.12'],
     });
     log('driver without module, apt CUDA, and an 11.2 copy cudawiz added', r);
@@ -118,6 +122,9 @@ describe("Debian 12's driver 535.261.03, user space only (no kernel module)", ()
     expect(shadow).toMatchObject({ status: 'fail', title: `1 of TensorFlow's libraries load from /usr/local/cuda-11.2/lib64 (CUDA 11.2.2), ahead of the right copy in ${LIB} (CUDA 11.8.89)` });
     expect(shadow.evidence).toContain(`libcudart.so.11.0: wins: /usr/local/cuda-11.2/lib64 (ld cache); ${LIB} (ld cache)`);
     expect(f.gpu.title).toBe('NVIDIA driver 535.261.03 is installed, but its kernel module is not loaded');
+    // It is cudawiz's own file: the fix takes it away for every program, not an order around it for one user.
+    expect(shadow.evidence).toContain('/etc/ld.so.conf.d/cudawiz-cuda-11.2.conf was written by cudawiz (an older run): it gives that folder to every program on the machine');
+    expect(shadow.fix).toContain("cudawiz repair --tf 2.12 removes cudawiz's own /etc/ld.so.conf.d/cudawiz-cuda-11.2.conf and rebuilds the loader's cache");
   });
 });
 
@@ -133,6 +140,17 @@ const MODULE_LOADED = [
   'mount -t tmpfs none /proc/driver && mkdir -p /proc/driver/nvidia',
   'echo "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.261.03  Release Build" > /proc/driver/nvidia/version',
 ].join('\n');
+
+/** A loopback mirror serving a cuDNN 8.6 archive (the real lane has no network), and the flags that point cudawiz at it. */
+async function cudnnMirror() {
+  const mirror = await startMirror({ root: await tempDir('cw-real-mirror-') });
+  const archive = await buildCudnnArchive(await tempDir('cw-real-cudnn-'), { era: 'linux-archive', version: '8.6.0.163', cuda: '11' });
+  const bytes = await readFile(archive.file);
+  await mirror.addFile(`compute/cudnn/redist/cudnn/linux-x86_64/${archive.name}`, bytes);
+  const overlay = path.join(await tempDir('cw-real-overlay-'), 'overlay.json');
+  await writeFile(overlay, JSON.stringify({ cudnn: [{ version: '8.6.0.163', cuda: '11', archives: { linux: { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length } } }] }));
+  return { mirror, archive, flags: ['--catalog', overlay, '--mirror', mirror.url] };
+}
 
 const planOf = (r: BoxResult) => r.json.lines.find((l) => l.type === 'plan') as { steps: { id: string; title: string; reason?: string }[] } | undefined;
 
@@ -155,19 +173,14 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
   });
 
   it('install --yes: cuDNN from the mirror into its own folder, apt\'s files untouched, and the doctor in a new shell passes for TF 2.12', async () => {
-    const mirror = await startMirror({ root: await tempDir('cw-real-mirror-') });
+    const { mirror, archive, flags } = await cudnnMirror();
     try {
-      const archive = await buildCudnnArchive(await tempDir('cw-real-cudnn-'), { era: 'linux-archive', version: '8.6.0.163', cuda: '11' });
-      const bytes = await readFile(archive.file);
-      await mirror.addFile(`compute/cudnn/redist/cudnn/linux-x86_64/${archive.name}`, bytes);
-      const overlay = path.join(await tempDir('cw-real-overlay-'), 'overlay.json');
-      await writeFile(overlay, JSON.stringify({ cudnn: [{ version: '8.6.0.163', cuda: '11', archives: { linux: { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length } } }] }));
-      const flags = ['--catalog', overlay, '--mirror', mirror.url];
       const r = await runBoxAsync({
         layers: ['driver', 'cuda'],
         // apt's files as installed, to compare after the run: none changed, no cuDNN added among them.
         setup: `${MODULE_LOADED}\nfind ${LIB} /usr/include -maxdepth 1 -type f \\( -name 'libcu*' -o -name 'cu*.h' \\) -exec md5sum {} + > /var/tmp/apt-before.md5`,
         doctor: ['install', '--tf', '2.12', '--yes', '--configure-env', 'yes', ...flags],
+        jsonFirst: true,
         after: [
           `md5sum -c --quiet /var/tmp/apt-before.md5 >/dev/null 2>&1 && [ "$(find /usr/lib/x86_64-linux-gnu /usr/include /usr/local /etc -newer /var/tmp/apt-before.md5 -name '*cudnn*' | wc -l)" = 0 ] && echo apt-files-intact || echo apt-files-changed`,
           'ls /etc/ld.so.conf.d | grep -c cudawiz || true',
@@ -178,7 +191,8 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
           'ls $XDG_DATA_HOME/cudawiz/cudnn-8.6-cuda11/lib64 2>/dev/null | wc -l; cat $HOME/.bashrc 2>/dev/null | grep -c cudawiz',
         ].join('\n'),
       });
-      log("install --tf 2.12 --yes over apt's CUDA", r);
+      log("install --tf 2.12 --yes over apt's CUDA (the second run)", r);
+      expect(r.json.code, JSON.stringify(r.json.lines.filter((l) => l.type === 'step-failed'))).toBe(0);
       expect(r.doctor.code, r.doctor.text).toBe(0);
       const ids = planOf(r)?.steps.map((s) => s.id) ?? [];
       expect(ids).not.toContain('download-cuda');
@@ -192,6 +206,38 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
       expect(seen.filter(([, status]) => status === 'fail')).toEqual([]);
       expect([rollback, libsLeft, rcLines]).toEqual(['rollback-rc=0', '0', '0']);
       expect(seen.find(([id]) => id === 'cudnn')).toEqual(['cudnn', 'pass', expect.stringMatching(/^cuDNN 8\.6\.0 in \/tmp\/cudawiz-real-\w+\/home\/\.local\/share\/cudawiz\/cudnn-8\.6-cuda11\/lib64 \(needs 8\.6\)$/)]);
+    } finally {
+      await mirror.close();
+    }
+  });
+
+  it("repair --yes with an older cudawiz's ld.so.conf.d file for 11.2: the file goes (every program loads apt's 11.8 again), cuDNN comes in its own folder, the doctor in a new shell passes", async () => {
+    const { mirror, flags } = await cudnnMirror();
+    try {
+      const r = await runBoxAsync({
+        layers: ['driver', 'cuda'],
+        setup: `${MODULE_LOADED}\n${OLD_CONF}`,
+        doctor: ['repair', '--tf', '2.12', '--yes', '--configure-env', 'yes', ...flags],
+        jsonFirst: true,
+        after: [
+          'ls /etc/ld.so.conf.d | grep -c cudawiz || true',
+          `bash -ic 'node dist/cli.js doctor --tf 2.12 --json ${flags.map(q).join(' ')}' 2>/dev/null > /var/tmp/doctor.json; echo "doctor-rc=$?"`,
+        ].join('\n'),
+      });
+      log("repair --tf 2.12 --yes over apt's CUDA and an older cudawiz's 11.2 conf file (the second run)", r);
+      expect(r.json.code, JSON.stringify(r.json.lines.filter((l) => l.type === 'step-failed'))).toBe(0);
+      // Run again, it has nothing left to do.
+      expect(r.doctor.code, r.doctor.text).toBe(0);
+      const steps = planOf(r)!.steps;
+      expect(steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'remove-own-conf', 'load-order', 'verify']);
+      expect(steps[3].title).toMatch(/^Remove cudawiz's own \/etc\/ld\.so\.conf\.d\/cudawiz-cuda-11\.2\.conf \(an older run's\), then ldconfig — fixes: 1 of TensorFlow's libraries load from \/usr\/local\/cuda-11\.2\/lib64/);
+      // Every program: the probe runs after the repair as root, with no LD_LIBRARY_PATH, and the real loader takes apt's copy.
+      expect(r.dlopen.loaded['libcudart.so.11.0']).toBe(`${LIB}/libcudart.so.11.8.89`);
+      const [confs, rc] = r.after.trim().split('\n');
+      expect(confs).toBe('0');
+      expect(rc).toBe('doctor-rc=0');
+      // The 11.2 folder itself is left as it was: only cudawiz's file pointed every program at it.
+      expect(r.doctor.text).not.toContain('rm -r');
     } finally {
       await mirror.close();
     }

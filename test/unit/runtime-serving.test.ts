@@ -138,3 +138,32 @@ describe("the plan over NVIDIA's CUDA 11.8 for TF 2.11 (built with 11.2)", () =>
     expect(choosePlan(machine, { mode: 'install', tf: '2.12', facts, options: { yes: true, configureEnv: 'no', command: 'cudawiz', cudaRoot: '/usr/local' } }).stepIds).toContain('download-cuda');
   });
 });
+
+describe("an older cudawiz's own ld.so.conf.d file behind a stale copy", () => {
+  async function withConf(head: string) {
+    const { m } = await aptMachine();
+    await m.toolkit('/usr/local/cuda-11.2', { version: '11.2.2', versionFile: 'version.json', libraries: ['libcudart.so.11.0'] });
+    await m.file('/etc/ld.so.conf.d/cudawiz-cuda-11.2.conf', `${head}/usr/local/cuda-11.2/lib64\n`);
+    // The cache as ldconfig builds it from that file: 11.2's libcudart first, apt's after it.
+    await m.script('/sbin/ldconfig', `cat <<'EOF'\n9 libs found in cache \`/etc/ld.so.cache'\n\tlibcudart.so.11.0 (libc6,x86-64) => /usr/local/cuda-11.2/lib64/libcudart.so.11.0\n${aptLdCacheLines()}\nEOF`);
+    const facts = await probeMachine(m.host, { cudaRoot: '/usr/local', catalog });
+    return { facts, byId: Object.fromEntries(diagnose(catalog, facts, { tf: '2.12' }).map((f) => [f.id, f])) };
+  }
+
+  it('is named as cudawiz\'s own and its fix takes it away for every program; repair plans its removal, not an order around it', async () => {
+    const { facts, byId } = await withConf('# Written by cudawiz: CUDA 11.2 for TensorFlow 2.11. `cudawiz rollback` removes it.\n');
+    expect(facts.search.cudawizConfs).toEqual([{ file: '/etc/ld.so.conf.d/cudawiz-cuda-11.2.conf', dirs: ['/usr/local/cuda-11.2/lib64'] }]);
+    const lo = byId['load-order:/usr/lib/x86_64-linux-gnu'];
+    expect(lo.evidence).toContain('/etc/ld.so.conf.d/cudawiz-cuda-11.2.conf was written by cudawiz (an older run): it gives that folder to every program on the machine');
+    expect(lo.fix).toMatch(/^cudawiz repair --tf 2\.12 removes cudawiz's own \/etc\/ld\.so\.conf\.d\/cudawiz-cuda-11\.2\.conf/);
+    // TF's toolkit is apt's complete one, shadowed — not the partial 11.2 folder that wins libcudart.
+    expect(byId['toolkit-complete']).toBeUndefined();
+    expect(byId.toolkit).toMatchObject({ status: 'pass', title: 'CUDA 11.8 installed: /usr' });
+  });
+
+  it("is left alone when it is not cudawiz's (no header of ours): the fix is the per-user order", async () => {
+    const { facts, byId } = await withConf('# an admin wrote this\n');
+    expect(facts.search.cudawizConfs).toEqual([]);
+    expect(byId['load-order:/usr/lib/x86_64-linux-gnu'].fix).toMatch(/^cudawiz repair --tf 2\.12 puts \/usr\/lib\/x86_64-linux-gnu first for your new shells/);
+  });
+});

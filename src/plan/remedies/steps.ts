@@ -9,7 +9,9 @@ import { diagnose } from '../../doctor/diagnose.js';
 import type { Finding } from '../../doctor/finding.js';
 import { applyEnvChanges, envLinesToRunYourself, loadOrderExportLine, prepareLoadOrder } from '../../env/index.js';
 import { newShellHost } from '../../env/new-shell.js';
-import { CudawizError } from '../../errors.js';
+import { CudawizError, EXIT } from '../../errors.js';
+import { readFile } from 'node:fs/promises';
+import type { EnvChange } from '../../env/types.js';
 import { applyWheelLibraryFix } from '../../pip/index.js';
 import { cudnnHomeDir, toolkitLibraryDir, userCudnnRoot } from '../../platform.js';
 import { toolkitInUse } from '../../doctor/toolkit-lookup.js';
@@ -17,7 +19,7 @@ import { major, majorMinor } from '../../version.js';
 import { probeMachine } from '../../probe/index.js';
 import { resolveLibrary } from '../../probe/resolution.js';
 import type { MachineFacts } from '../../probe/types.js';
-import { prepareEnvPlan } from '../../env/index.js';
+import { envPlaces, prepareEnvPlan } from '../../env/index.js';
 import { cudnnTargetDir, type PlanContext } from '../context.js';
 import { settleInterruptedCopy } from '../steps/settle.js';
 import { NeedsInput, type Step } from '../runner.js';
@@ -99,6 +101,49 @@ export function loadOrderStep(dirs: string[], fixes: Finding[]): Step<PlanContex
       const r = await applyEnvChanges(p.changes, { host: ctx.host, journalFile: places.journalFile });
       if (!r.ok) throw new CudawizError(r.failed?.message ?? '', { fix: r.failed?.fix ?? envLinesToRunYourself(p).join('\n') });
       return { summary: R.loadOrderDone(r.applied.length), evidence: [...r.applied.map((c) => c.target), ...p.notes, ...now] };
+    },
+    accept(ctx, answer) {
+      ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
+    },
+  };
+}
+
+/**
+ * Takes away cudawiz's own /etc/ld.so.conf.d files that an older run left (they give an older copy to
+ * every program on the machine), then rebuilds the cache: through the env journal, so `rollback` puts
+ * them back. Root only; otherwise the two sudo lines, and the run waits on the user (exit 3).
+ */
+export function removeOwnConfStep(files: string[], fixes: Finding[]): Step<PlanContext> {
+  const changes = async (ctx: PlanContext) => {
+    const places = envPlaces({ host: ctx.host, root: ctx.host.fsRoot });
+    const list: EnvChange[] = [];
+    for (const f of files) {
+      const target = path.posix.join(places.ldSoConfDir, path.posix.basename(f));
+      const before = await readFile(target, 'utf8').catch(() => null);
+      if (before !== null) list.push({ kind: 'ld-so-conf', target, before, after: null, why: R.removeOwnConfStep(f) });
+    }
+    if (list.length) list.push({ kind: 'ldconfig', target: 'ld.so.cache', before: null, after: null, command: { file: 'ldconfig', args: [] }, why: R.removeOwnConfStep(files.join(', ')), libraries: ctx.req.libraries.map((l) => l.file) });
+    return { list, places };
+  };
+  const sudoLines = [`sudo rm ${files.join(' ')}`, 'sudo ldconfig'];
+  return {
+    id: 'remove-own-conf',
+    title: titled(R.removeOwnConfStep(files.join(', ')), fixes),
+    async check(ctx) {
+      const { list } = await changes(ctx);
+      return list.length ? { done: false, reason: R.removeOwnConfWill(files.join(', ')) } : { done: true, reason: R.loadOrderNothing };
+    },
+    async run(ctx, io) {
+      const { list, places } = await changes(ctx);
+      if (!list.length) return { summary: R.loadOrderNothing };
+      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: R.removeOwnConfAsk(files.join(', ')), flag: '--configure-env yes' });
+      if (ctx.configureEnv === 'no') {
+        for (const l of sudoLines) io.log(l);
+        return { summary: R.leftToYou, evidence: sudoLines };
+      }
+      const r = await applyEnvChanges(list, { host: ctx.host, journalFile: places.journalFile });
+      if (!r.ok) throw new CudawizError(r.failed?.message ?? '', { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: sudoLines.join('\n') });
+      return { summary: R.loadOrderDone(r.applied.length), evidence: [...files, ...r.ldconfigLines] };
     },
     accept(ctx, answer) {
       ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
@@ -195,14 +240,18 @@ export function remedySteps(findings: readonly Finding[], facts: MachineFacts, c
   else if (has('import-cudnn')) steps.push(cudnnSpaceStep, obtainCudnnStep, beside ? importCudnnBesideStep : importCudnnStep);
   // One load-order step for every folder that must come first: the causes the doctor found, and the
   // toolkit a cuDNN goes into when the copy that wins today is elsewhere (a system folder's, apt's).
-  const causes = fixing('load-order').flatMap((f) => (f.cause?.kind === 'load-order' ? [f.cause] : []));
+  const ordered = fixing('load-order').flatMap((f) => (f.cause?.kind === 'load-order' ? [{ f, cause: f.cause }] : []));
+  // An older cudawiz run's own ld.so.conf.d file behind the stale copy: removed, for every program.
+  const own = ordered.filter((o) => o.cause.ownConfs?.length);
+  if (own.length) steps.push(removeOwnConfStep([...new Set(own.flatMap((o) => o.cause.ownConfs!))], own.map((o) => o.f)));
+  const causes = ordered.filter((o) => !o.cause.ownConfs?.length).map((o) => o.cause);
   const toolkitLib = toolkitLibraryDir(ctx.os, cudnnTargetDir(ctx));
   const cudnnFile = ctx.req.libraries.find((l) => l.from === 'cudnn')?.file;
   const cudnnWinner = cudnnFile ? resolveLibrary(facts.search, cudnnFile).winner : undefined;
   // cuDNN's own folder is on no loader path yet; a toolkit's is, unless another copy wins today.
   const importing = has('import-cudnn') && !has('install-toolkit') && (beside ? cudnnWinner?.dir !== toolkitLib : Boolean(cudnnWinner && cudnnWinner.dir !== toolkitLib));
   const dirs = [...new Set([...(importing ? [toolkitLib] : []), ...causes.flatMap((c) => c.rightDirs)])];
-  if (dirs.length) steps.push(loadOrderStep(dirs, [...fixing('load-order'), ...(importing ? fixing('import-cudnn') : [])]));
+  if (dirs.length) steps.push(loadOrderStep(dirs, [...ordered.filter((o) => !o.cause.ownConfs?.length).map((o) => o.f), ...(importing ? fixing('import-cudnn') : [])]));
   if (has('wheel-loader-path')) {
     const step = wheelLoaderPathRemedy(facts, fixing('wheel-loader-path'));
     if (step) steps.push(step);
