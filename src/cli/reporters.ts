@@ -2,7 +2,7 @@
 // lines (one event each, the last one the result).
 import type { Output } from './output.js';
 import { formatBytes } from '../format.js';
-import type { RunnerEvent } from '../plan/events.js';
+import type { PlanStop, RunnerEvent } from '../plan/events.js';
 import { cliText } from '../i18n/cli.js';
 import { stepsText } from '../i18n/steps.js';
 
@@ -16,13 +16,20 @@ export function jsonLinesReporter(write: (line: string) => void): Reporter {
 export function plainReporter(out: Output, options: { verbose?: boolean } = {}): Reporter {
   const titles = new Map<string, string>();
   const lastPercent = new Map<string, number>();
+  // Where the plan will stop: said once, after the steps, unless the run itself reaches it and says it as it fails.
+  let stop: PlanStop | undefined;
+  let failed = false;
   return (event) => {
     switch (event.type) {
       case 'plan':
         out.line(out.bold(stepsText.plan));
+        stop = event.stop;
         for (const s of event.steps) {
           titles.set(s.id, s.title);
-          out.line(`  ${s.done ? out.symbol('skip') : out.symbol('info')} ${s.title}${s.done ? out.dim(cliText.stepAside(stepsText.alreadyDone(s.reason))) : s.reason ? out.dim(` — ${s.reason}`) : ''}`);
+          const reason = s.reason ? out.dim(` — ${s.reason}`) : '';
+          if (s.done) out.line(`  ${out.symbol('skip')} ${s.title}${out.dim(cliText.stepAside(stepsText.alreadyDone(s.reason)))}`);
+          else if (s.notReached) out.line(`  ${out.symbol('skip')} ${s.title}${out.dim(cliText.stepAside(stepsText.notReached))}${reason}`);
+          else out.line(`  ${out.symbol('info')} ${s.title}${reason}`);
         }
         break;
       case 'step-start':
@@ -63,11 +70,16 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
         for (const e of event.evidence ?? []) out.line(out.dim(`    ${e}`));
         break;
       case 'step-failed':
+        failed = true;
         out.line(`${out.symbol('fail')} ${cliText.stepSays(String(titles.get(event.id)), event.message)}`);
         if (event.fix) out.line(`    → ${event.fix}`);
         if (event.logFile) out.line(`    ${stepsText.log(event.logFile)}`);
         break;
       case 'result':
+        if (stop && !failed) {
+          out.line(`${out.symbol('fail')} ${stepsText.willStopAt(stop.title, stop.message)}`);
+          if (stop.fix) out.line(`    → ${stop.fix}`);
+        }
         out.line(event.ok ? out.paint('pass', event.message ?? stepsText.done) : out.paint('fail', event.message ?? stepsText.stopped));
         break;
     }

@@ -1,6 +1,7 @@
 // What `install` and `repair` share: the plan options from flags, the one chooser, a confirmation, the
 // runner under the lock with a plain or JSON-lines reporter, and a log file whose path is printed on failure.
 import { commandsText } from '../i18n/commands.js';
+import { stepsText } from '../i18n/steps.js';
 import { closeSync, mkdirSync } from 'node:fs';
 import { createPrivateFile, freshPrivateFolder, lineWriter, openNamedLog, privateFolder } from '../private-file.js';
 import { redactCredentials } from '../redact.js';
@@ -124,7 +125,14 @@ async function runLogged(ctx: CommandContext, chosen: ChosenPlan, logFile: strin
     // Show what would happen, then ask — or, without a terminal, name the flag and stop.
     const preview: RunnerEvent[] = [];
     await chosen.run({ signal: ctx.signal, dryRun: true, onEvent: (e) => preview.push(e) });
-    const todo = preview.find((e): e is Extract<RunnerEvent, { type: 'plan' }> => e.type === 'plan')?.steps.filter((s) => !s.done && s.id !== 'preflight' && s.id !== 'verify') ?? [];
+    const planned = preview.find((e): e is Extract<RunnerEvent, { type: 'plan' }> => e.type === 'plan');
+    // A plan that will stop is not offered (no "Go ahead?", no "pass --yes"): its stop and fix are said, exit 1, nothing changed.
+    if (planned?.stop) {
+      report(planned);
+      report({ type: 'result', ok: false, exitCode: EXIT.problems, message: stepsText.notStarted });
+      return EXIT.problems;
+    }
+    const todo = planned?.steps.filter((s) => !s.done && s.id !== 'preflight' && s.id !== 'verify') ?? [];
     if (todo.length > 0) {
       if (!ctx.io.stdin.isTTY || ctx.out.json) {
         for (const e of preview) if (e.type === 'plan') report(e);

@@ -27,6 +27,10 @@ export const en = {
   planTitle: (tf: string) => `The plan for TensorFlow ${tf}`,
   planDone: (reason?: string) => ` (already done${reason ? `: ${reason}` : ''})`,
   planConfirm: 'Go ahead?',
+  /** A step after the one the plan will stop at. */
+  planNotReached: ' (not reached)',
+  /** The plan will stop: back to choose again (there is no "Go ahead"). */
+  planBack: 'Go back',
   yes: 'Yes, go ahead',
   no: 'No, go back',
   confirmYes: 'Yes',

@@ -27,6 +27,8 @@ export const zh: Strings = {
   planTitle: (tf: string) => `TensorFlow ${tf} 的安装计划`,
   planDone: (reason?: string) => `（已完成${reason ? `：${reason}` : ''}）`,
   planConfirm: '开始吗？',
+  planNotReached: '（执行不到这一步）',
+  planBack: '返回',
   yes: '是，开始',
   no: '否，返回',
   confirmYes: '是',

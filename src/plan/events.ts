@@ -18,8 +18,19 @@ export type InputNeed =
   | { kind: 'confirm'; question: string; flag: string }
   | { kind: 'elevation'; message: string; fix: string };
 
+/** Where a plan will stop, from its preview: the step, what stops it and the fix (plan.stop in --json). */
+export interface PlanStop {
+  step: string;
+  title: string;
+  /** English id: the code of the error the step's run would throw (preflight-no-driver, not-enough-space…). */
+  code: string;
+  message: string;
+  fix?: string;
+}
+
 export type RunnerEvent =
-  | { type: 'plan'; steps: { id: string; title: string; done: boolean; reason?: string }[] }
+  /** `notReached`: a step still to do after the step the plan will stop at. */
+  | { type: 'plan'; steps: { id: string; title: string; done: boolean; reason?: string; notReached?: true }[]; stop?: PlanStop }
   | { type: 'step-start'; id: string }
   | { type: 'progress'; id: string; progress: Progress }
   | { type: 'log'; id: string; line: string }
@@ -40,12 +51,16 @@ export interface StepState {
   log: string[];
   error?: { message: string; fix?: string; logFile?: string };
   need?: InputNeed;
+  /** Still to do, but after the step the plan will stop at. */
+  notReached?: boolean;
 }
 
 export interface RunnerState {
   steps: StepState[];
   active?: string;
   result?: { ok: boolean; exitCode: number; message?: string };
+  /** The plan will stop here (its preview said so): no "Go ahead" over it. */
+  stop?: PlanStop;
 }
 
 export const LOG_TAIL = 6;
@@ -60,7 +75,8 @@ export function reduceRunner(state: RunnerState, event: RunnerEvent): RunnerStat
   switch (event.type) {
     case 'plan':
       return {
-        steps: event.steps.map((s) => ({ id: s.id, title: s.title, status: s.done ? 'skipped' : 'pending', reason: s.reason, log: [] })),
+        steps: event.steps.map((s) => ({ id: s.id, title: s.title, status: s.done ? 'skipped' : 'pending', reason: s.reason, log: [], ...(s.notReached ? { notReached: true } : {}) })),
+        ...(event.stop ? { stop: event.stop } : {}),
       };
     case 'step-start':
       return { ...patch(state, event.id, (s) => ({ ...s, status: 'running', need: undefined })), active: event.id };

@@ -5,6 +5,7 @@ import { CudawizError, EXIT } from '../errors.js';
 import { describeFsError } from '../fs-errors.js';
 import type { InputNeed, Progress, RunnerEvent } from './events.js';
 import { stepsText } from '../i18n/steps.js';
+import { planEvent, type StepCheck } from './will-stop.js';
 
 export class NeedsInput extends Error {
   constructor(readonly need: InputNeed) {
@@ -27,8 +28,8 @@ export interface StepDone {
 export interface Step<C> {
   id: string;
   title: string;
-  /** Already true on this machine? Re-runs skip finished work through this. */
-  check(ctx: C): Promise<{ done: boolean; reason?: string }>;
+  /** Already true on this machine? Re-runs skip finished work through this. `stop`: the run would stop here (will-stop.ts). */
+  check(ctx: C): Promise<StepCheck>;
   run(ctx: C, io: StepIO): Promise<StepDone | void>;
   /** Takes the user's answer to a NeedsInput this step raised; the runner then runs the step again. */
   accept?(ctx: C, answer: string): void;
@@ -58,7 +59,7 @@ export async function runPlan<C>(steps: Step<C>[], ctx: C, options: RunOptions):
     onEvent({ type: 'result', ...r });
     return r;
   };
-  const checks: { done: boolean; reason?: string }[] = [];
+  const checks: StepCheck[] = [];
   for (const step of steps) {
     try {
       checks.push(await step.check(ctx));
@@ -66,8 +67,10 @@ export async function runPlan<C>(steps: Step<C>[], ctx: C, options: RunOptions):
       checks.push({ done: false, reason: stepsText.couldNotCheck((error as Error).message) });
     }
   }
-  onEvent({ type: 'plan', steps: steps.map((s, i) => ({ id: s.id, title: s.title, ...checks[i] })) });
-  if (options.dryRun) return finish({ ok: true, exitCode: EXIT.ok, message: stepsText.dryRun });
+  const plan = planEvent(steps, checks);
+  onEvent(plan);
+  // A plan that will stop is a problem found, even when nothing runs: exit 1, not "this would work".
+  if (options.dryRun) return finish(plan.stop ? { ok: false, exitCode: EXIT.problems, message: stepsText.dryRun } : { ok: true, exitCode: EXIT.ok, message: stepsText.dryRun });
 
   for (const [i, step] of steps.entries()) {
     if (checks[i].done) continue;

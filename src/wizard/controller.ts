@@ -206,7 +206,8 @@ export class WizardController {
 
   async confirm(): Promise<void> {
     const s = this.state;
-    if (s.screen !== 'plan') return;
+    // A plan that will stop is never run from here: its screen offers only back and quit.
+    if (s.screen !== 'plan' || s.preview.stop) return;
     const { scan, tf, mode, route, bundle } = s;
     let runner = initialRunnerState;
     this.set({ screen: 'run', scan, tf, mode, route, bundle, runner });
@@ -248,9 +249,10 @@ export class WizardController {
     setTimeout(() => this.finished?.(EXIT.interrupted), STOP_GRACE_MS).unref();
   }
 
-  /** The user leaves: the run's own code when it ran, 1 from a screen that says something went wrong. */
+  /** The user leaves: the run's own code when it ran, 1 from a screen that says something went wrong (a plan that will stop, too). */
   quit(): void {
     const s = this.state;
-    this.finished?.(s.screen === 'done' ? s.result.exitCode : s.screen === 'error' || s.screen === 'newer' ? EXIT.problems : EXIT.ok);
+    const problem = s.screen === 'error' || s.screen === 'newer' || (s.screen === 'plan' && Boolean(s.preview.stop));
+    this.finished?.(s.screen === 'done' ? s.result.exitCode : problem ? EXIT.problems : EXIT.ok);
   }
 }

@@ -107,6 +107,16 @@ describe('repair, class by class', () => {
     expect(failed.fix).toContain('cudawiz will not: a display driver is installed the way it came');
     expect(failed.fix).toContain('Nothing was changed.');
     expect(r.exitCode).toBe(1);
+    // The dry run says the same stop on its plan (plan.stop, exit 1), and without --yes it is not offered ("pass --yes" would be a lie).
+    const flags = ['--tf', c.tf, ...c.m.globals, ...c.flags];
+    const dry = await runBuilt(['repair', ...flags, '--dry-run', '--json'], { env: c.env });
+    expect(dry.code).toBe(1);
+    const dryPlan = plan(dry.stdout.trim().split('\n').map((l) => JSON.parse(l) as RunnerEvent));
+    expect(dryPlan.stop).toMatchObject({ step: 'stop', code: 'repair-stop', message: failed.message, fix: failed.fix });
+    const asked = await runBuilt(['repair', ...flags], { env: c.env });
+    expect(asked.code).toBe(1);
+    expect(asked.stdout).toContain(`Will stop at "${dryPlan.stop!.title}"`);
+    expect(asked.stderr).not.toContain('pass --yes');
     expect(await readFile(c.m.rc, 'utf8')).toBe(rcBefore);
     expect(existsSync(path.join(c.m.home, '.config', 'cudawiz'))).toBe(false);
   });

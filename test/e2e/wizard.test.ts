@@ -1,6 +1,6 @@
 // The built wizard in a real terminal (tmux, 80×24), driven by keystrokes: a first-time setup of
 // TF 2.3 on a Linux laptop whose pip already has TensorFlow 2.3, against the local NVIDIA mirror.
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtCli, repoRoot } from '../helpers/cli.js';
@@ -106,6 +106,30 @@ describe('the wizard in a real terminal', () => {
     expect(await term.exitCode()).toBe(0);
     expect(await readdir(path.join(m.cudaRoot, 'cuda-10.1', 'lib64'))).toContain('libcudnn.so.7');
     expect(await readdir(path.join(cuda110, 'lib64'))).toContain('libcudnn.so.8');
+  });
+
+  it('on a laptop without its nvidia-smi (no usable GPU), the 80×24 plan says where it stops and the fix, offers no Go ahead, and Quit exits 1', async () => {
+    machine = await laptop(undefined, { pythonPath: path.join(repoRoot, 'test/fixtures/python/tf23-linux-gpu') });
+    await rm(path.join(machine.home, 'bin', 'nvidia-smi'));
+    term = await openTerminal([process.execPath, builtCli, ...machine.globals], { env: machine.env });
+    await term.waitFor('New setup', 30_000);
+    await term.keys('Enter');
+    await term.waitFor('Which TensorFlow version?');
+    await term.keys('Enter');
+    const screen = await term.waitFor(/❯ Go back/, 30_000);
+    expect(screen).not.toContain('Go ahead');
+    // All of it on one 24-row screen: the plan's title, the stopping step, the last step not reached, the stop and its fix.
+    expect(screen).toContain('The plan for TensorFlow 2.3.0');
+    expect(screen).toMatch(/✗ 1\. Check this machine — will stop/);
+    expect(screen).toMatch(/– 9\. Verify \(not reached\)/);
+    expect(screen).toMatch(/✗ Will stop at "Check this machine": No NVIDIA driver/);
+    expect(screen.replace(/\s+/g, ' ')).toContain('→ If this machine has an NVIDIA GPU, install its driver');
+    expect(screen).toContain('Quit');
+    await term.keys('Down');
+    await term.waitFor(/❯ Quit/);
+    await term.keys('Enter');
+    expect(await term.exitCode()).toBe(1);
+    expect(await readdir(machine.cudaRoot)).toEqual([]);
   });
 
   it('draws in colour, and without any under NO_COLOR', async () => {

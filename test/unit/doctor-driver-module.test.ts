@@ -9,6 +9,8 @@ import { diagnose, type Finding } from '../../src/doctor/diagnose.js';
 import { probeMachine } from '../../src/probe/index.js';
 import { runCli } from '../helpers/cli.js';
 import { englishIn } from '../helpers/english-runs.js';
+import { startMirror } from '../helpers/mirror.js';
+import { tempDir } from '../helpers/tmp.js';
 import { fixtureMachine } from '../fixtures/machine.js';
 
 const LIB = '/usr/lib/x86_64-linux-gnu';
@@ -71,6 +73,45 @@ describe('the NVIDIA driver without its kernel module', () => {
     expect(f.gpu).toMatchObject({ status: 'fail', title: "The NVIDIA driver's libraries (535.261.03) and its loaded kernel module (535.183.01) differ: upgraded without a reboot" });
     expect(f.gpu.evidence).toContain('/usr/bin/nvidia-smi: Failed to initialize NVML: Driver/library version mismatch');
     expect(f.gpu.fix).toMatch(/^Reboot/);
+  });
+
+  it('install --dry-run over it: the plan says once where it stops and the fix, later steps not reached, exit 1; the run without --dry-run stops with the same fact', async () => {
+    const m = await debianDriver('debian-535-no-module');
+    const mirror = await startMirror({ root: await tempDir('cw-mirror-') });
+    try {
+      const flags = ['--configure-env', 'no', '--cuda-root', await tempDir('cw-cuda-'), '--cache-dir', await tempDir('cw-cache-'), '--mirror', mirror.url];
+      const dry = await runCli(['install', '--tf', '2.12', '--dry-run', ...flags], { host: m.host });
+      expect(dry.code, dry.stderr).toBe(1);
+      const title = 'NVIDIA driver 535.261.03 is installed, but its kernel module is not loaded';
+      expect(dry.stdout).toContain(`• Check this machine — will stop: ${title}`);
+      expect(dry.stdout).toMatch(/– Download the CUDA installer {2}\(not reached\) — cuda_11\.8\.0_520\.61\.05_linux\.run/);
+      expect(dry.stdout).toContain(`✗ Will stop at "Check this machine": ${title}\n    → The driver comes from your package manager`);
+      expect(dry.stdout.split('Will stop at')).toHaveLength(2);
+      expect(dry.stdout.trimEnd().split('\n').at(-1)).toBe('dry run: nothing was changed');
+      const json = (await runCli(['install', '--tf', '2.12', '--dry-run', '--json', ...flags], { host: m.host })).stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const plan = json.find((e) => e.type === 'plan');
+      expect(plan.stop).toMatchObject({ step: 'preflight', code: 'preflight-gpu', message: title });
+      expect(plan.stop.fix).toContain('sudo dkms autoinstall');
+      expect(plan.steps.filter((s: { notReached?: boolean }) => s.notReached).length).toBe(plan.steps.filter((s: { id: string; done: boolean }) => s.id !== 'preflight' && !s.done).length);
+      expect(json.at(-1)).toEqual({ type: 'result', ok: false, exitCode: 1, message: 'dry run: nothing was changed' });
+      // Without --dry-run and without --yes: not offered, the same stop, exit 1 — never "pass --yes".
+      const asked = await runCli(['install', '--tf', '2.12', ...flags], { host: m.host });
+      expect(asked.code).toBe(1);
+      expect(asked.stdout).toContain(`✗ Will stop at "Check this machine": ${title}`);
+      expect(`${asked.stdout}${asked.stderr}`).not.toContain('--yes');
+      // With --yes it runs, and the check itself stops with that message and fix.
+      const run = await runCli(['install', '--tf', '2.12', '--yes', ...flags], { host: m.host });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(`✗ Check this machine: ${title}\n    → The driver comes from your package manager`);
+      expect(run.stdout).not.toContain('Will stop at');
+      const zh = await runCli(['install', '--tf', '2.12', '--dry-run', '--lang', 'zh', ...flags], { host: m.host });
+      expect(zh.code).toBe(1);
+      expect(zh.stdout).toContain('✗ 将在“检查这台机器”这一步中止：已安装 NVIDIA 显卡驱动 535.261.03，但它的内核模块没有加载');
+      expect(zh.stdout).toContain('（执行不到这一步）');
+      expect(englishIn(zh.stdout)).toEqual([]);
+    } finally {
+      await mirror.close();
+    }
   });
 
   it('says it in Chinese, with no English sentence left', async () => {

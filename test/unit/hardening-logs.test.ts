@@ -32,10 +32,15 @@ async function machine() {
   await mkdir(home, { mode: 0o755 });
   const cache = path.join(base, 'cache');
   await mkdir(cache);
+  // A machine whose NVIDIA driver is not loaded (whatever this host has): the dry run says its plan
+  // will stop there, exit 1, and writes its log all the same.
+  const bin = path.join(base, 'bin');
+  await mkdir(bin, { mode: 0o755 });
+  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/no-driver.sh'), path.join(bin, 'nvidia-smi'));
   const run = async (argv: string[], as: 'me' | 'nobody' = 'me') => {
     // nobody runs a readable copy of the built CLI: the checkout may be where only its owner can go.
     const [file, ...args] = as === 'nobody' ? asOtherUser([process.execPath, await otherUserCli(), ...argv]) : [process.execPath, builtCli, ...argv];
-    const r = await execa(file, args, { env: { PATH: process.env.PATH ?? '', HOME: home }, extendEnv: false, cwd: base, reject: false });
+    const r = await execa(file, args, { env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home }, extendEnv: false, cwd: base, reject: false });
     return { code: r.exitCode ?? -1, out: `${String(r.stdout)}\n${String(r.stderr)}` };
   };
   const dryRun = ['install', '--tf', '2.10', '--dry-run', '--cuda-root', path.join(base, 'cuda'), '--cache-dir', cache, '--mirror', MIRROR, '--no-color'];
@@ -75,9 +80,10 @@ describe('the run log', () => {
   it('--log FILE that is this user\'s own log: appended to, run after run; someone else\'s hard link is refused', async () => {
     const m = await machine();
     const log = path.join(m.base, 'mine.log');
-    expect((await m.run([...m.dryRun, '--log', log])).code).toBe(0);
+    expect((await m.run([...m.dryRun, '--log', log])).code).toBe(1);
     const first = await readFile(log, 'utf8');
-    expect((await m.run([...m.dryRun, '--log', log])).code).toBe(0);
+    expect(first).toContain('"stop":{"step":"preflight"');
+    expect((await m.run([...m.dryRun, '--log', log])).code).toBe(1);
     const both = await readFile(log, 'utf8');
     expect(both.length).toBeGreaterThan(first.length);
     expect(both).not.toContain(SECRET);
@@ -91,7 +97,8 @@ describe('the run log', () => {
     const m = await machine();
     await symlink(m.victim, path.join(m.cache, 'logs'));
     const r = await m.run([...m.dryRun]);
-    expect(r.code, r.out).toBe(0);
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toContain('Will stop at "Check this machine"');
     await victimUnchanged(m.victim);
   });
 

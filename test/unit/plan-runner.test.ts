@@ -121,4 +121,33 @@ describe('the plan runner', () => {
     expect(events.at(-1)).toMatchObject({ type: 'result', exitCode: 130 });
     expect(await exists(path.join(dir, 'b.txt'))).toBe(false);
   });
+
+  it('a check that knows its run would stop: the plan carries that stop once, later steps still to do are not reached, and a dry run exits 1', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, 'c.txt'), 'done before');
+    const full = new CudawizError('Not enough disk space: the plan needs about 3.0 GiB, /cache has 1.0 GiB free.', { code: 'not-enough-space', fix: 'Free some space.' });
+    const space: Step<Ctx> = { id: 'space', title: 'Check the disk', check: async () => ({ done: false, reason: `will stop: ${full.message}`, stop: full }), run: async () => { throw full; } };
+    const steps = [fileStep('a', 'a.txt'), space, fileStep('b', 'b.txt'), fileStep('c', 'c.txt')];
+    const dry = await collect(steps, { dir }, { dryRun: true });
+    const plan = dry.events.find((e) => e.type === 'plan');
+    expect(plan).toMatchObject({ stop: { step: 'space', title: 'Check the disk', code: 'not-enough-space', message: full.message, fix: 'Free some space.' } });
+    // Before the stop: planned as usual; after it: not reached, unless already done.
+    expect(plan?.type === 'plan' && plan.steps.map((s) => [s.id, Boolean(s.notReached)])).toEqual([['a', false], ['space', false], ['b', true], ['c', false]]);
+    expect(dry.result).toMatchObject({ ok: false, exitCode: 1 });
+    expect(dry.state.stop?.step).toBe('space');
+    expect(dry.state.steps.find((s) => s.id === 'b')?.notReached).toBe(true);
+    expect(await exists(path.join(dir, 'a.txt'))).toBe(false);
+    // The run (no dry run) stops at that step with that very error, as before.
+    const run = await collect(steps, { dir });
+    expect(run.result).toMatchObject({ ok: false, exitCode: 1, message: full.message });
+    expect(run.events.find((e) => e.type === 'step-failed')).toMatchObject({ id: 'space', message: full.message, fix: 'Free some space.' });
+    expect(await exists(path.join(dir, 'b.txt'))).toBe(false);
+  });
+
+  it('a plan that will not stop: no stop, nothing marked, and the dry run exits 0', async () => {
+    const { events, result } = await collect([fileStep('a', 'a.txt')], { dir: await tempDir() }, { dryRun: true });
+    const plan = events.find((e) => e.type === 'plan');
+    expect(plan && 'stop' in plan).toBe(false);
+    expect(result).toMatchObject({ ok: true, exitCode: 0 });
+  });
 });

@@ -7,14 +7,18 @@ import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { CUDA, seedLaptop } from '../fixtures/seed-laptop.js';
 
-type Plan = { type: 'plan'; steps: { id: string; done: boolean; reason?: string }[] };
+type Plan = { type: 'plan'; steps: { id: string; done: boolean; reason?: string; notReached?: true }[]; stop?: { step: string; code: string } };
 
 describe("the plan for the seed's Windows laptop", () => {
   it('TF 2.3: CUDA 10.1 goes to …\\CUDA\\v10.1 beside 11.0, the installer is the win10 .exe, cuDNN 7.6.5 is the login-gated zip', async () => {
     const m = await seedLaptop();
     const r = await runCli(['install', '--tf', '2.3', '--dry-run', '--json', '--configure-env', 'no', '--cache-dir', await tempDir('cw-cache-')], { host: m.host });
-    expect(r.code, r.stderr).toBe(0);
     const plan = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((e) => e.type === 'plan') as Plan;
+    // This Linux host has no reg.exe, so the saved PATH cannot be read: the plan honestly stops at the
+    // loader-path step (exit 1), and only there — every step before it is planned as usual.
+    expect(r.code, r.stderr).toBe(1);
+    expect(plan.stop).toMatchObject({ step: 'configure-env', code: 'env-refused' });
+    expect(plan.steps.filter((s) => s.notReached).map((s) => s.id)).toEqual(['verify']);
     const reason = (id: string) => plan.steps.find((s) => s.id === id)?.reason ?? '';
     expect(reason('preflight')).toBe('GPU, driver and compute capability look right');
     expect(reason('download-cuda')).toContain('cuda_10.1.243_426.00_win10.exe');

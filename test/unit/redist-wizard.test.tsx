@@ -49,7 +49,7 @@ describe('the wizard\'s fixed choices fit one row of 80 columns', () => {
     for (const [lang, t] of [['en', en], ['zh', zh]] as const) {
       setLang(lang);
       const labels = [redistText.routeLabel, t.routePip, t.routeToolkit].map((l) => t.routeRecommended(l));
-      labels.push(t.newSetup, t.repair, t.yes, t.no, t.confirmYes, t.confirmNo, wizardText.quit, wizardText.setUpFor('2.21.0', '12.5', '9.3'));
+      labels.push(t.newSetup, t.repair, t.yes, t.no, t.planBack, t.confirmYes, t.confirmNo, wizardText.quit, wizardText.setUpFor('2.21.0', '12.5', '9.3'));
       wide.push(...labels.filter((l) => displayWidth(l) > 78).map((l) => `${lang}: ${l} (${displayWidth(l)})`));
     }
     setLang('en');

@@ -34,18 +34,21 @@ const titled = (base: string, fixes: Finding[]) => (fixes.length ? `${base} — 
 
 /** Ends the run before any step changes anything: the actions, and why cudawiz will not take them. */
 export function stopStep(stops: RepairItem[]): Step<PlanContext> {
+  // One error for the plan's preview (a plan that will stop, plan/will-stop.ts) and the run.
+  const stopped = () =>
+    new CudawizError(cliText.semicolons(stops.map((s) => s.finding.title)), {
+      code: 'repair-stop',
+      fix: [...stops.map((s) => `${s.action} (${R.stopReason(s.why ?? '')})`), R.stopsBefore].join('\n'),
+      details: { stops: stops.map((s) => ({ finding: s.finding.id, action: s.action, why: s.why, cause: s.finding.cause })) },
+    });
   return {
     id: 'stop',
     get title() {
       return R.stopStep(cliText.semicolons(stops.map((s) => s.finding.title)));
     },
-    check: async () => ({ done: false, reason: stops[0].action }),
+    check: async () => ({ done: false, reason: stops[0].action, stop: stopped() }),
     async run() {
-      throw new CudawizError(cliText.semicolons(stops.map((s) => s.finding.title)), {
-        code: 'repair-stop',
-        fix: [...stops.map((s) => `${s.action} (${R.stopReason(s.why ?? '')})`), R.stopsBefore].join('\n'),
-        details: { stops: stops.map((s) => ({ finding: s.finding.id, action: s.action, why: s.why, cause: s.finding.cause })) },
-      });
+      throw stopped();
     },
   };
 }

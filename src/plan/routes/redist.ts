@@ -45,13 +45,17 @@ function withChoice(ctx: RedistPlanContext, choice: RedistChoice): RedistPlanCon
   return ctx;
 }
 
+/** No redist release this driver can run: the plan says it will stop, the run stops. */
+const noRelease = (route: Extract<ReturnType<typeof redistRouteFor>, { ok: false }>) => new CudawizError(route.reason, { fix: route.fix, code: 'redist-no-release' });
+
 export const redistPreflightStep = preflightStep<RedistPlanContext, ReturnType<typeof redistRouteFor>>({
   title: () => redistText.stepPreflight,
   // The release this driver can run, as the installer route's blockers minus elevation: nothing here needs an administrator.
   look: (ctx, facts) => redistRouteFor(ctx.redist, ctx.catalog, ctx.req, ctx.os, facts.gpu.driver.version ?? undefined, ctx.pinRelease),
   ready: (_ctx, route) => (route.ok ? route.choice.why : route.reason),
+  refuse: (_ctx, route) => (route.ok ? undefined : noRelease(route)),
   async passed(ctx, facts, route, shown) {
-    if (!route.ok) throw new CudawizError(route.reason, { fix: route.fix, code: 'redist-no-release' });
+    if (!route.ok) throw noRelease(route);
     withChoice(ctx, route.choice);
     const gpu = facts.gpu.gpus[0];
     return {

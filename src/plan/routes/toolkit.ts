@@ -29,7 +29,7 @@ export const toolkitPreflightStep = preflightStep<PlanContext, undefined>({
       ? undefined
       : {
           reason: stepsText.noGpuOnWindows(ctx.tf),
-          error: new CudawizError(stepsText.noGpuOnWindowsError(ctx.tf), { fix: ctx.req.alternatives.map((a) => `${a.title}: ${a.detail}`).join('  |  ') }),
+          error: new CudawizError(stepsText.noGpuOnWindowsError(ctx.tf), { code: 'no-gpu-on-windows', fix: ctx.req.alternatives.map((a) => `${a.title}: ${a.detail}`).join('  |  ') }),
         },
   look: () => undefined,
   ready: () => stepsText.machineLooksRight,

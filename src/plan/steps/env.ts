@@ -33,6 +33,9 @@ export interface EnvRoute<C extends PlanContext> {
   applied(plan: EnvPlan, r: Applied): StepDone;
 }
 
+/** What the run throws for a refusal (a name cudawiz cannot sort ahead, a toolkit path unsafe to write), and what the plan says will stop it. */
+const refused = (plan: EnvPlan) => new CudawizError(plan.refusals.map((r) => r.reason).join('\n'), { code: 'env-refused', fix: plan.refusals[0].fix });
+
 export function envStep<C extends PlanContext>(route: EnvRoute<C>): Step<C> {
   const planFor = (ctx: C) => envPlanFor(ctx, route.userOnly ? { elevated: false, forUser: true } : {});
   // Lines only root can run are not "done": the loader does not find the libraries until they are.
@@ -47,7 +50,7 @@ export function envStep<C extends PlanContext>(route: EnvRoute<C>): Step<C> {
     },
     async check(ctx) {
       const { plan } = await planFor(ctx);
-      if (plan.refusals.length > 0) return { done: false, reason: fetchText.envWillStop(plan.refusals[0].reason) };
+      if (plan.refusals.length > 0) return { done: false, reason: fetchText.envWillStop(plan.refusals[0].reason), stop: refused(plan) };
       if (needsRoot(plan)) return { done: false, reason: fetchText.loaderNeedsRoot(ctx.toolkitDir) };
       if (plan.changes.length > 0) return { done: false, reason: planText.envChanges(plan.changes.length, plan.changes.map(describeEnvChange)) };
       const missing = await misses(ctx);
@@ -57,7 +60,7 @@ export function envStep<C extends PlanContext>(route: EnvRoute<C>): Step<C> {
     async run(ctx, io) {
       const { plan, places } = await planFor(ctx);
       // A refusal (a name cudawiz cannot sort ahead, a toolkit path unsafe to write) is said, not skipped as done.
-      if (plan.refusals.length > 0) throw new CudawizError(plan.refusals.map((r) => r.reason).join('\n'), { code: 'env-refused', fix: plan.refusals[0].fix });
+      if (plan.refusals.length > 0) throw refused(plan);
       if (needsRoot(plan)) {
         for (const l of plan.manual) io.log(l);
         if (ctx.configureEnv === 'no') return { summary: stepsText.leftAsIs, evidence: plan.manual };

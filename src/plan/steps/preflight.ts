@@ -22,6 +22,8 @@ export interface PreflightRoute<C extends PlanContext, L> {
   look(ctx: C, facts: MachineFacts): L;
   /** What the plan shows when nothing blocks. */
   ready(ctx: C, look: L): string;
+  /** The route's own stop once no blocker does (no redist release this driver runs): said in the plan, thrown by the run. */
+  refuse?(ctx: C, look: L): CudawizError | undefined;
   /** Once nothing blocks: the route's own checks and what it settles, and the step's summary. `shown`: the blocker checks that ran. */
   passed(ctx: C, facts: MachineFacts, look: L, shown: Finding[]): Promise<StepDone>;
 }
@@ -29,34 +31,42 @@ export interface PreflightRoute<C extends PlanContext, L> {
 /** A blocker check as an evidence line: "✓ NVIDIA driver 535.54 …". */
 export const blockerLines = (shown: Finding[]) => shown.map((f) => stepsText.findingLine(f.status, f.title));
 
+/** What stops the run: every blocker in one line, the first one's fix. */
+function blockedBy(blocking: Finding[]): CudawizError {
+  const first = blocking[0];
+  return new CudawizError(cliText.semicolons(blocking.map((f) => f.title)), { fix: first.fix ?? undefined, code: `preflight-${first.id}` });
+}
+
 export function preflightStep<C extends PlanContext, L>(route: PreflightRoute<C, L>): Step<C> {
   const blockers = route.blockers ?? SETUP_BLOCKERS;
   async function machineCheck(ctx: C) {
     const facts = await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog, ...(route.python ? { python: route.python(ctx) } : {}) });
     const findings = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os });
-    return { facts, look: route.look(ctx, facts), ...blockersIn(findings, blockers) };
+    const look = route.look(ctx, facts);
+    const found = blockersIn(findings, blockers);
+    // The same error for the plan's preview and the run: what the plan says will stop it is what does.
+    const stop = found.blocking.length > 0 ? blockedBy(found.blocking) : route.refuse?.(ctx, look);
+    return { facts, look, ...found, stop };
   }
   return {
     id: 'preflight',
     get title() {
       return route.title();
     },
-    // Never done: it runs every time. Its reason previews what would stop the run.
+    // Never done: it runs every time. Its reason previews what would stop the run, and `stop` is that stop.
     async check(ctx) {
       const early = route.before?.(ctx);
-      if (early) return { done: false, reason: early.reason };
-      const { blocking, look } = await machineCheck(ctx);
-      return { done: false, reason: blocking.length ? stepsText.willStopBecause(blocking[0].title) : route.ready(ctx, look) };
+      if (early) return { done: false, reason: early.reason, stop: early.error };
+      const { blocking, look, stop } = await machineCheck(ctx);
+      if (!stop) return { done: false, reason: route.ready(ctx, look) };
+      return { done: false, reason: stepsText.willStopBecause(blocking.length ? blocking[0].title : stop.message), stop };
     },
     async run(ctx) {
       const early = route.before?.(ctx);
       if (early) throw early.error;
-      const { facts, look, shown, blocking } = await machineCheck(ctx);
+      const { facts, look, shown, stop } = await machineCheck(ctx);
       ctx.facts = facts;
-      if (blocking.length > 0) {
-        const first = blocking[0];
-        throw new CudawizError(cliText.semicolons(blocking.map((f) => f.title)), { fix: first.fix ?? undefined, code: `preflight-${first.id}` });
-      }
+      if (stop) throw stop;
       return route.passed(ctx, facts, look, shown);
     },
   };

@@ -119,7 +119,9 @@ export function spaceStep(needs: NeedsDownloads): Step<PlanContext> {
       const n = await needs(ctx);
       if (!n.cuda && !n.cudnn) return { done: true, reason: planText.nothingToDownload };
       const s = await planSpace(ctx, n);
-      return { done: false, reason: short(s) ? `${planText.willStop}: ${notEnough(s).message}` : spaceLine(s) };
+      if (!short(s)) return { done: false, reason: spaceLine(s) };
+      const stop = notEnough(s);
+      return { done: false, reason: `${planText.willStop}: ${stop.message}`, stop };
     },
     async run(ctx, io) {
       const s = await planSpace(ctx, await needs(ctx), io.signal);
