@@ -21,6 +21,7 @@ import { settleInterruptedCopy } from '../steps/settle.js';
 import { NeedsInput, type Step } from '../runner.js';
 import { cudnnInToolkit, importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
 import { spaceStep } from '../steps/space.js';
+import { packageLeftStep, packageManagerStep, stopError, unlessReplaced } from './package-manager.js';
 
 /** Space for the one download a cuDNN-only repair makes. */
 const cudnnSpaceStep = spaceStep(async (ctx) => ({ cuda: false, cudnn: !(await cudnnInToolkit(ctx)) }));
@@ -37,11 +38,7 @@ export function stopStep(stops: RepairItem[]): Step<PlanContext> {
     },
     check: async () => ({ done: false, reason: stops[0].action }),
     async run() {
-      throw new CudawizError(cliText.semicolons(stops.map((s) => s.finding.title)), {
-        code: 'repair-stop',
-        fix: [...stops.map((s) => `${s.action} (${R.stopReason(s.why ?? '')})`), R.stopsBefore].join('\n'),
-        details: { stops: stops.map((s) => ({ finding: s.finding.id, action: s.action, why: s.why, cause: s.finding.cause })) },
-      });
+      throw stopError(stops);
     },
   };
 }
@@ -160,14 +157,21 @@ export const newShellVerifyStep = (leftToUser: ReadonlySet<string> = new Set()):
  * can load is on the machine at all.
  */
 export function remedySteps(findings: readonly Finding[], facts: MachineFacts, ctx: PlanContext, routeSteps: Step<PlanContext>[] = []): { plan: RepairPlan; steps: Step<PlanContext>[] } {
-  const plan = planRepair(findings, facts.os);
+  const plan = planRepair(findings, facts.os, ctx.packageManager ?? 'no');
   if (plan.stops.length) return { plan, steps: [stopStep(plan.stops)] };
   const fixing = (id: string) => plan.items.filter((i) => i.remedy === id).map((i) => i.finding);
   const steps: Step<PlanContext>[] = [];
   const has = (r: RepairPlan['remedies'][number]) => plan.remedies.includes(r);
   if (has('settle-copy')) steps.push(...fixing('settle-copy').map((f) => settleInterruptedCopy(f.id.slice(f.id.indexOf(':') + 1))));
-  if (has('install-toolkit')) steps.push(...routeSteps.filter((s) => s.id !== 'verify' && s.id !== 'preflight'));
-  else if (has('import-cudnn')) steps.push(cudnnSpaceStep, obtainCudnnStep, importCudnnStep);
+  // The package managers' commands, one step per command, before anything else changes the machine.
+  const byCommand = new Map<string, RepairItem[]>();
+  for (const i of plan.items.filter((x) => x.replace && (x.remedy === 'package-manager' || x.ask))) byCommand.set(i.replace!.command, [...(byCommand.get(i.replace!.command) ?? []), i]);
+  [...byCommand.values()].forEach((items, n) => steps.push(packageManagerStep(items[0].replace!, items, n ? `package-manager-${n + 1}` : 'package-manager')));
+  // A workaround whose every finding is offered to its package manager first runs only on a no.
+  const asked = new Set(plan.items.filter((i) => i.ask).map((i) => i.finding.id));
+  const orOnNo = (step: Step<PlanContext>, fixes: Finding[]) => (fixes.length && fixes.every((f) => asked.has(f.id)) ? unlessReplaced(step, fixes.map((f) => f.id)) : step);
+  if (has('install-toolkit')) steps.push(...routeSteps.filter((s) => s.id !== 'verify' && s.id !== 'preflight').map((s) => orOnNo(s, fixing('install-toolkit'))));
+  else if (has('import-cudnn')) steps.push(...[cudnnSpaceStep, obtainCudnnStep, importCudnnStep].map((s) => orOnNo(s, fixing('import-cudnn'))));
   // One load-order step for every folder that must come first: the causes the doctor found, and the
   // toolkit a cuDNN goes into when the copy that wins today is elsewhere (a system folder's, apt's).
   const causes = fixing('load-order').flatMap((f) => (f.cause?.kind === 'load-order' ? [f.cause] : []));
@@ -176,13 +180,20 @@ export function remedySteps(findings: readonly Finding[], facts: MachineFacts, c
   const cudnnWinner = cudnnFile ? resolveLibrary(facts.search, cudnnFile).winner : undefined;
   const importing = has('import-cudnn') && !has('install-toolkit') && Boolean(cudnnWinner && cudnnWinner.dir !== toolkitLib);
   const dirs = [...new Set([...(importing ? [toolkitLib] : []), ...causes.flatMap((c) => c.rightDirs)])];
-  if (dirs.length) steps.push(loadOrderStep(dirs, [...fixing('load-order'), ...(importing ? fixing('import-cudnn') : [])]));
+  const loadOrderFixes = [...fixing('load-order'), ...(importing ? fixing('import-cudnn') : [])];
+  if (dirs.length) steps.push(orOnNo(loadOrderStep(dirs, loadOrderFixes), loadOrderFixes));
   if (has('wheel-loader-path')) {
     const step = wheelLoaderPathRemedy(facts, fixing('wheel-loader-path'));
     if (step) steps.push(step);
   }
   const listed = [...plan.leftToUser, ...unremedied(plan).filter((i) => i.finding.status === 'fail')];
   if (listed.length) steps.push(leftToUserStep(listed));
+  // Without consent the package managers' commands are listed, each with the finding it would fix; none runs.
+  if ((ctx.packageManager ?? 'no') === 'no') {
+    const notRun = new Map<string, RepairItem[]>();
+    for (const i of plan.items.filter((x) => x.remedy && x.replace)) notRun.set(i.replace!.command, [...(notRun.get(i.replace!.command) ?? []), i]);
+    [...notRun.values()].forEach((items, n) => steps.push(packageLeftStep(items[0].replace!, items, n ? `package-manager-left-${n + 1}` : 'package-manager-left')));
+  }
   steps.push(newShellVerifyStep(new Set(plan.leftToUser.map((i) => i.finding.id))));
   return { plan, steps };
 }
