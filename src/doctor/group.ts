@@ -8,6 +8,7 @@ import { remediesText as R } from '../i18n/remedies.js';
 import { resolveLibrary } from '../probe/resolution.js';
 import type { MachineFacts, SearchVia } from '../probe/types.js';
 import { compareDotted, major, majorMinor } from '../version.js';
+import { shownCommand } from '../env/shell-quote.js';
 import { ownerOf, type LoadOrderCause, type PackageReplacement, type StaleOwner } from './cause.js';
 import { wrongVersion } from './checks-libraries.js';
 import { finding, type Finding } from './finding.js';
@@ -80,9 +81,6 @@ export function currentShellLine(os: MachineFacts['os'], dirs: string[]): string
   return `export LD_LIBRARY_PATH="${dirs.join(':')}\${LD_LIBRARY_PATH:+:\${LD_LIBRARY_PATH}}"`;
 }
 
-/** A word of a shown command: quoted when the shell would read it otherwise (`"cudnn>=8.6,<9"`). */
-const shown = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) && !/[<>]/.test(word) ? word : `"${word}"`);
-
 /** The package command that replaces a stale copy its manager owns, for what TF needs: shown, and as a step runs it. */
 export function packageReplacement(cause: Pick<LoadOrderCause, 'files' | 'owner'>, req: Requirements): PackageReplacement | undefined {
   const o = cause.owner;
@@ -96,7 +94,7 @@ export function packageReplacement(cause: Pick<LoadOrderCause, 'files' | 'owner'
     if (!specs.length) return undefined;
     return {
       manager: 'conda',
-      command: ['conda', 'install', '-p', o.prefix, ...specs].map(shown).join(' '),
+      command: shownCommand(['conda', 'install', '-p', o.prefix, ...specs]),
       run: { file: 'conda', args: ['install', '--yes', '-p', o.prefix, ...specs] },
       packages: specs.map((s) => s.split(/[=<>]/)[0]),
       target: o.prefix,
@@ -106,7 +104,7 @@ export function packageReplacement(cause: Pick<LoadOrderCause, 'files' | 'owner'
     if (!(cudnnStale && req.cudnn && cudaMajor)) return undefined;
     const spec = `nvidia-cudnn-cu${cudaMajor}>=${req.cudnn},<${major(req.cudnn) + 1}`;
     const pip = o.venv ? [`${o.venv}/bin/pip`] : [o.python, '-m', 'pip'];
-    return { manager: 'pip', command: [...pip, 'install', spec].map(shown).join(' '), run: { file: o.python, args: ['-m', 'pip', 'install', spec] }, packages: [`nvidia-cudnn-cu${cudaMajor}`], target: o.python };
+    return { manager: 'pip', command: shownCommand([...pip, 'install', spec]), run: { file: o.python, args: ['-m', 'pip', 'install', spec] }, packages: [`nvidia-cudnn-cu${cudaMajor}`], target: o.python };
   }
   if (o.manager === 'apt') {
     // NVIDIA's apt repository names each build libcudnnN=<version>-1+cuda<X.Y>.

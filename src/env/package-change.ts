@@ -7,6 +7,7 @@ import { envText } from '../i18n/env.js';
 import type { Host } from '../host.js';
 import type { PackageReplacement } from '../doctor/cause.js';
 import { readEnvJournal, writeEnvJournal } from './journal.js';
+import { shownCommand } from './shell-quote.js';
 import type { EnvChange, EnvCommand, EnvJournal, EnvJournalEntry } from './types.js';
 
 /** What a manager holds before the change: the state rollback returns to. */
@@ -33,7 +34,7 @@ const INSTALL_TIMEOUT_MS = 60 * 60_000;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9.+!_:~-]*$/;
 
-export const commandLine = (c: { file: string; args: readonly string[] }): string => [c.file, ...c.args].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `"${w}"`)).join(' ');
+export const commandLine = (c: { file: string; args: readonly string[] }): string => shownCommand([c.file, ...c.args]);
 
 /** The manager's executable: conda from an activated env's CONDA_EXE, else the names on PATH. */
 export function managerFile(host: Host, r: PackageReplacement): string {

@@ -61,7 +61,7 @@ export function packageManagerStep(replace: PackageReplacement, items: RepairIte
       }
       ctx.replaced ??= new Set();
       for (const f of fixes) ctx.replaced.add(f.id);
-      return { summary: R.packageDone(replace.manager), evidence: [R.exitLine(exit), ...r.tail, r.undo ? R.rollbackRuns(commandLine(r.undo)) : R.noRollback(replace.manager)] };
+      return { summary: R.packageDone(replace.manager), evidence: [exit, ...r.tail, r.undo ? R.rollbackRuns(commandLine(r.undo)) : R.noRollback(replace.manager)] };
     },
     accept(ctx, answer) {
       ctx.packageManager = yes(answer) ? 'yes' : 'no';
