@@ -10,7 +10,11 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/doctor/finding.js';
 import type { RunnerEvent } from '../../src/plan/events.js';
-import { newShellEnv } from '../helpers/broken-machine.js';
+import { loadCatalog } from '../../src/catalog/load.js';
+import { choosePlan, runChosenPlan } from '../../src/plan/choose.js';
+import { probeMachine } from '../../src/probe/index.js';
+import { loadRedistCatalog } from '../../src/redist/catalog.js';
+import { hostOf, newShellEnv } from '../helpers/broken-machine.js';
 import { runBuilt } from '../helpers/cli.js';
 import { treeDigest } from '../helpers/cudnn-archive.js';
 import { englishRuns } from '../helpers/english-runs.js';
@@ -160,5 +164,59 @@ describe("repair --package-manager: conda's own command on conda's stale copy", 
     expect(undo.code, undo.stdout + undo.stderr).toBe(0);
     expect(undo.stdout).toContain(`${prefix}：已退回到 rev 0（conda install --yes -p ${prefix} --revision 0）。`);
     expect(await envFiles(prefix)).toEqual(envBefore);
+  });
+});
+
+describe('asked where a question can be asked (the wizard, a terminal): the plan offers conda first and keeps the workaround for a no', () => {
+  /** The wizard's repair (src/wizard/services.ts): the doctor's facts, the one chooser, the runner with an `ask`. */
+  async function askedRepair(c: RepairClass, answer: 'yes' | 'no') {
+    const host = hostOf(c.m, c.env);
+    const catalog = loadCatalog();
+    const cudaRoot = c.m.globals[1];
+    const facts = await probeMachine(host, { cudaRoot, catalog });
+    const chosen = choosePlan({ catalog, host, redist: () => loadRedistCatalog() }, {
+      mode: 'repair', tf: '2.12', facts,
+      options: { cudaRoot, cacheDir: c.m.cache, yes: true, configureEnv: 'yes', packageManager: 'ask', command: 'cudawiz' },
+    });
+    const ev: RunnerEvent[] = [];
+    const asked: string[] = [];
+    const result = await runChosenPlan(chosen, {
+      signal: new AbortController().signal,
+      onEvent: (e) => ev.push(e),
+      ask: async (need) => {
+        asked.push(need.kind === 'confirm' ? `${need.question} [${need.flag}]` : need.kind);
+        return answer;
+      },
+    });
+    return { result, ev, asked };
+  }
+
+  it('yes: conda runs and the load-order step says it is not needed; the rc file untouched', async () => {
+    const c = (open = await condaCudnnFirst());
+    const { prefix, right } = c.at;
+    const rcBefore = await readFile(c.m.rc, 'utf8');
+    const { result, ev, asked } = await askedRepair(c, 'yes');
+    expect(result.exitCode, JSON.stringify(failed(ev))).toBe(0);
+    const steps = plan(ev);
+    expect(steps.map((s) => s.id)).toEqual(['package-manager', 'load-order', 'verify']);
+    expect(steps[0].reason).toBe('asks first; on a no, the step after it works around the stale copy instead');
+    expect(steps[1].title).toMatch(new RegExp(`^Put ${right}/lib64 first for new shells — fixes: .* \\(only on a no to the package manager\\)$`));
+    expect(asked).toEqual([`Run conda install --yes -p ${prefix} "cudnn>=8.6,<9" cudatoolkit=11.8? It replaces the stale copy through its package manager. [--package-manager yes]`]);
+    expect(done(ev, 'load-order').summary).toBe('not needed: the package manager replaced the stale copy');
+    expect(await readFile(c.m.rc, 'utf8')).toBe(rcBefore);
+    expect(existsSync(path.join(prefix, 'conda-meta', 'cudnn-8.9.2.26-cuda11_0.json'))).toBe(true);
+    expect(fails((await doctorInNewShell(c)).findings)).toEqual([]);
+  });
+
+  it("no: conda's env untouched, the load order works around its copy instead", async () => {
+    const c = (open = await condaCudnnFirst());
+    const envBefore = await treeDigest(c.at.prefix);
+    const { result, ev } = await askedRepair(c, 'no');
+    expect(result.exitCode, JSON.stringify(failed(ev))).toBe(0);
+    expect(done(ev, 'package-manager').summary).toBe(`not run without your consent (--package-manager yes): conda install -p ${c.at.prefix} "cudnn>=8.6,<9" cudatoolkit=11.8`);
+    expect(done(ev, 'load-order').summary).toMatch(/changes? recorded for rollback/);
+    expect(await treeDigest(c.at.prefix)).toEqual(envBefore);
+    expect(await readFile(c.m.rc, 'utf8')).toContain('# cudawiz');
+    expect(fails((await doctorInNewShell(c)).findings)).toEqual([]);
   });
 });
