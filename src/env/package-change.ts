@@ -93,9 +93,13 @@ export function lastLines(text: string, n = 5): string[] {
 export async function applyPackageChange(host: Host, r: PackageReplacement, before: PackageState, journalFile: string, why: string): Promise<PackageRun> {
   const file = managerFile(host, r);
   const command = { file, args: r.run.args };
-  const undo = undoCommand(host, r, before);
+  const target = r.target ?? 'apt';
+  const wayBack = undoCommand(host, r, before);
+  // Only what the journal will accept back is recorded (an absolute env or python, one of the three managers' undo):
+  // anything else would make every later rollback refuse the whole journal.
+  const undo = wayBack && (target === 'apt' || /^([a-zA-Z]:)?[\\/]/.test(target)) && !unsafePackageUndo({ kind: 'package', target, before: null, after: null, why, undo: wayBack }) ? wayBack : undefined;
   const journal: EnvJournal = await readEnvJournal(journalFile);
-  const change: EnvChange = { kind: 'package', target: r.target ?? 'apt', before: describeState(before), after: null, command, why, ...(undo ? { undo } : {}) };
+  const change: EnvChange = { kind: 'package', target, before: describeState(before), after: null, command, why, ...(undo ? { undo } : {}) };
   const entry: EnvJournalEntry = { at: new Date().toISOString(), state: 'pending', change };
   // Without a way back there is nothing for rollback to run: the entry would only be a note.
   if (undo) {
