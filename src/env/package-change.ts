@@ -8,6 +8,7 @@ import type { Host } from '../host.js';
 import type { PackageReplacement } from '../doctor/cause.js';
 import { readEnvJournal, writeEnvJournal } from './journal.js';
 import { shownCommand } from './shell-quote.js';
+import { isElevated } from '../cuda/elevation.js';
 import type { EnvChange, EnvCommand, EnvJournal, EnvJournalEntry } from './types.js';
 
 /** What a manager holds before the change: the state rollback returns to. */
@@ -134,7 +135,7 @@ export async function applyPackageChange(host: Host, r: PackageReplacement, befo
 export async function undoPackageChange(host: Host, change: EnvChange): Promise<{ ok: true } | { ok: false; message: string }> {
   const undo = change.undo;
   if (!undo) return { ok: false, message: envText.noUndoRecorded(change.target) };
-  if (undo.file === 'apt-get' && typeof process.getuid === 'function' && process.getuid() !== 0) return { ok: false, message: envText.undoYourself(`sudo ${commandLine(undo)}`, envText.needsRoot) };
+  if (undo.file === 'apt-get' && (await isElevated(host)) !== true) return { ok: false, message: envText.undoYourself(`sudo ${commandLine(undo)}`, envText.needsRoot) };
   const out = await host.run(undo.file, undo.args, { env: host.env, timeoutMs: INSTALL_TIMEOUT_MS });
   if (out.exitCode === 0) return { ok: true };
   const why = out.failure ?? (lastLines(`${out.stdout}\n${out.stderr}`, 1)[0] || envText.exited(out.exitCode));

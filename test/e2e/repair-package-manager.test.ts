@@ -4,7 +4,7 @@
 // a new shell passes; `cudawiz rollback` runs `conda install --revision N`. Without consent conda's
 // env is untouched and the command is listed. The built CLI, in the user's shell on that machine.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import { hostOf, newShellEnv } from '../helpers/broken-machine.js';
 import { runBuilt } from '../helpers/cli.js';
 import { treeDigest } from '../helpers/cudnn-archive.js';
 import { englishRuns } from '../helpers/english-runs.js';
-import { condaCudnnFirst, type RepairClass } from '../fixtures/repair-classes.js';
+import { condaCudnnFirst, systemCudnnTooOld, type RepairClass } from '../fixtures/repair-classes.js';
 
 let open: RepairClass | undefined;
 afterEach(async () => {
@@ -218,5 +218,26 @@ describe('asked where a question can be asked (the wizard, a terminal): the plan
     expect(await treeDigest(c.at.prefix)).toEqual(envBefore);
     expect(await readFile(c.m.rc, 'utf8')).toContain('# cudawiz');
     expect(fails((await doctorInNewShell(c)).findings)).toEqual([]);
+  });
+});
+
+describe("apt's copy in a system folder, for a user who is not root", () => {
+  it('the sudo line is shown and the run waits on the user (exit 3) before anything is downloaded or changed', async () => {
+    const c = (open = await systemCudnnTooOld());
+    // `id -u` as a user's shell answers it: not 0.
+    await writeFile(path.join(c.m.bin, 'id'), '#!/bin/sh\n[ "$1" = "-u" ] && { echo 1000; exit 0; }\nexec /usr/bin/id "$@"\n');
+    await chmod(path.join(c.m.bin, 'id'), 0o755);
+    const sysBefore = await treeDigest(c.m.sysroot);
+    const rcBefore = await readFile(c.m.rc, 'utf8');
+    const r = await runBuilt(['repair', '--tf', '2.12', '--yes', '--package-manager', 'yes', '--json', ...c.m.globals, ...c.flags], { env: c.env });
+    const ev = events(r.stdout);
+    expect(r.code, r.stdout).toBe(3);
+    expect(plan(ev)[0].id).toBe('package-manager');
+    expect(plan(ev)[0].title).toMatch(/^Run apt-get install -y libcudnn8=8\.6\.0\.163-1\+cuda11\.8 — fixes: libcudnn\.so\.8 resolves to /);
+    const need = ev.find((e) => e.type === 'needs-input') as Extract<RunnerEvent, { type: 'needs-input' }>;
+    expect(need.need).toEqual({ kind: 'elevation', message: "apt changes the system's packages, which only root may do: run sudo apt-get install libcudnn8=8.6.0.163-1+cuda11.8, then cudawiz repair again", fix: 'sudo apt-get install libcudnn8=8.6.0.163-1+cuda11.8' });
+    expect(c.mirror!.requests.filter((q) => q.path !== '/')).toEqual([]);
+    expect(await treeDigest(c.m.sysroot)).toEqual(sysBefore);
+    expect(await readFile(c.m.rc, 'utf8')).toBe(rcBefore);
   });
 });

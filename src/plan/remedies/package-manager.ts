@@ -6,6 +6,7 @@
 import type { PackageReplacement } from '../../doctor/cause.js';
 import type { Finding } from '../../doctor/finding.js';
 import { applyPackageChange, commandLine, envPlaces, readPackageState } from '../../env/index.js';
+import { isElevated } from '../../cuda/elevation.js';
 import { CudawizError } from '../../errors.js';
 import { cliText } from '../../i18n/cli.js';
 import { envText } from '../../i18n/env.js';
@@ -14,7 +15,6 @@ import type { PlanContext } from '../context.js';
 import { NeedsInput, type Step } from '../runner.js';
 import type { RepairItem } from './plan.js';
 
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 const yes = (answer: string) => /^(y|yes|true|1)$/i.test(answer.trim());
 
 /** The error a stop ends the run with; the package manager's step raises it too on a no (Windows' conda Library\\bin). */
@@ -48,7 +48,7 @@ export function packageManagerStep(replace: PackageReplacement, items: RepairIte
         return { summary: R.packageNotRun(replace.command), evidence: [replace.command] };
       }
       // apt changes the system: only root runs it; anyone else gets the sudo line and the run waits on them (exit 3).
-      if (replace.manager === 'apt' && !isRoot()) throw new NeedsInput({ kind: 'elevation', message: R.packageNeedsRoot(replace.command), fix: replace.command });
+      if (replace.manager === 'apt' && (await isElevated(ctx.host)) !== true) throw new NeedsInput({ kind: 'elevation', message: R.packageNeedsRoot(replace.command), fix: replace.command });
       const before = await readPackageState(ctx.host, replace);
       if (typeof before === 'string') throw new CudawizError(R.packageCannotRead(replace.manager, before), { code: 'package-manager-failed', fix: R.packageRunYourself(replace.command) });
       const journalFile = envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile;
