@@ -116,10 +116,11 @@ export const COMMAND_SPECS = {
       ...PLAN_FLAGS,
       'cudnn-archive': { ...PLAN_FLAGS['cudnn-archive'], help: 'repairCudnnArchive' },
       'configure-env': { ...PLAN_FLAGS['configure-env'], help: 'repairConfigureEnv' },
+      'package-manager': { type: 'string', value: 'yes|no', help: 'repairPackageManager' },
       yes: { ...PLAN_FLAGS.yes, help: 'repairYes' },
       'dry-run': { ...PLAN_FLAGS['dry-run'], help: 'repairDryRun' },
     },
-    examples: ['cudawiz repair --dry-run', 'cudawiz repair --yes'],
+    examples: ['cudawiz repair --dry-run', 'cudawiz repair --yes', 'cudawiz repair --yes --package-manager yes'],
   },
   rollback: {
     summary: 'rollbackSummary',

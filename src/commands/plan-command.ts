@@ -9,11 +9,11 @@ import { safetyText } from '../i18n/safety.js';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { CommandContext } from '../cli/context.js';
-import { envConsent } from '../env/index.js';
+import { envConsent, packageConsent } from '../env/index.js';
 import { EXIT, UsageError } from '../errors.js';
 import { choosePlan, runChosenPlan, type ChosenPlan, type PlanMachine, type PlanRequest } from '../plan/choose.js';
 import type { PlanContext } from '../plan/context.js';
-import type { RunnerEvent } from '../plan/events.js';
+import type { InputNeed, RunnerEvent } from '../plan/events.js';
 import { jsonLinesReporter, plainReporter } from '../cli/reporters.js';
 import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
 import { seedCache } from '../bundle/seed.js';
@@ -47,6 +47,8 @@ export function planOptionsFromFlags(ctx: CommandContext, command: string, fromB
     downloadsDir: typeof v.downloads === 'string' ? v.downloads : undefined,
     yes: Boolean(v.yes),
     configureEnv: envConsent({ flag: v['configure-env'] as string | undefined, yes: Boolean(v.yes), tty: false }),
+    // Never from --yes: asked in a terminal, else left to the user unless the flag says yes.
+    packageManager: packageConsent({ flag: v['package-manager'] as string | undefined, tty: askable(ctx) }),
     command,
     ...(fromBundle ? { bundle: fromBundle.bundle, pinRelease: fromBundle.pinRelease } : {}),
   };
@@ -85,6 +87,9 @@ function openRunLog(ctx: CommandContext, plan: PlanContext): { file: string; fd:
     throw new UsageError(safetyText.logRefused(e.path ?? named ?? plan.logDir, e.code ?? e.message), safetyText.logRefusedFix);
   }
 }
+
+/** A question can be asked: a terminal on stdin, and no --json stream for a script to read. */
+const askable = (ctx: CommandContext) => Boolean(ctx.io.stdin.isTTY) && !ctx.out.json;
 
 async function confirm(ctx: CommandContext, question: string): Promise<boolean> {
   const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
@@ -147,7 +152,9 @@ async function runLogged(ctx: CommandContext, chosen: ChosenPlan, logFile: strin
   }
 
   // One run per toolkit (venv): a second install/repair on it stops here (exit 3) and names the pid holding it.
-  const result = await runChosenPlan(chosen, { signal: ctx.signal, dryRun, onEvent }, { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) });
+  // A step's yes/no question (the package manager's) is asked in a terminal; headless it waits on the user (exit 3).
+  const ask = askable(ctx) ? async (need: InputNeed) => (need.kind === 'confirm' ? ((await confirm(ctx, need.question)) ? 'yes' : 'no') : undefined) : undefined;
+  const result = await runChosenPlan(chosen, { signal: ctx.signal, dryRun, onEvent, ask }, { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) });
   if (!result.ok && !ctx.out.json) ctx.out.error(`Log: ${logFile}`);
   return result.exitCode;
 }

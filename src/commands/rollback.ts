@@ -7,7 +7,7 @@ import type { CommandContext } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
 import { rollbackImport, type RollbackReport } from '../cudnn/import.js';
 import { manifestPaths } from '../cudnn/manifest.js';
-import { envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
+import { commandLine, envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
 import { defaultCudaRoot, elevationHint, userCudnnRoot, userToolkitRoot } from '../platform.js';
@@ -88,7 +88,7 @@ function render(reports: RollbackReport[], refused: Refusal[], root: string | un
 
 function renderEnv(env: EnvRollbackResult, out: Output): void {
   if (env.undone.length + env.kept.length + env.failed.length === 0) return;
-  for (const c of env.undone) out.line(`${out.symbol('pass')} ${commandsText.envUndone(c.target)}`);
+  for (const c of env.undone) out.line(`${out.symbol('pass')} ${c.kind === 'package' && c.undo ? commandsText.packageUndone(c.target, c.before ?? '', commandLine(c.undo)) : commandsText.envUndone(c.target)}`);
   for (const k of env.kept) out.line(`${out.symbol('warn')} ${commandsText.envKept(k.change.target, k.reason, k.fix)}`);
   for (const f of env.failed) out.line(`${out.symbol('fail')} ${f.change.target}: ${f.message}`);
 }

@@ -46,7 +46,8 @@ export async function nearestExistingDir(os: OsName, dir: string): Promise<strin
   }
 }
 
-async function isElevated(host: Host): Promise<boolean | undefined> {
+/** Root (Linux) / an elevated token (Windows), asked through the host (`id -u`, `net session`); undefined when the probe could not run. */
+export async function isElevated(host: Host): Promise<boolean | undefined> {
   const probe = elevationProbe(host.os);
   const r = await host.run(probe.file, probe.args, { timeoutMs: 10_000 });
   if (r.exitCode === null) return undefined;

@@ -12,6 +12,22 @@ export type StaleOwner =
   | { manager: 'apt'; dir: string }
   | { manager: 'none' };
 
+/**
+ * The package command that replaces a stale copy its manager owns: what the user would type, and
+ * what a repair step runs (non-interactive, the same packages), with the packages it replaces.
+ */
+export interface PackageReplacement {
+  manager: 'conda' | 'pip' | 'apt';
+  /** As the fix shows it: `conda install -p ENV "cudnn>=8.6,<9"`, `sudo apt-get install libcudnn8=…`. */
+  command: string;
+  /** What a step runs: conda with --yes, the venv's python -m pip, apt-get -y (as root). */
+  run: { file: string; args: string[] };
+  /** The package names whose installed versions it replaces (rollback records these). */
+  packages: string[];
+  /** Where: the conda env's prefix, the venv's python; absent for apt (the system). */
+  target?: string;
+}
+
 export interface LoadOrderCause {
   kind: 'load-order';
   /** TensorFlow's library files this cause decides, in TF's order. */
@@ -32,6 +48,17 @@ export interface LoadOrderCause {
    * taking them away is the fix, for the whole machine, not a per-user order around them.
    */
   ownConfs?: string[];
+  /** The owner's command that replaces the stale copy, when the owner is a package manager. */
+  replace?: PackageReplacement;
+}
+
+/** A wrong copy wins and no right one is on the machine; its package manager can replace it. */
+export interface StaleCopyCause {
+  kind: 'stale-copy';
+  file: string;
+  dir: string;
+  owner: StaleOwner;
+  replace: PackageReplacement;
 }
 
 export interface PipPinCause {
@@ -64,7 +91,12 @@ export interface CudnnElsewhereCause {
   at: string;
 }
 
-export type Cause = LoadOrderCause | PipPinCause | DriverCause | CudnnElsewhereCause;
+export type Cause = LoadOrderCause | StaleCopyCause | PipPinCause | DriverCause | CudnnElsewhereCause;
+
+/** The package command a finding's cause names, if any. */
+export function replacementOf(cause: Cause | undefined): PackageReplacement | undefined {
+  return cause?.kind === 'load-order' || cause?.kind === 'stale-copy' ? cause.replace : undefined;
+}
 
 /** The folders of a Linux distro's own packages: a copy there belongs to apt/dnf, not to the user. */
 function systemFolder(os: OsName, dir: string): boolean {

@@ -8,7 +8,8 @@ import { remediesText as R } from '../i18n/remedies.js';
 import { resolveLibrary } from '../probe/resolution.js';
 import type { MachineFacts, SearchVia } from '../probe/types.js';
 import { compareDotted, major, majorMinor } from '../version.js';
-import { ownerOf, type LoadOrderCause, type StaleOwner } from './cause.js';
+import { shownCommand } from '../env/shell-quote.js';
+import { ownerOf, type LoadOrderCause, type PackageReplacement, type StaleOwner } from './cause.js';
 import { wrongVersion } from './checks-libraries.js';
 import { finding, type Finding } from './finding.js';
 import { cudnnCopyIn, samePath, toolkitOwning } from './toolkit-lookup.js';
@@ -88,28 +89,45 @@ export function currentShellLine(os: MachineFacts['os'], dirs: string[]): string
   return `export LD_LIBRARY_PATH="${dirs.join(':')}\${LD_LIBRARY_PATH:+:\${LD_LIBRARY_PATH}}"`;
 }
 
-/** The package command that replaces a stale copy its manager owns, for what TF needs. */
-export function packageCommand(cause: LoadOrderCause, req: Requirements): string | undefined {
+/** The package command that replaces a stale copy its manager owns, for what TF needs: shown, and as a step runs it. */
+export function packageReplacement(cause: Pick<LoadOrderCause, 'files' | 'owner'>, req: Requirements): PackageReplacement | undefined {
   const o = cause.owner;
   const cudnnStale = cause.files.some((f) => /cudnn/i.test(f));
   const cudaMajor = req.cuda ? major(req.cuda) : undefined;
   if (o.manager === 'conda') {
     const specs = [
-      ...(cudnnStale && req.cudnn ? [`"cudnn>=${req.cudnn},<${major(req.cudnn) + 1}"`] : []),
+      ...(cudnnStale && req.cudnn ? [`cudnn>=${req.cudnn},<${major(req.cudnn) + 1}`] : []),
       ...(cause.files.some((f) => !/cudnn/i.test(f)) && req.cuda ? [cudaMajor! >= 12 ? `cuda-cudart=${req.cuda}` : `cudatoolkit=${req.cuda}`] : []),
     ];
-    return specs.length ? `conda install -p ${o.prefix} ${specs.join(' ')}` : undefined;
+    if (!specs.length) return undefined;
+    return {
+      manager: 'conda',
+      command: shownCommand(['conda', 'install', '-p', o.prefix, ...specs]),
+      run: { file: 'conda', args: ['install', '--yes', '-p', o.prefix, ...specs] },
+      packages: specs.map((s) => s.split(/[=<>]/)[0]),
+      target: o.prefix,
+    };
   }
   if (o.manager === 'pip') {
-    const pip = o.venv ? `${o.venv}/bin/pip` : `${o.python} -m pip`;
-    return cudnnStale && req.cudnn && cudaMajor ? `${pip} install "nvidia-cudnn-cu${cudaMajor}>=${req.cudnn},<${major(req.cudnn) + 1}"` : undefined;
+    if (!(cudnnStale && req.cudnn && cudaMajor)) return undefined;
+    const spec = `nvidia-cudnn-cu${cudaMajor}>=${req.cudnn},<${major(req.cudnn) + 1}`;
+    const pip = o.venv ? [`${o.venv}/bin/pip`] : [o.python, '-m', 'pip'];
+    return { manager: 'pip', command: shownCommand([...pip, 'install', spec]), run: { file: o.python, args: ['-m', 'pip', 'install', spec] }, packages: [`nvidia-cudnn-cu${cudaMajor}`], target: o.python };
   }
   if (o.manager === 'apt') {
     // NVIDIA's apt repository names each build libcudnnN=<version>-1+cuda<X.Y>.
     const v = req.cudnnArchive?.version;
-    return cudnnStale && v && req.cuda ? `sudo apt-get install libcudnn${major(v)}=${v}-1+cuda${req.cuda}` : undefined;
+    if (!(cudnnStale && v && req.cuda)) return undefined;
+    const pkg = `libcudnn${major(v)}`;
+    const spec = `${pkg}=${v}-1+cuda${req.cuda}`;
+    return { manager: 'apt', command: `sudo apt-get install ${spec}`, run: { file: 'apt-get', args: ['install', '-y', spec] }, packages: [pkg] };
   }
   return undefined;
+}
+
+/** The package command, as the fix shows it. */
+export function packageCommand(cause: Pick<LoadOrderCause, 'files' | 'owner'>, req: Requirements): string | undefined {
+  return packageReplacement(cause, req)?.command;
 }
 
 function loadOrderFinding(facts: MachineFacts, req: Requirements, cause: LoadOrderCause, repair: string): Finding {
@@ -129,8 +147,8 @@ function loadOrderFinding(facts: MachineFacts, req: Requirements, cause: LoadOrd
   // An older cudawiz run's own conf file: take it away (for every program), not an order around it.
   if (cause.ownConfs?.length) return { ...finding(`load-order:${cause.rightDirs[0]}`, 'fail', title, [...evidence, ...cause.ownConfs.map((f) => R.ownConfEvidence(f))], R.ownConfFix(repair, cause.ownConfs)), cause };
   const fix = R.loadOrderFix(repair, dirs, currentShellLine(facts.os, cause.rightDirs));
-  const pkg = packageCommand(cause, req);
-  return { ...finding(`load-order:${cause.rightDirs[0]}`, 'fail', title, evidence, pkg ? R.orReplace(fix, pkg) : fix), cause };
+  const replace = packageReplacement(cause, req);
+  return { ...finding(`load-order:${cause.rightDirs[0]}`, 'fail', title, evidence, replace ? R.orReplace(fix, replace.command) : fix), cause: replace ? { ...cause, replace } : cause };
 }
 
 /**
@@ -161,8 +179,8 @@ export function groupFindings(findings: Finding[], facts: MachineFacts, req: Req
       // The wrong copy wins and no right one is here: where a package manager owns it, its command replaces it.
       const w = resolveLibrary(facts.search, lib.file).winner;
       const owner = w ? ownerOf(facts.os, w.dir, w.via, facts.conda, facts.pip) : undefined;
-      const cmd = owner && w ? packageCommand({ kind: 'load-order', files: [lib.file], shadowed: [lib.file], staleDirs: [w], stale: [], rightDirs: [], right: [], owner }, req) : undefined;
-      out.push(cmd ? { ...f, fix: R.orReplace(f.fix ?? '', cmd) } : f);
+      const replace = owner && w ? packageReplacement({ files: [lib.file], owner }, req) : undefined;
+      out.push(replace && owner && w ? { ...f, fix: R.orReplace(f.fix ?? '', replace.command), cause: { kind: 'stale-copy', file: lib.file, dir: w.dir, owner, replace } } : f);
       continue;
     }
     if (f.id === 'cudnn' && f.status === 'fail') {

@@ -9,6 +9,7 @@ import { readEnvJournal, writeEnvJournal } from './journal.js';
 import { hasLine, withLineAppended, withLineRemoved } from './text-lines.js';
 import type { EnvApplyOptions, EnvApplyResult, EnvChange, EnvJournal, EnvJournalEntry, EnvRollbackResult } from './types.js';
 import { persistedValue, readPersistedPath } from './windows-path.js';
+import { undoPackageChange } from './package-change.js';
 
 async function readText(file: string): Promise<string | null> {
   try {
@@ -158,6 +159,10 @@ async function undoOne(host: Host, change: EnvChange): Promise<Undo> {
     }
     const error = await setPersistedPath(host, scope, change.before, change.valueKind);
     return error ? { outcome: 'failed', message: envText.couldNotRestorePath(scope, error) } : { outcome: 'undone' };
+  }
+  if (change.kind === 'package') {
+    const r = await undoPackageChange(host, change);
+    return r.ok ? { outcome: 'undone' } : { outcome: 'failed', message: r.message };
   }
   return { outcome: 'undone' };
 }

@@ -1,8 +1,9 @@
 // Making TF's libraries findable: the loader path on Linux, PATH on Windows.
 export { applyEnvChanges, rollbackEnvChanges } from './apply.js';
 export { readEnvJournal } from './journal.js';
-export { describeEnvChange, envConsent, envPlaces, listToolkitLibraries, planEnvChanges, readLinuxEnvState, readWindowsEnvState, type EnvConsent } from './plan.js';
+export { describeEnvChange, envConsent, envPlaces, packageConsent, listToolkitLibraries, planEnvChanges, readLinuxEnvState, readWindowsEnvState, type EnvConsent } from './plan.js';
 export { describeEnvPlan, envLinesToRunYourself, prepareEnvPlan, type PrepareEnvOptions } from './prepare.js';
 export { parseRegQueryPath, readPersistedPath } from './windows-path.js';
 export type * from './types.js';
 export { loadOrderExportLine, planLoadOrder, prepareLoadOrder, type LoadOrderInput } from './load-order.js';
+export { applyPackageChange, commandLine, readPackageState, undoCommand, type PackageRun, type PackageState } from './package-change.js';

@@ -2,7 +2,7 @@
 // Read back, it is checked before anything acts on it: its shape (a truncated or edited file is a
 // CudawizError with a fix), and that every change is one cudawiz makes: a conf file of its own name
 // in an ld.so.conf.d, an env script of its own name beside the journal, a line in a shell's rc
-// file, a PATH scope, and plain `ldconfig`. A journal rewritten by someone else cannot make a
+// file, a PATH scope, plain `ldconfig`, and a package manager's way back to a recorded state. A journal rewritten by someone else cannot make a
 // rollback write, delete or run anything else.
 import { envText } from '../i18n/env.js';
 import { lstat, mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
@@ -11,10 +11,11 @@ import * as z from 'zod';
 import { CudawizError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
 import type { EnvChange, EnvJournal } from './types.js';
+import { unsafePackageUndo } from './package-change.js';
 
 const text = z.string().nullable();
 const changeSchema = z.object({
-  kind: z.enum(['ld-so-conf', 'ldconfig', 'env-script', 'rc-line', 'windows-path']),
+  kind: z.enum(['ld-so-conf', 'ldconfig', 'env-script', 'rc-line', 'windows-path', 'package']),
   target: z.string().min(1),
   before: text,
   after: text,
@@ -23,6 +24,7 @@ const changeSchema = z.object({
   line: z.string().optional(),
   valueKind: z.enum(['REG_SZ', 'REG_EXPAND_SZ']).optional(),
   libraries: z.array(z.string()).optional(),
+  undo: z.object({ file: z.string(), args: z.array(z.string()) }).optional(),
 });
 const journalSchema = z.object({
   format: z.literal(1),
@@ -73,6 +75,10 @@ async function unsafeChange(change: EnvChange, journalFile: string): Promise<str
     case 'rc-line':
       if (!cleanAbsolute(t) || !RC_FILES.has(base(t))) return envText.notRcFile;
       return change.line === undefined ? envText.noLineRecorded : undefined;
+    case 'package':
+      // Rollback runs only the undo: one of three managers back to a recorded state.
+      if (t !== 'apt' && !cleanAbsolute(t)) return envText.notPackageTarget;
+      return unsafePackageUndo(change);
   }
 }
 

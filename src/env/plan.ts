@@ -98,6 +98,8 @@ export function describeEnvChange(change: EnvChange): string[] {
       return [change.before === null ? envText.create(change.target, change.why) : envText.rewrite(change.target, change.why), ...indented(change.after)];
     case 'ldconfig':
       return [envText.run([change.command?.file, ...(change.command?.args ?? [])].join(' '), change.why)];
+    case 'package':
+      return [envText.runManager([change.command?.file, ...(change.command?.args ?? [])].join(' '), change.why)];
     case 'rc-line':
       return [envText.addLine(change.target, change.why), `    ${change.line}`];
     case 'windows-path':
@@ -119,5 +121,17 @@ export function envConsent(options: { flag?: string; yes?: boolean; tty: boolean
     throw new UsageError(envText.badConsent(options.flag), envText.badConsentFix);
   }
   if (options.yes) return 'yes';
+  return options.tty ? 'ask' : 'no';
+}
+
+/**
+ * --package-manager yes|no: whether repair may run a package manager's command (conda, pip, apt) on
+ * what that manager owns. Never implied by --yes; without the flag, asked where a question can be
+ * asked, else the command is left to the user.
+ */
+export function packageConsent(options: { flag?: string; tty: boolean }): EnvConsent {
+  const flag = options.flag?.trim().toLowerCase();
+  if (flag === 'yes' || flag === 'no') return flag;
+  if (flag !== undefined) throw new UsageError(envText.badPackageConsent(options.flag), envText.badPackageConsentFix);
   return options.tty ? 'ask' : 'no';
 }

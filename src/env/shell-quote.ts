@@ -9,3 +9,8 @@ export function shDoubleQuoted(text: string): string {
 export function singleQuoted(text: string, syntax: 'posix' | 'fish'): string {
   return syntax === 'fish' ? `'${text.replace(/[\\']/g, (c) => `\\${c}`)}'` : `'${text.replace(/'/g, `'\\''`)}'`;
 }
+
+/** A command as the user would type it: each word bare where the shell reads it as is, else double-quoted (`"cudnn>=8.6,<9"`). */
+export function shownCommand(words: readonly string[]): string {
+  return words.map((w) => (/^[\w@%+=:,./\\-]+$/.test(w) ? w : `"${w}"`)).join(' ');
+}

@@ -2,7 +2,7 @@
 import type { Host } from '../host.js';
 import type { OsName, WindowsEnvScope } from '../platform.js';
 
-export type EnvChangeKind = 'ld-so-conf' | 'ldconfig' | 'env-script' | 'rc-line' | 'windows-path';
+export type EnvChangeKind = 'ld-so-conf' | 'ldconfig' | 'env-script' | 'rc-line' | 'windows-path' | 'package';
 
 export interface EnvCommand {
   file: string;
@@ -13,7 +13,7 @@ export interface EnvCommand {
 
 export interface EnvChange {
   kind: EnvChangeKind;
-  /** A file path; 'Machine' or 'User' for windows-path; 'ld.so.cache' for ldconfig. */
+  /** A file path; 'Machine' or 'User' for windows-path; 'ld.so.cache' for ldconfig; package: the conda prefix, the venv's python, or 'apt'. */
   target: string;
   /** The file's content or the persisted value before the change; null when it did not exist. */
   before: string | null;
@@ -28,6 +28,8 @@ export interface EnvChange {
   valueKind?: 'REG_SZ' | 'REG_EXPAND_SZ';
   /** ldconfig: the library files whose `ldconfig -p` lines are shown afterwards. */
   libraries?: string[];
+  /** package: the manager's own command back to `before` (conda --revision N, pip name==old, apt-get name=old). */
+  undo?: EnvCommand;
 }
 
 /** A change cudawiz will not make, with what the user can do instead. */

@@ -71,6 +71,7 @@ const en = {
   repairPython: 'the Python whose TensorFlow to read',
   repairCudnnArchive: 'a cuDNN archive to copy in again',
   repairConfigureEnv: 'fix the loader path / PATH order too',
+  repairPackageManager: "let conda, pip or apt replace a stale copy they own (recorded for rollback); not implied by --yes",
   repairYes: 'go ahead without asking',
   repairDryRun: 'print the fixes and change nothing',
   // rollback
@@ -177,6 +178,7 @@ export const cliText = localized<CliStrings>({
     repairPython: '读取哪个 Python 里的 TensorFlow',
     repairCudnnArchive: '重新复制进去的 cuDNN 压缩包',
     repairConfigureEnv: '同时修正动态库搜索路径 / PATH 顺序',
+    repairPackageManager: '让 conda、pip 或 apt 换掉它们自己的旧版本（记录下来，可以回滚）；--yes 不代表同意这一项',
     repairYes: '不再询问，直接执行',
     repairDryRun: '只打印修复项，不做任何改动',
     rollbackSummary: '按清单撤销 cudawiz 复制进工具包的 cuDNN，并恢复被覆盖的文件。',

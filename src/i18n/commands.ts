@@ -21,6 +21,7 @@ export const commandsText = localized({
       `${dir}: ${interrupted ? 'interrupted cuDNN copy' : 'cuDNN copy'} rolled back (removed ${removed} file${removed === 1 ? '' : 's'}, restored ${restored} original${restored === 1 ? '' : 's'}).`,
     restoredLine: (file: string) => `restored ${file}`,
     envUndone: (target: string) => `${target}: cudawiz's change undone.`,
+    packageUndone: (target: string, before: string, command: string) => `${target}: back to ${before} (${command}).`,
     envKept: (target: string, reason: string, fix?: string) => `${target}: left as it is — ${reason}${fix ? ` (${fix})` : ''}`,
   },
   zh: {
@@ -40,6 +41,7 @@ export const commandsText = localized({
     rolledBack: (dir, interrupted, removed, restored) => `${dir}：已回滚${interrupted ? '中断的' : ''} cuDNN 复制（删除 ${removed} 个文件，恢复 ${restored} 个原文件）。`,
     restoredLine: (file) => `已恢复 ${file}`,
     envUndone: (target) => `${target}：已撤销 cudawiz 的修改。`,
+    packageUndone: (target, before, command) => `${target}：已退回到 ${before}（${command}）。`,
     envKept: (target, reason, fix) => `${target}：保持原样 —— ${reason}${fix ? `（${fix}）` : ''}`,
   },
 });

@@ -28,6 +28,8 @@ export interface PlanOptions {
   downloadsDir?: string;
   yes?: boolean;
   configureEnv: EnvConsent;
+  /** --package-manager: may repair run conda/pip/apt on a stale copy they own (never implied by --yes). */
+  packageManager?: EnvConsent;
   /** How the user ran us, for "re-run with sudo …" hints. */
   command: string;
   logDir?: string;
@@ -65,6 +67,8 @@ export interface PlanContext extends PlanOptions {
   serverSizes?: Map<string, number>;
   /** The sha256 the download step verified; the installer is re-checked against it right before it runs. */
   installerSha256?: string;
+  /** Findings whose stale copy its package manager replaced in this run: their workaround is not needed. */
+  replaced?: Set<string>;
 }
 
 export function createPlanContext(catalog: Catalog, host: Host, options: PlanOptions): PlanContext {

@@ -113,7 +113,7 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
         route: o.route,
         tf: version,
         facts,
-        options: { cudaRoot: globals.cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask', command: 'cudawiz', probes, ...(used ? { bundle: used.bundle, cudnnArchive: used.bundle.cudnnArchive, pinRelease: used.pinRelease } : {}) },
+        options: { cudaRoot: globals.cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask', packageManager: 'ask', command: 'cudawiz', probes, ...(used ? { bundle: used.bundle, cudnnArchive: used.bundle.cudnnArchive, pinRelease: used.pinRelease } : {}) },
       });
       // A lock taken over from a killed run is said under the first step, once the plan is on screen.
       const notices: string[] = [];

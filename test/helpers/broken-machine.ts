@@ -105,8 +105,39 @@ export async function condaEnv(m: BrokenMachine, name: string, packages: { name:
     for (const f of files) await m.fx.file(path.join(prefix, f), 'ELF');
     await m.fx.file(path.join(prefix, 'conda-meta', `${p.name}-${p.version}-${p.build}.json`), condaRecord(p.name, p.version, p.build, 'linux-64', files));
   }
-  await m.fx.file(path.join(prefix, 'conda-meta', 'history'), `==> 2023-03-01 10:00:00 <==\n# cmd: conda create -n ${name} ${packages.map((p) => `${p.name}=${p.version}`).join(' ')}\n`);
+  // conda's history: the command, then a +line per package linked (what `conda list --revisions` reads).
+  const linked = packages.map((p) => `+defaults/linux-64::${p.name}-${p.version}-${p.build}`).join('\n');
+  await m.fx.file(path.join(prefix, 'conda-meta', 'history'), `==> 2023-03-01 10:00:00 <==\n# cmd: conda create -n ${name} ${packages.map((p) => `${p.name}=${p.version}`).join(' ')}\n# conda version: 23.1.0\n${linked}\n`);
   return prefix;
+}
+
+export interface ChannelPackage {
+  name: string;
+  version: string;
+  build: string;
+  /** Files under the env, as the package's info/files lists them (lib/libcudnn.so.8). */
+  files: string[];
+}
+
+/**
+ * `conda` on the machine's PATH (test/fixtures/conda/conda.mjs) and a local channel in ~/.condarc
+ * holding these packages as conda's pkgs cache holds them extracted: info/files and the files.
+ */
+export async function condaTool(m: BrokenMachine, packages: ChannelPackage[]): Promise<string> {
+  const channel = path.join(m.home, 'conda-channel');
+  const repodata: Record<string, unknown> = {};
+  for (const p of packages) {
+    const fn = `${p.name}-${p.version}-${p.build}.tar.bz2`;
+    const dir = path.join(channel, 'linux-64', `${p.name}-${p.version}-${p.build}`);
+    for (const f of p.files) await m.fx.file(path.join(dir, f), 'ELF');
+    await m.fx.file(path.join(dir, 'info', 'files'), `${p.files.join('\n')}\n`);
+    repodata[fn] = { name: p.name, version: p.version, build: p.build, build_number: 0, depends: [], subdir: 'linux-64' };
+  }
+  await m.fx.file(path.join(channel, 'linux-64', 'repodata.json'), JSON.stringify({ info: { subdir: 'linux-64' }, packages: repodata }, null, 2));
+  await m.fx.file(path.join(m.home, '.condarc'), `channels:\n  - file://${channel}\n`);
+  await writeFile(path.join(m.bin, 'conda'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(repoRoot, 'test/fixtures/conda/conda.mjs')}" "$@"\n`);
+  await chmod(path.join(m.bin, 'conda'), 0o755);
+  return channel;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envConsent } from '../../src/env/index.js';
+import { envConsent, packageConsent } from '../../src/env/index.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('--configure-env: whether cudawiz may change the environment', () => {
@@ -25,5 +25,15 @@ describe('--configure-env: whether cudawiz may change the environment', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toBe('--configure-env takes yes or no, not "maybe".');
     expect((error as UsageError).exitCode).toBe(2);
+  });
+});
+
+describe('--package-manager: whether repair may run conda, pip or apt on what they own', () => {
+  it('follows the flag; without it asks where a question can be asked and says no headless — --yes is no consent here', () => {
+    expect(packageConsent({ flag: 'yes', tty: false })).toBe('yes');
+    expect(packageConsent({ flag: 'No', tty: true })).toBe('no');
+    expect(packageConsent({ tty: true })).toBe('ask');
+    expect(packageConsent({ tty: false })).toBe('no');
+    expect(() => packageConsent({ flag: 'maybe', tty: false })).toThrow('--package-manager takes yes or no, not "maybe".');
   });
 });

