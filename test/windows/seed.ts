@@ -70,10 +70,15 @@ export async function installCudaByHand(m: WineMachine, file: string, mm: string
   return `${CUDA_ROOT}\\v${mm}`;
 }
 
-/** cuDNN copied into a toolkit by hand, as the blog posts say: the DLL and its version header. */
+// cuDNN 8's Windows zips split the library into these DLLs beside cudnn64_8.dll (NVIDIA's cuDNN 8.x archives).
+const CUDNN8_PARTS = ['adv_infer', 'adv_train', 'cnn_infer', 'cnn_train', 'ops_infer', 'ops_train'];
+
+/** cuDNN copied into a toolkit by hand, as the blog posts say: its DLLs (all of 8.x's), import library and version header. */
 export async function copyCudnnByHand(m: WineMachine, toolkit: string, version: string): Promise<void> {
   const [maj, min, patch] = version.split('.');
-  await m.writeFile(`${toolkit}\\bin\\cudnn64_${maj}.dll`, await readFile(m.host('C:\\windows\\system32\\version.dll')));
+  const dll = await readFile(m.host('C:\\windows\\system32\\version.dll'));
+  for (const name of [`cudnn64_${maj}.dll`, ...(Number(maj) >= 8 ? CUDNN8_PARTS.map((p) => `cudnn_${p}64_${maj}.dll`) : [])]) await m.writeFile(`${toolkit}\\bin\\${name}`, dll);
+  await m.writeFile(`${toolkit}\\lib\\x64\\cudnn.lib`, 'cuDNN import library');
   const defines = `#define CUDNN_MAJOR ${maj}\n#define CUDNN_MINOR ${min}\n#define CUDNN_PATCHLEVEL ${patch}\n`;
   await m.writeFile(`${toolkit}\\include\\${Number(maj) >= 8 ? 'cudnn_version.h' : 'cudnn.h'}`, defines);
 }
