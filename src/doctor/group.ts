@@ -120,7 +120,10 @@ function loadOrderFinding(facts: MachineFacts, req: Requirements, cause: LoadOrd
   }
   const fix = R.loadOrderFix(repair, dirs, currentShellLine(facts.os, cause.rightDirs));
   const pkg = packageCommand(cause, req);
-  return { ...finding(`load-order:${cause.rightDirs[0]}`, 'fail', title, evidence, pkg ? R.orReplace(fix, pkg) : fix), cause };
+  // Windows: conda's Python searches the env's Library\bin before PATH, so no PATH order (repair's, or
+  // $env:Path) beats its copy — only conda's own command is a fix there.
+  const condaFirst = facts.os === 'windows' && cause.staleDirs.some((d) => d.via === 'conda env');
+  return { ...finding(`load-order:${cause.rightDirs[0]}`, 'fail', title, evidence, pkg ? (condaFirst ? R.replaceWith(pkg) : R.orReplace(fix, pkg)) : fix), cause };
 }
 
 /**
@@ -166,14 +169,23 @@ export function groupFindings(findings: Finding[], facts: MachineFacts, req: Req
       }
       const here = facts.cudnn.find((c) => cudnnServes(c.version, req.cudnn));
       if (here) {
-        out.push({ ...f, fix: R.cudnnAlreadyHere(here.version!, here.path), cause: { kind: 'cudnn-elsewhere', version: here.version!, at: here.path } });
+        out.push({ ...f, evidence: [...f.evidence], fix: R.cudnnAlreadyHere(here.version!, here.path), cause: { kind: 'cudnn-elsewhere', version: here.version!, at: here.path } });
         continue;
       }
     }
     out.push(f);
   }
+  // The right cuDNN in another toolkit's folder, which cannot go first (it holds that toolkit's wrong
+  // copies of TF's other libraries): cuDNN's own "not on the search path" line is the same fact, and
+  // its fix ("add that bin to PATH, before any other CUDA bin") would break the rest. One finding, one fix: the copy.
+  const elsewhere = out.find((x) => x.cause?.kind === 'cudnn-elsewhere');
+  const cudnnLibrary = (f: Finding) => f.id === 'libraries:cudnn' || req.libraries.some((l) => l.from === 'cudnn' && f.id === `library:${l.name}`);
   // A cuDNN finding that came before the libraries: fold it in now that the cause's finding exists.
   return out.flatMap((f) => {
+    if (elsewhere && f.status === 'fail' && cudnnLibrary(f)) {
+      elsewhere.evidence.push(R.alsoExplains(f.title));
+      return [];
+    }
     if (f.id !== 'cudnn' || f.status !== 'fail' || !cudnnCause) return [f];
     const lo = out.find((x) => x.cause === cudnnCause);
     if (!lo) return [f];

@@ -107,6 +107,8 @@ describe('repair on Windows, class by class, under Wine', () => {
     const repair = await m.cli(['repair', '--tf', '2.3', '--yes', ...laptop.globals]);
     expect(repair.code, shown(repair)).toBe(1);
     expect(repair.stdout).toContain(copy);
+    // Never "add v11.0\\bin to PATH": that would put 11.0's cufft64_10.dll … ahead of 10.1's.
+    expect(repair.stdout).not.toMatch(/Add .*v11\.0\\bin to PATH/);
     expect(laptop.mirror.requests).toEqual([]);
     expect(await snapshot(m, [V101, V110])).toEqual(was);
 
@@ -133,7 +135,9 @@ describe('repair on Windows, class by class, under Wine', () => {
     const repair = await m.cli(['repair', '--tf', '2.3', '--yes', ...laptop.globals], { env: prompt });
     expect(repair.code, shown(repair)).toBe(1);
     const said = repair.stdout + repair.stderr;
-    expect(said).toContain(`conda install -p ${conda} "cudnn>=7.6,<8"`);
+    expect(said).toContain(`Replace the stale copy with its package manager: conda install -p ${conda} "cudnn>=7.6,<8"`);
+    // No PATH order beats Library\\bin for conda's Python: neither a repair nor $env:Path is offered as the fix.
+    expect(said).not.toContain('$env:Path');
     expect(said).toContain("conda's Python loads the env's Library\\bin before any folder on PATH, so only conda can replace the copy there");
     expect(laptop.mirror.requests).toEqual([]);
     expect(await snapshot(m, [V101, conda])).toEqual(was);
