@@ -44,7 +44,7 @@ async function machinePathWith(m: WineMachine, edit: (dirs: string[]) => string[
 }
 
 describe('repair on Windows, class by class, under Wine', () => {
-  it("another CUDA's bin first on the saved Machine PATH: repair (on a Chinese Windows) puts v10.1\\bin first through the registry, downloads nothing, and leaves 11.0 as it was", async () => {
+  it("another CUDA's bin first on the saved Machine PATH: not elevated, repair changes nothing and says to rerun it as an administrator; elevated (on a Chinese Windows), it puts v10.1\\bin first through the registry, downloads nothing, and leaves 11.0 as it was", async () => {
     laptop = await windowsLaptop();
     const m = laptop.machine;
     await installCudaByHand(m, INSTALLER_101, '10.1');
@@ -53,8 +53,6 @@ describe('repair on Windows, class by class, under Wine', () => {
     // 11.0's folders ahead of 10.1's on the Machine PATH (its installer ran last).
     const v110dirs = lower([`${V110}\\bin`, `${V110}\\libnvvp`]);
     await machinePathWith(m, (dirs) => [...dirs.filter((d) => v110dirs.includes(d.toLowerCase())), ...dirs.filter((d) => !v110dirs.includes(d.toLowerCase()))]);
-    const digest110 = await treeDigest(m.host(V110));
-    const digest101 = await treeDigest(m.host(V101));
 
     const before = await doctorJson(m, '--tf', '2.3');
     expect(before.run.code, shown(before.run)).toBe(1);
@@ -64,13 +62,20 @@ describe('repair on Windows, class by class, under Wine', () => {
     // Everything TF 2.3 needs is on the machine: the order is the only fault besides the missing Python.
     expect(ids(failing(before.findings))).toEqual([`load-order:${V101}\\bin`, 'python']);
 
+    // First from a normal terminal: only an administrator may reorder the Machine PATH, so nothing is written.
+    const was = await snapshot(m, [V101, V110]);
+    const notAdmin = await m.cli(['repair', '--tf', '2.3', '--yes', ...laptop.globals], { env: { FIXTURE_NOT_ADMIN: '1' } });
+    expect(notAdmin.code, shown(notAdmin)).toBe(1);
+    expect(notAdmin.stdout + notAdmin.stderr).toContain("only an administrator can reorder it");
+    expect(notAdmin.stdout + notAdmin.stderr).toContain('(or an elevated PowerShell) and run: cudawiz repair --tf 2.3');
+    expect(await snapshot(m, [V101, V110])).toEqual(was);
+
     const repair = await m.cliInUiLanguage('zh-CN', ['repair', '--tf', '2.3', '--yes', ...laptop.globals]);
     expect(repair.code, shown(repair)).toBe(0);
     expect(repair.stdout).toMatch(CJK);
     expect(englishIn(repair.stdout + repair.stderr)).toEqual([]);
     expect(laptop.mirror.requests).toEqual([]);
-    expect(await treeDigest(m.host(V110))).toEqual(digest110);
-    expect(await treeDigest(m.host(V101))).toEqual(digest101);
+    expect((await snapshot(m, [V101, V110])).digests).toEqual(was.digests);
     const written = (await m.reg(MACHINE_ENV, 'Path'))!;
     expect(written.kind).toBe('REG_EXPAND_SZ');
     const dirs = lower(written.value.split(';'));

@@ -73,7 +73,7 @@ export function loadOrderStep(dirs: string[], fixes: Finding[]): Step<PlanContex
       // env step plans it — knowing the machine's other toolkits (which ones shadow it) and whether
       // this process is elevated — since a shadowing folder on the Machine PATH is beaten only there:
       // new processes get the User PATH after the Machine one.
-      return envPlanFor(ctx, { toolkitDir: path.win32.dirname(dirs[0] ?? toolkitLibraryDir(ctx.os, ctx.toolkitDir)) });
+      return envPlanFor(ctx, { toolkitDir: path.win32.dirname(dirs[0] ?? toolkitLibraryDir(ctx.os, ctx.toolkitDir)), rerunCommand: ctx.command });
     }
     return prepareLoadOrder({ host: ctx.host, tf: ctx.tf, cuda: ctx.cuda, dirs, root: ctx.host.fsRoot });
   };

@@ -96,7 +96,7 @@ export function describeEnvChange(c: EnvChange): string {
  * What making the libraries findable would change. `elevated: false` plans for the user only (the
  * redist route); `toolkitDir` names the toolkit that must come first where it is not the route's own.
  */
-export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean; forUser?: boolean; toolkitDir?: string } = {}) {
+export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean; forUser?: boolean; toolkitDir?: string; rerunCommand?: string } = {}) {
   const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
   return prepareEnvPlan({
     host: ctx.host,
@@ -108,5 +108,6 @@ export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean
     elevated: options.elevated ?? (await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command).catch(() => undefined))?.elevated ?? false,
     root: ctx.host.fsRoot,
     forUser: options.forUser,
+    rerunCommand: options.rerunCommand,
   });
 }
