@@ -169,7 +169,9 @@ export function groupFindings(findings: Finding[], facts: MachineFacts, req: Req
       }
       const here = facts.cudnn.find((c) => cudnnServes(c.version, req.cudnn));
       if (here) {
-        out.push({ ...f, evidence: [...f.evidence], fix: R.cudnnAlreadyHere(here.version!, here.path), cause: { kind: 'cudnn-elsewhere', version: here.version!, at: here.path } });
+        // Where the copy goes: the toolkit of TF's CUDA (the one the cuDNN verdict is about), when there is one.
+        const into = facts.toolkits.find((t) => t.majorMinor === req.cuda && !samePath(facts.os, t.path, here.path))?.path;
+        out.push({ ...f, evidence: [...f.evidence], fix: R.cudnnAlreadyHere(here.version!, here.path, into), cause: { kind: 'cudnn-elsewhere', version: here.version!, at: here.path } });
         continue;
       }
     }

@@ -58,7 +58,7 @@ describe('repair on Windows, class by class (data)', () => {
     expect(findings.some((x) => x.id.startsWith('load-order:'))).toBe(false);
     const cudnn = byId(findings).cudnn;
     expect(cudnn.status).toBe('fail');
-    expect(cudnn.fix).toBe(`cuDNN 7.6.5 is already at ${CUDA}\\v11.0: nothing to download — copy its cudnn files (bin or lib, include) into the CUDA folder TensorFlow uses`);
+    expect(cudnn.fix).toBe(`cuDNN 7.6.5 is already at ${CUDA}\\v11.0: nothing to download — copy its cudnn files (bin or lib, include) into ${CUDA}\\v10.1, the CUDA folder TensorFlow uses`);
     // cuDNN's own "not on the search path" line is the same fact, said once: its fix (v11.0\\bin first on PATH) would shadow 10.1.
     expect(findings.filter((x) => x.status === 'fail' && /cudnn/i.test(x.id)).map((x) => x.id)).toEqual(['cudnn']);
     expect(cudnn.evidence).toContain(`the same cause: cudnn64_7.dll is in ${CUDA}\\v11.0\\bin but not on the library search path`);

@@ -105,7 +105,7 @@ describe('repair on Windows, class by class, under Wine', () => {
     const before = await doctorJson(m, '--tf', '2.3');
     const cudnn = before.findings.find((f) => f.id === 'cudnn');
     expect(cudnn?.status, JSON.stringify(before.findings, null, 1)).toBe('fail');
-    const copy = `cuDNN 7.6.5 is already at ${V110}: nothing to download — copy its cudnn files (bin or lib, include) into the CUDA folder TensorFlow uses`;
+    const copy = `cuDNN 7.6.5 is already at ${V110}: nothing to download — copy its cudnn files (bin or lib, include) into ${V101}, the CUDA folder TensorFlow uses`;
     expect(cudnn?.fix).toBe(copy);
     expect(before.findings.some((f) => f.id.startsWith('load-order:'))).toBe(false);
 
