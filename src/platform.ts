@@ -260,6 +260,12 @@ export function regQueryPathCommand(scope: WindowsEnvScope): { file: string; arg
   return { file: 'reg.exe', args: ['query', `${key.hive}\\${key.subkey}`, '/v', 'Path'] };
 }
 
+/** `reg query` listing every value of a scope's environment key: exit 0 whenever the key is there, Path or not. */
+export function regQueryEnvKeyCommand(scope: WindowsEnvScope): { file: string; args: string[] } {
+  const key = WINDOWS_ENV_KEYS[scope];
+  return { file: 'reg.exe', args: ['query', `${key.hive}\\${key.subkey}`] };
+}
+
 /** A PowerShell literal: single quotes (PowerShell also treats ‘ ’ ‚ ‛ as quotes) are doubled. */
 export function powershellQuote(value: string): string {
   return `'${value.replace(/['\u2018\u2019\u201A\u201B]/g, (q) => q + q)}'`;

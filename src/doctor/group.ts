@@ -148,7 +148,10 @@ function loadOrderFinding(facts: MachineFacts, req: Requirements, cause: LoadOrd
   if (cause.ownConfs?.length) return { ...finding(`load-order:${cause.rightDirs[0]}`, 'fail', title, [...evidence, ...cause.ownConfs.map((f) => R.ownConfEvidence(f))], R.ownConfFix(repair, cause.ownConfs)), cause };
   const fix = R.loadOrderFix(repair, dirs, currentShellLine(facts.os, cause.rightDirs));
   const replace = packageReplacement(cause, req);
-  return { ...finding(`load-order:${cause.rightDirs[0]}`, 'fail', title, evidence, replace ? R.orReplace(fix, replace.command) : fix), cause: replace ? { ...cause, replace } : cause };
+  // Windows: conda's Python searches the env's Library\bin before PATH, so no PATH order (repair's, or
+  // $env:Path) beats its copy — only conda's own command is a fix there.
+  const condaFirst = facts.os === 'windows' && cause.staleDirs.some((d) => d.via === 'conda env');
+  return { ...finding(`load-order:${cause.rightDirs[0]}`, 'fail', title, evidence, replace ? (condaFirst ? R.replaceWith(replace.command) : R.orReplace(fix, replace.command)) : fix), cause: replace ? { ...cause, replace } : cause };
 }
 
 /**
@@ -194,14 +197,25 @@ export function groupFindings(findings: Finding[], facts: MachineFacts, req: Req
       }
       const here = facts.cudnn.find((c) => cudnnServes(c.version, req.cudnn));
       if (here) {
-        out.push({ ...f, fix: R.cudnnAlreadyHere(here.version!, here.path), cause: { kind: 'cudnn-elsewhere', version: here.version!, at: here.path } });
+        // Where the copy goes: the toolkit of TF's CUDA (the one the cuDNN verdict is about), when there is one.
+        const into = facts.toolkits.find((t) => t.majorMinor === req.cuda && !samePath(facts.os, t.path, here.path))?.path;
+        out.push({ ...f, evidence: [...f.evidence], fix: R.cudnnAlreadyHere(here.version!, here.path, into), cause: { kind: 'cudnn-elsewhere', version: here.version!, at: here.path } });
         continue;
       }
     }
     out.push(f);
   }
+  // The right cuDNN in another toolkit's folder, which cannot go first (it holds that toolkit's wrong
+  // copies of TF's other libraries): cuDNN's own "not on the search path" line is the same fact, and
+  // its fix ("add that bin to PATH, before any other CUDA bin") would break the rest. One finding, one fix: the copy.
+  const elsewhere = out.find((x) => x.cause?.kind === 'cudnn-elsewhere');
+  const cudnnLibrary = (f: Finding) => f.id === 'libraries:cudnn' || req.libraries.some((l) => l.from === 'cudnn' && f.id === `library:${l.name}`);
   // A cuDNN finding that came before the libraries: fold it in now that the cause's finding exists.
   return out.flatMap((f) => {
+    if (elsewhere && f.status === 'fail' && cudnnLibrary(f)) {
+      elsewhere.evidence.push(R.alsoExplains(f.title));
+      return [];
+    }
     if (f.id !== 'cudnn' || f.status !== 'fail' || !cudnnCause) return [f];
     const lo = out.find((x) => x.cause === cudnnCause);
     if (!lo) return [f];

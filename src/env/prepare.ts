@@ -20,6 +20,8 @@ export interface PrepareEnvOptions {
   rcLine?: boolean;
   /** Linux: this user's env script wherever the toolkit is (EnvPlanInput.forUser). */
   forUser?: boolean;
+  /** What to run again as an administrator when only one may make the change (EnvPlanInput.rerunCommand). */
+  rerunCommand?: string;
   /** Tests: put ld.so.conf.d and the config dir under this folder. */
   root?: string;
   configDir?: string;
@@ -44,6 +46,7 @@ export async function prepareEnvPlan(options: PrepareEnvOptions): Promise<{ plan
     windows: host.os === 'windows' ? await readWindowsEnvState(host) : undefined,
     rcLine: options.rcLine,
     forUser: options.forUser,
+    rerunCommand: options.rerunCommand,
   });
   return { plan, places };
 }

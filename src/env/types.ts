@@ -110,6 +110,8 @@ export interface EnvPlanInput {
   rcLine?: boolean;
   /** Linux: this user's env script + rc line wherever the toolkit is (the redist route), never ld.so.conf.d. */
   forUser?: boolean;
+  /** The command to run again as an administrator (repair's own); default: the install with --configure-env yes. */
+  rerunCommand?: string;
 }
 
 export interface EnvApplyOptions {

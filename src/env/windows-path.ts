@@ -2,7 +2,7 @@
 // written back with the same registry kind through PowerShell.
 import { envText } from '../i18n/env.js';
 import type { Host } from '../host.js';
-import { envGet, powershellCommand, regQueryPathCommand, setPersistedPathScript, type Env, type WindowsEnvScope } from '../platform.js';
+import { envGet, powershellCommand, regQueryEnvKeyCommand, regQueryPathCommand, setPersistedPathScript, type Env, type WindowsEnvScope } from '../platform.js';
 import type { EnvChange, PersistedPath } from './types.js';
 
 /** `    Path    REG_EXPAND_SZ    %SystemRoot%\system32;…` → the raw value and its kind. */
@@ -25,8 +25,14 @@ export async function readPersistedPath(host: Host, scope: WindowsEnvScope): Pro
     const parsed = parseRegQueryPath(r.stdout);
     return parsed ? { path: parsed } : { error: envText.noPathValue(`${cmd.file} ${cmd.args.join(' ')}`) };
   }
-  // reg.exe exits 1 with "unable to find the specified registry key or value" when Path is not set.
-  if (r.exitCode === 1 && /unable to find/i.test(r.stderr + r.stdout)) return { path: { value: '', kind: 'REG_EXPAND_SZ', absent: true } };
+  // reg.exe exits 1 when Path is not set, with a message in the display language ("ERROR: The system
+  // was unable to find…", "错误: 系统找不到…"): so ask for the whole key, which lists its values in
+  // any language and exits 0 whenever the key is there. There and without a Path: an empty one.
+  if (r.exitCode === 1) {
+    const keyCmd = regQueryEnvKeyCommand(scope);
+    const k = await host.run(keyCmd.file, keyCmd.args, { env: host.env });
+    if (k.exitCode === 0) return { path: parseRegQueryPath(k.stdout) ?? { value: '', kind: 'REG_EXPAND_SZ', absent: true } };
+  }
   return { error: envText.cmdFailed(`${cmd.file} ${cmd.args.join(' ')}`, r.failure ?? (r.stderr.trim() || `exit ${r.exitCode}`)) };
 }
 

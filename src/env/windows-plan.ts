@@ -91,7 +91,7 @@ export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
   if (scope === 'Machine' && !input.elevated) {
     plan.refusals.push({
       reason: envText.machinePathFirst(shadowing.map((s) => s.by.raw).join(', ')),
-      fix: elevationHint('windows', `cudawiz install --tf ${input.tf ?? '<version>'} --configure-env yes`),
+      fix: elevationHint('windows', input.rerunCommand ?? `cudawiz install --tf ${input.tf ?? '<version>'} --configure-env yes`),
     });
     return;
   }

@@ -19,7 +19,9 @@ const en = {
   removeOwnConfWill: (files: string) => `removes ${files}; rollback puts it back`,
   removeOwnConfAsk: (files: string) => `Remove cudawiz's own ${files}, which hands every program an older copy, and run ldconfig?`,
   orReplace: (fix: string, command: string) => `${fix} — or replace the stale copy with its package manager: ${command}`,
-  cudnnAlreadyHere: (version: string, path: string) => `cuDNN ${version} is already at ${path}: nothing to download — copy its cudnn files (bin or lib, include) into the CUDA folder TensorFlow uses`,
+  replaceWith: (command: string) => `Replace the stale copy with its package manager: ${command}`,
+  cudnnAlreadyHere: (version: string, path: string, into?: string) =>
+    `cuDNN ${version} is already at ${path}: nothing to download — copy its cudnn files (bin or lib, include) into ${into ? `${into}, ` : ''}the CUDA folder TensorFlow uses`,
   pinConflict: (pkg: string, version: string, requirement: string, tf: string, want: string) =>
     `${pkg} ${version} requires ${requirement}, and TensorFlow ${tf} needs cuDNN ${want}: one environment cannot hold both`,
   pinFix: (command: string) => `Give TensorFlow an environment of its own: ${command}`,
@@ -89,7 +91,8 @@ const zh: RemedyStrings = {
   removeOwnConfWill: (files) => `删掉 ${files}；rollback 可以放回去`,
   removeOwnConfAsk: (files) => `删掉 cudawiz 自己写的 ${files}（它让每个程序都加载旧副本），并运行 ldconfig？`,
   orReplace: (fix, command) => `${fix}——或者用它的包管理器换掉旧的那份：${command}`,
-  cudnnAlreadyHere: (version, path) => `cuDNN ${version} 已经在 ${path}：不用下载——把其中的 cudnn 文件（bin 或 lib、include）复制到 TensorFlow 用的 CUDA 目录里`,
+  replaceWith: (command) => `用它的包管理器换掉旧的那份：${command}`,
+  cudnnAlreadyHere: (version, path, into) => `cuDNN ${version} 已经在 ${path}：不用下载——把其中的 cudnn 文件（bin 或 lib、include）复制到 TensorFlow 用的 CUDA 目录${into ? ` ${into} ` : ''}里`,
   pinConflict: (pkg, version, requirement, tf, want) => `${pkg} ${version} 要求 ${requirement}，而 TensorFlow ${tf} 需要 cuDNN ${want}：一个环境装不下两者`,
   pinFix: (command) => `给 TensorFlow 一个单独的环境：${command}`,
   fixes: (title) => `修复：${title}`,

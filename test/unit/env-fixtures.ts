@@ -80,6 +80,17 @@ export async function linuxMachine(options: { shell?: string; homeName?: string;
 const REG = `#!/bin/bash
 printf '%s\\n' "reg.exe $*" >> "$FIXTURE_LOG"
 hive="\${2%%\\\\*}"
+# Without /v: the key's values, exit 0 (the key is always there), the Path line only where it is set.
+if [ "$3" != "/v" ]; then
+  printf '\\r\\n%s\\r\\n' "$2"
+  [ -f "$FIXTURE_REGISTRY/$hive.value" ] && printf '    Path    %s    %s\\r\\n' "$(cat "$FIXTURE_REGISTRY/$hive.kind")" "$(cat "$FIXTURE_REGISTRY/$hive.value")"
+  printf '    TEMP    REG_EXPAND_SZ    %s\\r\\n\\r\\n' '%USERPROFILE%\\AppData\\Local\\Temp'
+  exit 0
+fi
+# FIXTURE_REG_LANG=zh plays a Chinese Windows, whose reg.exe says "not found" in Chinese.
+if [ ! -f "$FIXTURE_REGISTRY/$hive.value" ] && [ "$FIXTURE_REG_LANG" = zh ]; then
+  echo "错误: 系统找不到指定的注册表项或值。" >&2; exit 1
+fi
 if [ ! -f "$FIXTURE_REGISTRY/$hive.value" ]; then
   echo "ERROR: The system was unable to find the specified registry key or value." >&2; exit 1
 fi
@@ -120,7 +131,8 @@ export interface WindowsMachine {
   calls(): Promise<string[]>;
 }
 
-export async function windowsMachine(options: { processPath: string; env?: Record<string, string> }): Promise<WindowsMachine> {
+/** `regLang: 'zh'`: reg.exe says "not found" in Chinese, as on a Chinese Windows. */
+export async function windowsMachine(options: { processPath: string; env?: Record<string, string>; regLang?: 'zh' }): Promise<WindowsMachine> {
   const root = await tempDir('cudawiz-envwin-');
   const bin = path.join(root, 'fixture-bin');
   await writeExecutable(path.join(bin, 'reg.exe'), REG);
@@ -128,7 +140,7 @@ export async function windowsMachine(options: { processPath: string; env?: Recor
   const registry = path.join(root, 'registry');
   await mkdir(registry);
   const log = path.join(root, 'calls.log');
-  const fixtureEnv = { PATH: `${bin}:${process.env.PATH ?? ''}`, FIXTURE_LOG: log, FIXTURE_REGISTRY: registry };
+  const fixtureEnv = { PATH: `${bin}:${process.env.PATH ?? ''}`, FIXTURE_LOG: log, FIXTURE_REGISTRY: registry, FIXTURE_REG_LANG: options.regLang ?? '' };
   // The host's env is the Windows process environment; the fixture's own variables ride along only to the scripts.
   const env = { ...options.env, Path: options.processPath };
   const host: Host = {

@@ -194,4 +194,14 @@ describe('reading reg.exe output', () => {
     expect(parseRegQueryPath(out)).toEqual({ kind: 'REG_EXPAND_SZ', value: '%SystemRoot%\\system32;%SystemRoot%' });
     expect(parseRegQueryPath('\r\nHKEY_CURRENT_USER\\Environment\r\n    Path    REG_SZ    \r\n')).toEqual({ kind: 'REG_SZ', value: '' });
   });
+
+  it('reads a User scope without a Path as an empty one on a Chinese Windows too, where reg.exe says "not found" in Chinese', async () => {
+    const m = await windowsMachine({ processPath: '', env: { SystemRoot: 'C:\\Windows' }, regLang: 'zh' });
+    await m.setPersisted('HKLM', SYSTEM);
+    const state = await readWindowsEnvState(m.host);
+    expect(state.unreadable).toEqual([]);
+    expect(state.persisted).toEqual({ Machine: { value: SYSTEM, kind: 'REG_EXPAND_SZ' }, User: { value: '', kind: 'REG_EXPAND_SZ', absent: true } });
+    // The language-free check: the whole key listed, without a Path line.
+    expect(await m.calls()).toContain('reg.exe query HKCU\\Environment');
+  });
 });

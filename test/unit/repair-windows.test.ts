@@ -58,7 +58,10 @@ describe('repair on Windows, class by class (data)', () => {
     expect(findings.some((x) => x.id.startsWith('load-order:'))).toBe(false);
     const cudnn = byId(findings).cudnn;
     expect(cudnn.status).toBe('fail');
-    expect(cudnn.fix).toBe(`cuDNN 7.6.5 is already at ${CUDA}\\v11.0: nothing to download — copy its cudnn files (bin or lib, include) into the CUDA folder TensorFlow uses`);
+    expect(cudnn.fix).toBe(`cuDNN 7.6.5 is already at ${CUDA}\\v11.0: nothing to download — copy its cudnn files (bin or lib, include) into ${CUDA}\\v10.1, the CUDA folder TensorFlow uses`);
+    // cuDNN's own "not on the search path" line is the same fact, said once: its fix (v11.0\\bin first on PATH) would shadow 10.1.
+    expect(findings.filter((x) => x.status === 'fail' && /cudnn/i.test(x.id)).map((x) => x.id)).toEqual(['cudnn']);
+    expect(cudnn.evidence).toContain(`the same cause: cudnn64_7.dll is in ${CUDA}\\v11.0\\bin but not on the library search path`);
     const plan = planRepair(findings, 'windows');
     // Listed with that fix, never dropped, and no step downloads a cuDNN for it.
     expect(plan.remedies).not.toContain('import-cudnn');
@@ -75,7 +78,8 @@ describe('repair on Windows, class by class (data)', () => {
     const findings = diagnose(catalog, await probeMachine(m.host, { catalog }), { tf: '2.3' });
     const f = findings.find((x) => x.id.startsWith('load-order:'))!;
     expect(f.cause).toMatchObject({ kind: 'load-order', files: ['cudnn64_7.dll'], staleDirs: [{ dir: `${prefix}\\Library\\bin`, via: 'conda env' }], owner: { manager: 'conda', prefix } });
-    expect(f.fix).toContain(`conda install -p ${prefix} "cudnn>=7.6,<8"`);
+    // Only conda's command: no PATH order beats Library\\bin for conda's Python, so neither repair nor $env:Path is offered.
+    expect(f.fix).toBe(`Replace the stale copy with its package manager: conda install -p ${prefix} "cudnn>=7.6,<8"`);
     const plan = planRepair(findings, 'windows');
     // (This bare box has no Python either: that stop is its own line.)
     expect(plan.stops.map((s) => [s.finding.id, s.stop])).toContainEqual([f.id, 'package-manager']);

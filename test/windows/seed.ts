@@ -8,7 +8,7 @@ import { buildCudnnArchive, type BuiltArchive } from '../helpers/cudnn-archive.j
 import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
 import { tempDir } from '../helpers/tmp.js';
 import { sha256 } from './sea.js';
-import { CUDA_ROOT, WineMachine, zPath } from './wine.js';
+import { CUDA_ROOT, USER_ENV, WineMachine, zPath } from './wine.js';
 
 export const CUDA_101_INSTALLER = { version: '10.1.243', file: 'cuda_10.1.243_426.00_win10.exe', urlPath: 'compute/cuda/10.1/Prod/local_installers/cuda_10.1.243_426.00_win10.exe' };
 export const V101 = `${CUDA_ROOT}\\v10.1`;
@@ -70,10 +70,34 @@ export async function installCudaByHand(m: WineMachine, file: string, mm: string
   return `${CUDA_ROOT}\\v${mm}`;
 }
 
-/** cuDNN copied into a toolkit by hand, as the blog posts say: the DLL and its version header. */
+// cuDNN 8's Windows zips split the library into these DLLs beside cudnn64_8.dll (NVIDIA's cuDNN 8.x archives).
+const CUDNN8_PARTS = ['adv_infer', 'adv_train', 'cnn_infer', 'cnn_train', 'ops_infer', 'ops_train'];
+
+/** cuDNN copied into a toolkit by hand, as the blog posts say: its DLLs (all of 8.x's), import library and version header. */
 export async function copyCudnnByHand(m: WineMachine, toolkit: string, version: string): Promise<void> {
   const [maj, min, patch] = version.split('.');
-  await m.writeFile(`${toolkit}\\bin\\cudnn64_${maj}.dll`, await readFile(m.host('C:\\windows\\system32\\version.dll')));
+  const dll = await readFile(m.host('C:\\windows\\system32\\version.dll'));
+  for (const name of [`cudnn64_${maj}.dll`, ...(Number(maj) >= 8 ? CUDNN8_PARTS.map((p) => `cudnn_${p}64_${maj}.dll`) : [])]) await m.writeFile(`${toolkit}\\bin\\${name}`, dll);
+  await m.writeFile(`${toolkit}\\lib\\x64\\cudnn.lib`, 'cuDNN import library');
   const defines = `#define CUDNN_MAJOR ${maj}\n#define CUDNN_MINOR ${min}\n#define CUDNN_PATCHLEVEL ${patch}\n`;
   await m.writeFile(`${toolkit}\\include\\${Number(maj) >= 8 ? 'cudnn_version.h' : 'cudnn.h'}`, defines);
+}
+
+export const PYTHON38 = `${PROFILE}\\AppData\\Local\\Programs\\Python\\Python38`;
+
+/**
+ * Python 3.8 from python.org with "Add Python 3.8 to PATH" ticked (its folders first on the User PATH)
+ * and `pip install tensorflow==<tf>`: the fixture python.exe answers the probe from the wheel's
+ * dist-info and its build_info.py (`cuda`/`cudnn` as TF's Windows builds spell them: 64_101, 64_7).
+ */
+export async function installPythonWithTf(m: WineMachine, tf: string, build: { cuda: string; cudnn: string }): Promise<void> {
+  await m.fixtureProgram(`${PYTHON38}\\python.exe`);
+  const site = `${PYTHON38}\\Lib\\site-packages`;
+  await m.writeFile(`${site}\\tensorflow-${tf}.dist-info\\METADATA`, `Metadata-Version: 2.1\r\nName: tensorflow\r\nVersion: ${tf}\r\n`);
+  await m.writeFile(
+    `${site}\\tensorflow\\python\\platform\\build_info.py`,
+    `build_info = {'cuda_version': '${build.cuda}', 'cudnn_version': '${build.cudnn}', 'is_cuda_build': True, 'is_rocm_build': False, 'msvcp_dll_names': 'msvcp140.dll,msvcp140_1.dll', 'nvcuda_dll_name': 'nvcuda.dll'}\r\n`,
+  );
+  const user = await m.reg(USER_ENV, 'Path');
+  await m.setReg(USER_ENV, 'Path', user?.kind ?? 'REG_EXPAND_SZ', [`${PYTHON38}\\Scripts\\`, `${PYTHON38}\\`, ...(user?.value ? [user.value] : [])].join(';'));
 }

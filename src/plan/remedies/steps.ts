@@ -19,8 +19,9 @@ import { major, majorMinor } from '../../version.js';
 import { probeMachine } from '../../probe/index.js';
 import { resolveLibrary } from '../../probe/resolution.js';
 import type { MachineFacts } from '../../probe/types.js';
-import { envPlaces, prepareEnvPlan } from '../../env/index.js';
+import { envPlaces } from '../../env/index.js';
 import { cudnnTargetDir, type PlanContext } from '../context.js';
+import { envPlanFor } from '../steps/env.js';
 import { settleInterruptedCopy } from '../steps/settle.js';
 import { NeedsInput, type Step } from '../runner.js';
 import { cudnnInToolkit, importCudnnBesideStep, importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
@@ -72,9 +73,11 @@ export function leftToUserStep(items: RepairItem[]): Step<PlanContext> {
 export function loadOrderStep(dirs: string[], fixes: Finding[]): Step<PlanContext> {
   const plan = async (ctx: PlanContext) => {
     if (ctx.os === 'windows') {
-      // The right folder is a toolkit's bin: that toolkit goes first on the saved PATH.
-      const toolkitDir = path.win32.dirname(dirs[0] ?? toolkitLibraryDir(ctx.os, ctx.toolkitDir));
-      return prepareEnvPlan({ host: ctx.host, tf: ctx.tf, cuda: ctx.cuda, toolkitDir, requiredFiles: ctx.req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file), toolkits: [], elevated: false, root: ctx.host.fsRoot });
+      // The right folder is a toolkit's bin: that toolkit goes first on the saved PATH. Planned as the
+      // env step plans it — knowing the machine's other toolkits (which ones shadow it) and whether
+      // this process is elevated — since a shadowing folder on the Machine PATH is beaten only there:
+      // new processes get the User PATH after the Machine one.
+      return envPlanFor(ctx, { toolkitDir: path.win32.dirname(dirs[0] ?? toolkitLibraryDir(ctx.os, ctx.toolkitDir)), rerunCommand: ctx.command });
     }
     return prepareLoadOrder({ host: ctx.host, tf: ctx.tf, cuda: ctx.cuda, dirs, root: ctx.host.fsRoot });
   };

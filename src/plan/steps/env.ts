@@ -95,18 +95,22 @@ export function describeEnvChange(c: EnvChange): string {
   return c.target;
 }
 
-/** What making the libraries findable would change. `elevated: false` plans for the user only (the redist route). */
-export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean; forUser?: boolean } = {}) {
+/**
+ * What making the libraries findable would change. `elevated: false` plans for the user only (the
+ * redist route); `toolkitDir` names the toolkit that must come first where it is not the route's own.
+ */
+export async function envPlanFor(ctx: PlanContext, options: { elevated?: boolean; forUser?: boolean; toolkitDir?: string; rerunCommand?: string } = {}) {
   const facts = ctx.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog }));
   return prepareEnvPlan({
     host: ctx.host,
     tf: ctx.tf,
     cuda: ctx.cuda,
-    toolkitDir: ctx.toolkitDir,
+    toolkitDir: options.toolkitDir ?? ctx.toolkitDir,
     requiredFiles: ctx.req.libraries.filter((l) => l.from !== 'driver').map((l) => l.file),
     toolkits: facts.toolkits.filter((t) => t.majorMinor).map((t) => ({ version: t.majorMinor!, dir: t.path })),
     elevated: options.elevated ?? (await requireInstallPermission(ctx.host, ctx.toolkitDir, ctx.command).catch(() => undefined))?.elevated ?? false,
     root: ctx.host.fsRoot,
     forUser: options.forUser,
+    rerunCommand: options.rerunCommand,
   });
 }
