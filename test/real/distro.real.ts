@@ -84,7 +84,8 @@ describe("Debian 12's apt CUDA 11.8 (nvidia-cuda-toolkit 11.8.89)", () => {
 
 describe("Debian 12's driver 535.261.03, user space only (no kernel module)", () => {
   it('the real nvidia-smi fails, cuDriverGetVersion answers, and the doctor names the missing module with the package fix', () => {
-    const r = runBox({ layers: ['driver'], doctor: ['doctor', '--tf', '2.12'] });
+    // explain reads the real nvidia-smi's own words, as a user pastes them.
+    const r = runBox({ layers: ['driver'], doctor: ['doctor', '--tf', '2.12'], after: 'nvidia-smi 2>&1 | node dist/cli.js explain -; echo "explain-rc=$?"' });
     log('driver without its kernel module', r);
     expect(r.smi).toEqual({ code: 9, text: "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n\n" });
     expect(r.nvidiactlInside).toBe(true);
@@ -104,6 +105,18 @@ describe("Debian 12's driver 535.261.03, user space only (no kernel module)", ()
     expect(f.gpu.fix).not.toContain('nvidia.com');
     expect(r.doctor.text).toContain('✗ NVIDIA driver 535.261.03 is installed, but its kernel module is not loaded');
     expect(f.driver.evidence).toEqual(['driver 535.261.03 (userspace library)', 'kernel module not loaded']);
+    expect(r.after).toMatch(/kernel/i);
+    expect(r.after).not.toContain('prints no reason');
+  });
+
+  it('install --tf 2.12 --dry-run stops at the missing module with the package fix, exit 1, and plans nothing after it', () => {
+    const r = runBox({ layers: ['driver', 'cuda'], doctor: ['install', '--tf', '2.12', '--dry-run'] });
+    log('install --tf 2.12 --dry-run, driver without its module, apt CUDA', r);
+    expect(r.doctor.code).toBe(1);
+    expect(planOf(r)!.steps.map((s) => s.id)).toEqual(['stop']);
+    expect(r.doctor.text).toContain('NVIDIA driver 535.261.03 is installed, but its kernel module is not loaded');
+    expect(r.doctor.text).toContain('sudo dkms autoinstall');
+    expect(r.doctor.text).not.toContain('cuda_11.8.0_520.61.05_linux.run');
   });
 
   it('with apt CUDA and the ld.so.conf.d file an older cudawiz wrote for 11.2: the loader takes that copy, and the doctor says so', () => {
