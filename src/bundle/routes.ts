@@ -162,6 +162,16 @@ export function routeFiles(catalog: Catalog, redist: RedistCatalog, tf: string, 
   return pipRoute(catalog, tf, os);
 }
 
+/**
+ * The same route needing only some of its files (the installer route over a toolkit TF can already
+ * load needs only cuDNN): totals and needs recomputed; no installer, so no administrator for it either.
+ */
+export function onlyKinds(r: RouteFiles, kinds: RouteFile['kind'][]): RouteFiles {
+  const { knownBytes: _k, sizesKnown: _s, totalBytes: _t, needs, ...base } = r;
+  const files = base.files.filter((f) => kinds.includes(f.kind));
+  return finish({ ...base, files, cuda: undefined }, needs.admin && files.some((f) => f.kind === 'installer'));
+}
+
 /** Every route side by side, in the order the wizard offers them. */
 export function allRouteFiles(catalog: Catalog, redist: RedistCatalog, tf: string, os: OsName): RouteFiles[] {
   return ROUTE_IDS.map((r) => routeFiles(catalog, redist, tf, os, r));

@@ -6,11 +6,13 @@ import type { ChosenPlan, RouteId } from './chosen.js';
 import { pipRoute } from './routes/pip.js';
 import { redistRoute } from './routes/redist.js';
 import type { PlanMachine, PlanRequest, Route } from './routes/route.js';
-import { toolkitRoute } from './routes/toolkit.js';
+import { toolkitRoute, toolkitServedElsewhere } from './routes/toolkit.js';
+import type { MachineFacts } from '../probe/types.js';
 import type { RunOptions, RunResult } from './runner.js';
 
 export type { ChosenPlan, PlanMode, RouteId } from './chosen.js';
 export type { PlanMachine, PlanRequest } from './routes/route.js';
+export { toolkitServedElsewhere } from './routes/toolkit.js';
 
 /**
  * Every route, in the order the wizard offers them: redist first where it exists (no administrator, a
@@ -18,9 +20,14 @@ export type { PlanMachine, PlanRequest } from './routes/route.js';
  */
 export const ROUTES: readonly Route[] = [redistRoute, pipRoute, toolkitRoute];
 
-/** The routes that can set `tf` up on this machine, the recommended one first. */
-export function offeredRoutes(machine: PlanMachine, tf: string): RouteId[] {
-  return ROUTES.filter((r) => r.offered(machine, tf)).map((r) => r.id);
+/**
+ * The routes that can set `tf` up on this machine, the recommended one first. With the scan's facts,
+ * the installer route comes first where TF can already load another toolkit's CUDA (apt's in /usr,
+ * another 11.x minor): it then brings only cuDNN, the smallest change.
+ */
+export function offeredRoutes(machine: PlanMachine, tf: string, facts?: MachineFacts): RouteId[] {
+  const ids = ROUTES.filter((r) => r.offered(machine, tf)).map((r) => r.id);
+  return facts && toolkitServedElsewhere(machine, tf, facts) ? ['toolkit', ...ids.filter((id) => id !== 'toolkit')] : ids;
 }
 
 /**

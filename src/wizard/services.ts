@@ -14,7 +14,7 @@ import type { Host } from '../host.js';
 import { defaultCudaRoot, defaultDownloadsDir } from '../platform.js';
 import { typedOrFoundInDownloads } from '../plan/archive-answer.js';
 import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
-import { choosePlan, offeredRoutes, runChosenPlan, type PlanMachine } from '../plan/choose.js';
+import { choosePlan, offeredRoutes, runChosenPlan, toolkitServedElsewhere, type PlanMachine } from '../plan/choose.js';
 import type { RunnerEvent } from '../plan/events.js';
 import { ProbeCache } from '../probe/cache.js';
 import { pythonFits } from '../plan/steps/python.js';
@@ -22,7 +22,7 @@ import { majorMinor } from '../version.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
 import { stepsText } from '../i18n/steps.js';
-import { allRouteFiles } from '../bundle/routes.js';
+import { allRouteFiles, onlyKinds } from '../bundle/routes.js';
 import { routeTotal } from '../bundle/describe.js';
 import { findBundles } from '../bundle/find.js';
 import { useBundle } from '../bundle/use.js';
@@ -96,8 +96,12 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
       return scanSummary(catalog, facts);
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
-    routes: (tf) => offeredRoutes(machine, tf),
-    routeSizes: (tf) => Object.fromEntries(allRouteFiles(catalog, machine.redist(), tf, host.os).filter((r) => r.available).map((r) => [r.route, routeTotal(r)])),
+    routes: (tf) => offeredRoutes(machine, tf, facts),
+    routeSizes: (tf) => {
+      // Over a toolkit TF can already load, the installer route brings only cuDNN: its size says so.
+      const cudnnOnly = facts !== undefined && toolkitServedElsewhere(machine, tf, facts);
+      return Object.fromEntries(allRouteFiles(catalog, machine.redist(), tf, host.os).filter((r) => r.available).map((r) => [r.route, routeTotal(r.route === 'toolkit' && cudnnOnly ? onlyKinds(r, ['cudnn']) : r)]));
+    },
     async bundles(tf) {
       const row = requirementsFor(catalog, tf, host.os).row;
       const found = await findBundles(defaultDownloadsDir(host.os, host.env, host.home), host.os);

@@ -6,7 +6,9 @@ import { builtinCatalog } from '../../src/catalog/load.js';
 import { diagnose } from '../../src/doctor/diagnose.js';
 import { cudaRuntimes, servesBuild, servingRuntimeFor } from '../../src/doctor/runtime-serving.js';
 import { probeMachine } from '../../src/probe/index.js';
-import { choosePlan } from '../../src/plan/choose.js';
+import { choosePlan, offeredRoutes } from '../../src/plan/choose.js';
+import { onlyKinds, routeFiles } from '../../src/bundle/routes.js';
+import { routeTotal } from '../../src/bundle/describe.js';
 import { loadRedistCatalog } from '../../src/redist/catalog.js';
 import { aptCuda, aptLdCacheLines } from '../fixtures/apt-cuda.js';
 import { fixtureMachine, TOOLKIT_LIBRARIES } from '../fixtures/machine.js';
@@ -100,6 +102,14 @@ describe("the plan over apt's CUDA (install and repair alike)", () => {
         expect(plan.lockTarget).toBe(plan.ctx.cudnnDir);
       }
     }
+    // The wizard offers that route first, and sizes it as what it brings: the cuDNN archive alone.
+    expect(offeredRoutes(machine, '2.12', facts)[0]).toBe('toolkit');
+    expect(offeredRoutes(machine, '2.12')[0]).toBe('redist');
+    const toolkit = routeFiles(catalog, loadRedistCatalog(), '2.12', 'linux', 'toolkit');
+    const cudnnOnly = onlyKinds(toolkit, ['cudnn']);
+    expect(cudnnOnly.files.map((f) => f.kind)).toEqual(['cudnn']);
+    expect(cudnnOnly.needs.admin).toBe(false);
+    expect(routeTotal(cudnnOnly)).toBe('1 file, 824.4 MiB in all');
     // Without a GPU driver it stops, changing nothing, whichever door.
     const bare = await aptMachine();
     const noDriver = await probeMachine(bare.m.host, { cudaRoot: '/usr/local', catalog });

@@ -20,7 +20,7 @@ import { blockerLines, preflightStep } from '../steps/preflight.js';
 import { pythonStep } from '../steps/python.js';
 import { spaceStep } from '../steps/space.js';
 import { verifiedOrThrow, verifyStep, verifyTarget } from '../steps/verify.js';
-import type { Route } from './route.js';
+import type { PlanMachine, Route } from './route.js';
 
 export const toolkitPreflightStep = preflightStep<PlanContext, undefined>({
   title: () => stepsText.checkMachine,
@@ -67,6 +67,20 @@ export function toolkitSteps(): Step<PlanContext>[] {
 function servedByAnotherToolkit(findings: readonly Finding[], facts: MachineFacts, ctx: PlanContext): boolean {
   const used = toolkitInUse(facts, ctx.req);
   return findings.find((f) => f.id === 'toolkit')?.status === 'pass' && Boolean(used) && (used!.layout === 'distro packages' || (!used!.redist && used!.path !== ctx.toolkitDir));
+}
+
+/**
+ * Whether the installer route, for `tf` on this machine, would plan from the findings (TF can load
+ * another toolkit's CUDA): then it brings only cuDNN, and the wizard offers it first, with that size.
+ */
+export function toolkitServedElsewhere(machine: PlanMachine, tf: string, facts: MachineFacts): boolean {
+  try {
+    const ctx = createPlanContext(machine.catalog, machine.host, { tf, configureEnv: 'no', command: 'cudawiz' });
+    return servedByAnotherToolkit(diagnose(machine.catalog, facts, { tf: ctx.tf, os: ctx.os }), facts, ctx);
+  } catch {
+    // A TF the catalog cannot plan for: the route's own answer comes when it is chosen.
+    return false;
+  }
 }
 
 export const toolkitRoute: Route = {
