@@ -27,6 +27,7 @@ export const stepsText = localized({
     newShellMisses: (dir: string, files: string[]) => `a new terminal's loader does not take ${files.length > 3 ? `${files.slice(0, 3).join(', ')} (+${files.length - 3})` : files.join(', ')} from ${dir}`,
     verify: 'Verify',
     dryRun: 'dry run: nothing was changed',
+    doneLeftToYou: 'Done with what cudawiz may change; what is left to you is listed above (exit 3 until it is done)',
     /** A plan whose preview will stop, said once after its steps (the stopping step's own message and fix follow). */
     willStopAt: (title: string, message: string) => `Will stop at "${title}": ${message}`,
     /** A step after the one the plan will stop at. */
@@ -141,6 +142,7 @@ export const stepsText = localized({
     newShellMisses: (dir, files) => `新开的终端里，动态链接器不会从 ${dir} 加载 ${files.length > 3 ? `${files.slice(0, 3).join('、')}（另有 ${files.length - 3} 个）` : files.join('、')}`,
     verify: '验证',
     dryRun: '演练（dry run）：没有做任何修改',
+    doneLeftToYou: 'cudawiz 能改的都已完成；留给你的事列在上面（做完之前退出码为 3）',
     willStopAt: (title, message) => `将在“${title}”这一步中止：${message}`,
     notReached: '执行不到这一步',
     notStarted: '没有开始：没有做任何修改',

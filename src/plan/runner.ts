@@ -23,6 +23,8 @@ export interface StepIO {
 export interface StepDone {
   summary?: string;
   evidence?: string[];
+  /** What the step listed is the user's to do before TensorFlow works: the run ends "waiting on you" (exit 3), not "done". */
+  leftToUser?: boolean;
 }
 
 export interface Step<C> {
@@ -72,6 +74,7 @@ export async function runPlan<C>(steps: Step<C>[], ctx: C, options: RunOptions):
   // A plan that will stop is a problem found, even when nothing runs: exit 1, not "this would work".
   if (options.dryRun) return finish(plan.stop ? { ok: false, exitCode: EXIT.problems, message: stepsText.dryRun } : { ok: true, exitCode: EXIT.ok, message: stepsText.dryRun });
 
+  let waiting = false;
   for (const [i, step] of steps.entries()) {
     if (checks[i].done) continue;
     if (signal.aborted) return finish({ ok: false, exitCode: EXIT.interrupted, message: 'interrupted' });
@@ -83,7 +86,8 @@ export async function runPlan<C>(steps: Step<C>[], ctx: C, options: RunOptions):
     };
     for (;;) {
       try {
-        const done = (await step.run(ctx, io)) ?? {};
+        const { leftToUser, ...done } = (await step.run(ctx, io)) ?? {};
+        if (leftToUser) waiting = true;
         onEvent({ type: 'step-done', id: step.id, ...done });
         break;
       } catch (error) {
@@ -117,5 +121,6 @@ export async function runPlan<C>(steps: Step<C>[], ctx: C, options: RunOptions):
       }
     }
   }
-  return finish({ ok: true, exitCode: EXIT.ok });
+  // Everything cudawiz may change is done, and the plan listed what only the user can do: said, exit 3.
+  return finish(waiting ? { ok: true, exitCode: EXIT.needsUser, message: stepsText.doneLeftToYou } : { ok: true, exitCode: EXIT.ok });
 }

@@ -62,7 +62,8 @@ export function leftToUserStep(items: RepairItem[]): Step<PlanContext> {
       return R.leftToYouTitle(cliText.semicolons(items.map((i) => i.finding.title)));
     },
     check: async () => ({ done: false, reason: lines[0] }),
-    run: async () => ({ summary: R.leftToYouSummary(items.length), evidence: lines }),
+    // Only an action the user must take keeps TensorFlow from working; a finding listed with its fix alone does not end the run waiting.
+    run: async () => ({ summary: R.leftToYouSummary(items.length), evidence: lines, ...(items.some((i) => i.stop) ? { leftToUser: true } : {}) }),
   };
 }
 
