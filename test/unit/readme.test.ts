@@ -12,8 +12,8 @@ const read = (rel: string) => readFile(path.join(repoRoot, rel), 'utf8');
 const headings = (text: string) => [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
 
 /** The order: what it does, one capture, the two commands, the support table, everyday tasks, safety, exit codes, links. */
-const ORDER = ['What it does', 'The wizard: scan → plan', 'Quick start', 'What it supports', 'Everyday tasks', 'Safety promises', 'Exit codes', 'Catalog and overlays', 'Development', 'More'];
-const ORDER_ZH = ['它做什么', '向导：检查机器 → 安装计划', '快速开始', '支持范围', '日常任务', '安全承诺', '退出码', '版本目录和覆盖文件', '开发', '更多'];
+const ORDER = ['What it does', 'The wizard: scan → plan', 'Quick start', 'What it supports', 'Everyday tasks', 'Repair', 'Safety promises', 'Exit codes', 'Catalog and overlays', 'Development', 'More'];
+const ORDER_ZH = ['它做什么', '向导：检查机器 → 安装计划', '快速开始', '支持范围', '日常任务', '修复', '安全承诺', '退出码', '版本目录和覆盖文件', '开发', '更多'];
 
 describe('README.md', async () => {
   const readme = await read('README.md');
