@@ -21,6 +21,7 @@ export const stepsText = localized({
     copyInto: (dir: string) => `bin, include, lib into ${dir}, under a manifest with backups`,
     cudnnHomeStep: "Put cuDNN in a folder of its own, beside the distribution's CUDA",
     cudnnHomeInto: (dir: string) => `include, lib into ${dir} (nothing of the distribution's packages is written), under a manifest`,
+    cudnnHomeUnderSudo: (user: string) => ` — for root only (this runs under sudo); for ${user}, run it without sudo: it needs no administrator`,
     makeFindable: 'Make the libraries findable',
     loaderFinds: 'the loader already finds them',
     /** A terminal opened now would not load these of TF's libraries from the toolkit (none found, or another copy first). */
@@ -137,6 +138,7 @@ export const stepsText = localized({
     copyInto: (dir) => `bin、include、lib 复制到 ${dir}，记录清单并备份原文件`,
     cudnnHomeStep: '把 cuDNN 放进单独的目录，与发行版自带的 CUDA 并列',
     cudnnHomeInto: (dir) => `include、lib 复制到 ${dir}（不写发行版软件包的任何文件），并记录清单`,
+    cudnnHomeUnderSudo: (user) => ` — 只对 root 有效（现在是用 sudo 运行的）；要给 ${user} 用，请不加 sudo 运行：不需要管理员权限`,
     makeFindable: '让系统找到动态链接库',
     loaderFinds: '动态链接库已经能被找到',
     newShellMisses: (dir, files) => `新开的终端里，动态链接器不会从 ${dir} 加载 ${files.length > 3 ? `${files.slice(0, 3).join('、')}（另有 ${files.length - 3} 个）` : files.join('、')}`,

@@ -110,6 +110,12 @@ describe("the plan over apt's CUDA (install and repair alike)", () => {
     expect(cudnnOnly.files.map((f) => f.kind)).toEqual(['cudnn']);
     expect(cudnnOnly.needs.admin).toBe(false);
     expect(routeTotal(cudnnOnly)).toBe('1 file, 824.4 MiB in all');
+    // Under sudo, the folder of its own is root's: the plan says so, and how to make it the user's.
+    const sudo = { ...machine, host: { ...m.host, env: { ...m.host.env, SUDO_USER: 'alice', HOME: '/root' }, home: '/root' } };
+    const events: { type: string; steps?: { id: string; reason?: string }[] }[] = [];
+    await choosePlan(sudo, { mode: 'install', tf: '2.12', facts, options: { yes: true, configureEnv: 'no', command: 'cudawiz' } }).run({ signal: new AbortController().signal, dryRun: true, onEvent: (e) => events.push(e) });
+    const reason = events.find((e) => e.type === 'plan')!.steps!.find((x) => x.id === 'import-cudnn')!.reason;
+    expect(reason).toBe("include, lib into /root/.local/share/cudawiz/cudnn-8.6-cuda11 (nothing of the distribution's packages is written), under a manifest — for root only (this runs under sudo); for alice, run it without sudo: it needs no administrator");
     // Without a GPU driver it stops, changing nothing, whichever door.
     const bare = await aptMachine();
     const noDriver = await probeMachine(bare.m.host, { cudaRoot: '/usr/local', catalog });

@@ -108,7 +108,11 @@ function importCudnnInto(title: () => string): Step<PlanContext> {
   check: async (ctx) => {
     const v = await cudnnInToolkit(ctx);
     const dir = cudnnTargetDir(ctx);
-    return v ? { done: true, reason: stepsText.cudnnAlready(v, dir) } : { done: false, reason: ctx.cudnnDir ? stepsText.cudnnHomeInto(dir) : stepsText.copyInto(dir) };
+    if (v) return { done: true, reason: stepsText.cudnnAlready(v, dir) };
+    // Its own folder is per user: under sudo that user is root, which the one who typed sudo rarely means.
+    const sudoUser = ctx.cudnnDir && !ctx.cudaRoot ? ctx.host.env.SUDO_USER : undefined;
+    const into = ctx.cudnnDir ? stepsText.cudnnHomeInto(dir) : stepsText.copyInto(dir);
+    return { done: false, reason: sudoUser && sudoUser !== 'root' ? `${into}${stepsText.cudnnHomeUnderSudo(sudoUser)}` : into };
   },
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
