@@ -39,7 +39,9 @@ describe('the seed machine with CUDA 11.0, under Wine', () => {
     expect(Object.keys(failing).sort()).toEqual(['libraries:toolkit', 'library:cudnn', 'library:cufft', 'library:curand', 'library:cusolver', 'python', 'toolkit']);
 
     const repair = await m.cli(['repair', '--tf', '2.3', '--yes', ...laptop.globals]);
-    expect(repair.code, shown(repair)).toBe(0);
+    // This laptop has no Python 3.5–3.8 yet: the CUDA side is repaired, and the run ends waiting on the user (exit 3) for that.
+    expect(repair.code, shown(repair)).toBe(3);
+    expect(repair.stdout).toContain('what is left to you is listed above');
     expect(m.exists(`${V101}\\bin\\cudart64_101.dll`)).toBe(true);
     expect(m.exists(`${V101}\\bin\\cudnn64_7.dll`)).toBe(true);
     expect(await treeDigest(m.host(V110))).toEqual(digest110);
