@@ -15,7 +15,8 @@ export function DoneScreen({ runner, result, pip, onQuit }: { runner: RunnerStat
     <Box flexDirection="column">
       {result.ok ? (
         <Box flexDirection="column" marginTop={1}>
-          <StatusLine status="pass" text={t.done} />
+          {/* Done with what cudawiz may change, and something listed above is the user's to do (exit 3). */}
+          {result.exitCode === 3 ? <StatusLine status="warn" text={t.doneLeftToYou} /> : <StatusLine status="pass" text={t.done} />}
           <Text bold>{t.whatNow}:</Text>
           {pip ? <Text>  {t.whatNowPip(pip)}</Text> : null}
           <Text>  {t.whatNowCheck}</Text>

@@ -51,6 +51,7 @@ export const en = {
   failedTitle: 'Stopped',
   stoppedAbove: 'Stopped at the step above; its fix says what to do, then run cudawiz again.',
   done: 'Done. Your machine is ready for TensorFlow.',
+  doneLeftToYou: 'Done with what cudawiz may change. What is left to you is listed above; TensorFlow works once it is done.',
   keysSelect: '↑/↓ move · Enter choose · Esc back · Ctrl+C quit',
   keysInput: 'Enter accept · Esc back · Ctrl+C quit',
   keysRun: 'Ctrl+C stop (you can resume later)',

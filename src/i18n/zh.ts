@@ -49,6 +49,7 @@ export const zh: Strings = {
   failedTitle: '已停止',
   stoppedAbove: '在上面那一步停下了；按它给出的修复方法处理后，再运行一次 cudawiz。',
   done: '完成。这台机器已经可以用 TensorFlow 了。',
+  doneLeftToYou: 'cudawiz 能改的都已完成。留给你的事列在上面；做完之后 TensorFlow 就能用了。',
   keysSelect: '↑/↓ 移动 · Enter 选择 · Esc 返回 · Ctrl+C 退出',
   keysInput: 'Enter 确认 · Esc 返回 · Ctrl+C 退出',
   keysRun: 'Ctrl+C 停止（之后可以继续）',
