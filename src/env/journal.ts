@@ -33,7 +33,8 @@ const journalSchema = z.object({
 
 /** The rc files shellRcFile (platform.ts) names. */
 const RC_FILES = new Set(['.bashrc', '.zshrc', 'config.fish']);
-const LD_CONF_NAME = /^(00-)?cudawiz-cuda-\d+\.\d+\.conf$/;
+/** cudawiz's own loader files: a toolkit's (cudawiz-cuda-X.Y.conf), and cuDNN's own folder beside a distro's CUDA (cudawiz-cudnn-X.Y-cudaM.conf). */
+const LD_CONF_NAME = /^(00-)?cudawiz-(cuda-\d+\.\d+|cudnn-\d+\.\d+-cuda\d+)\.conf$/;
 const ENV_SCRIPT_NAME = /^env-cuda-\d+\.\d+\.(sh|fish)$/;
 
 /** A clean absolute path: no `.`/`..` segments, no control characters. */

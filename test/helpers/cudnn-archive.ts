@@ -95,6 +95,11 @@ export interface CudnnArchiveSpec {
   extraLibraries?: number;
   /** Override the file name. */
   fileName?: string;
+  /**
+   * Each library's bytes, in place of random ones: a real ELF shared object without a SONAME (the real
+   * lane's ldconfig caches only ELF files, under their file names when they carry no SONAME).
+   */
+  libraryContent?: Buffer;
 }
 
 export interface BuiltArchive {
@@ -120,7 +125,7 @@ export async function buildCudnnArchive(dir: string, spec: CudnnArchiveSpec): Pr
   const cuda = spec.cuda ?? eraDefaults[spec.era].cuda;
   const [maj, min, patch] = version.split('.');
   const windows = spec.era.startsWith('windows');
-  const lib = () => randomBytes(spec.libraryBytes ?? 1024);
+  const lib = () => spec.libraryContent ?? randomBytes(spec.libraryBytes ?? 1024);
   const entries: FixtureEntry[] = [];
   const expected: Record<string, string> = {};
   const add = (name: string, dest: string | undefined, data: Buffer | string, type: 'file' | 'symlink' = 'file') => {

@@ -19,6 +19,10 @@ export interface BoxSpec {
   path?: string;
   /** cudawiz's arguments, run twice: as given, and with --json. */
   doctor: string[];
+  /** Run cudawiz (both runs and the `after` lines) as this user instead of root: `nobody`, with a home of its own. */
+  asNobody?: boolean;
+  /** The built CLI to run (default the checkout's dist/cli.js; for nobody, a copy it can read: otherUserCli()). */
+  cli?: string;
   /** Run the --json one first (a command that changes the machine: its JSON is then the plan as first made, its text the second run's). */
   jsonFirst?: boolean;
   /** Shell lines run inside at the end; their output is BoxResult.after. */
@@ -45,6 +49,8 @@ export interface BoxResult {
 }
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** The prefix that runs a command as nobody (uid 65534) with its own home, as a user without administrator rights. */
+const AS_NOBODY = 'setpriv --reuid=65534 --regid=65534 --clear-groups ';
 
 const PROBE = `
 import ctypes, json, os, sys
@@ -85,8 +91,9 @@ function parseJson(code: number, text: string): BoxResult['json'] {
 
 /** The two runs of cudawiz in the box: as given and with --json, in the order the spec asks. */
 function runs(spec: BoxSpec, out: string): string[] {
-  const text = `PATH=${q(spec.path ?? DEFAULT_PATH)} node dist/cli.js ${spec.doctor.map(q).join(' ')} > ${out}/doctor.txt 2>&1; echo $? > ${out}/doctor.rc`;
-  const json = `PATH=${q(spec.path ?? DEFAULT_PATH)} node dist/cli.js ${spec.doctor.map(q).join(' ')} --json > ${out}/doctor.json 2>${out}/doctor.json.err; echo $? > ${out}/json.rc`;
+  const as = spec.asNobody ? `cd "$HOME" && ${AS_NOBODY}` : '';
+  const text = `(${as}env PATH=${q(spec.path ?? DEFAULT_PATH)} node "$CUDAWIZ" ${spec.doctor.map(q).join(' ')}) > ${out}/doctor.txt 2>&1; echo $? > ${out}/doctor.rc`;
+  const json = `(${as}env PATH=${q(spec.path ?? DEFAULT_PATH)} node "$CUDAWIZ" ${spec.doctor.map(q).join(' ')} --json) > ${out}/doctor.json 2>${out}/doctor.json.err; echo $? > ${out}/json.rc`;
   return spec.jsonFirst ? [json, text] : [text, json];
 }
 
@@ -118,13 +125,15 @@ function prepareBox(spec: BoxSpec): Prepared {
     spec.setup ?? '',
     'ldconfig',
     `cd ${q(repoRoot)}`,
+    `export CUDAWIZ=${q(spec.cli ?? path.join(repoRoot, 'dist/cli.js'))}`,
     // cudawiz's own files (logs, caches) go to a throw-away home, never root's real one.
     `mkdir -p ${dir}/home; export HOME=${dir}/home XDG_CACHE_HOME=${dir}/home/.cache XDG_DATA_HOME=${dir}/home/.local/share SHELL=/bin/bash`,
+    spec.asNobody ? `chown 65534:65534 ${dir}/home ${out} && chmod 755 ${dir} ${dir}/out` : '',
     ...runs(spec, out),
     `if [ -e /usr/bin/nvidia-smi ]; then nvidia-smi > ${out}/smi.txt 2>&1; echo $? > ${out}/smi.rc; fi`,
     `/usr/bin/python3 ${dir}/probe.py ${PROBED_LIBRARIES.join(' ')} > ${out}/dlopen.json 2>${out}/dlopen.err`,
     `if [ -e /dev/nvidiactl ]; then echo yes > ${out}/nvidiactl; fi`,
-    spec.after ? `{\n${spec.after}\n} > ${out}/after.txt 2>&1` : '',
+    spec.after ? (spec.asNobody ? `printf '%s\\n' ${q(spec.after)} > ${out}/after.sh && (cd "$HOME" && ${AS_NOBODY}bash ${out}/after.sh) > ${out}/after.txt 2>&1` : `{\n${spec.after}\n} > ${out}/after.txt 2>&1`) : '',
   ].filter(Boolean).join('\n');
   writeFileSync(path.join(dir, 'box.sh'), script);
   return { dir, out, t0, args: ['-m', '--propagation', 'private', 'bash', path.join(dir, 'box.sh')] };

@@ -154,6 +154,55 @@ export function removeOwnConfStep(files: string[], fixes: Finding[]): Step<PlanC
   };
 }
 
+/** Whether this process is root on a real machine (a fixture machine's root stands in for none). */
+function runsAsRoot(host: PlanContext['host']): boolean {
+  return host.os === 'linux' && !host.fsRoot && typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/**
+ * cuDNN's own folder beside a distro's CUDA, for every program: /etc/ld.so.conf.d/cudawiz-<folder>.conf
+ * naming its library folder (cuDNN only: it shadows none of the system's CUDA libraries), then ldconfig;
+ * through the env journal, so `rollback` takes it away.
+ */
+export function cudnnForEveryoneStep(libDir: string, fixes: Finding[]): Step<PlanContext> {
+  const name = `cudawiz-${path.posix.basename(path.posix.dirname(libDir))}.conf`;
+  const changes = async (ctx: PlanContext) => {
+    const places = envPlaces({ host: ctx.host, root: ctx.host.fsRoot });
+    const target = path.posix.join(places.ldSoConfDir, name);
+    const after = `# Written by cudawiz: cuDNN ${ctx.req.cudnn} for TensorFlow ${ctx.tf}. \`cudawiz rollback\` removes it.\n${libDir}\n`;
+    const before = await readFile(target, 'utf8').catch(() => null);
+    const list: EnvChange[] = before === after ? [] : [
+      { kind: 'ld-so-conf', target, before, after, why: R.cudnnForEveryoneStep(libDir) },
+      { kind: 'ldconfig', target: 'ld.so.cache', before: null, after: null, command: { file: 'ldconfig', args: [] }, why: R.cudnnForEveryoneStep(libDir), libraries: ctx.req.libraries.filter((l) => l.from === 'cudnn').map((l) => l.file) },
+    ];
+    return { list, places, target };
+  };
+  return {
+    id: 'cudnn-for-everyone',
+    title: titled(R.cudnnForEveryoneStep(libDir), fixes),
+    async check(ctx) {
+      const { list, target } = await changes(ctx);
+      return list.length ? { done: false, reason: R.loadOrderWill(`${target}, ldconfig`) } : { done: true, reason: R.loadOrderNothing };
+    },
+    async run(ctx, io) {
+      const { list, places, target } = await changes(ctx);
+      if (!list.length) return { summary: R.loadOrderNothing };
+      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: R.askConsent(target), flag: '--configure-env yes' });
+      if (ctx.configureEnv === 'no') {
+        const lines = [`printf '%s\\n' '${libDir}' | sudo tee ${target}`, 'sudo ldconfig'];
+        for (const l of lines) io.log(l);
+        return { summary: R.leftToYou, evidence: lines };
+      }
+      const r = await applyEnvChanges(list, { host: ctx.host, journalFile: places.journalFile });
+      if (!r.ok) throw new CudawizError(r.failed?.message ?? '', { fix: r.failed?.fix });
+      return { summary: R.loadOrderDone(r.applied.length), evidence: [target, ...r.ldconfigLines] };
+    },
+    accept(ctx, answer) {
+      ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
+    },
+  };
+}
+
 /** The venv's wheel folders on its loader path: the pip route's marked block in bin/activate, from the doctor's facts. */
 export function wheelLoaderPathRemedy(facts: MachineFacts, fixes: Finding[]): Step<PlanContext> | undefined {
   const fix = facts.pip?.fix;
@@ -210,13 +259,17 @@ export const newShellVerifyStep = (leftToUser: ReadonlySet<string> = new Set()):
  * toolkits — returned as 'own-folder'; into another NVIDIA toolkit that serves TF (11.8 for TF 2.11, by
  * minor-version compatibility), that toolkit; else TF's own toolkit folder.
  */
-export function placeCudnn(facts: MachineFacts, ctx: PlanContext): 'own-folder' | 'toolkit' {
+export function placeCudnn(facts: MachineFacts, ctx: PlanContext): 'own-folder' | 'for-everyone' | 'toolkit' {
   const used = toolkitInUse(facts, ctx.req);
   if (!used || !ctx.req.cudnn) return 'toolkit';
   if (used.layout === 'distro packages') {
-    const root = ctx.cudaRoot ?? userCudnnRoot(ctx.os, ctx.host.env, ctx.host.home);
+    // Run as root (sudo) with no --cuda-root: for every user, as the distro's CUDA is — the folder under
+    // the system's CUDA root, given to the loader by a conf file of its own (it holds cuDNN only, so it
+    // shadows none of the system's CUDA libraries). Otherwise per user, no administrator.
+    const everyone = !ctx.cudaRoot && runsAsRoot(ctx.host);
+    const root = ctx.cudaRoot ?? (everyone ? ctx.root : userCudnnRoot(ctx.os, ctx.host.env, ctx.host.home));
     ctx.cudnnDir = cudnnHomeDir(ctx.os, root, majorMinor(ctx.req.cudnn), String(major(ctx.cuda)));
-    return 'own-folder';
+    return everyone ? 'for-everyone' : 'own-folder';
   }
   if (used.readable && !used.redist && used.path !== ctx.toolkitDir) ctx.cudnnDir = used.path;
   return 'toolkit';
@@ -245,7 +298,8 @@ export function remedySteps(findings: readonly Finding[], facts: MachineFacts, c
   const asked = new Set(plan.items.filter((i) => i.ask).map((i) => i.finding.id));
   const orOnNo = (step: Step<PlanContext>, fixes: Finding[]) => (fixes.length && fixes.every((f) => asked.has(f.id)) ? unlessReplaced(step, fixes.map((f) => f.id)) : step);
   // Beside a distro's CUDA (apt's, in /usr: its packages' files), cuDNN gets a folder of its own.
-  const beside = has('import-cudnn') && !has('install-toolkit') && placeCudnn(facts, ctx) === 'own-folder';
+  const place = has('import-cudnn') && !has('install-toolkit') ? placeCudnn(facts, ctx) : 'toolkit';
+  const beside = place !== 'toolkit';
   if (has('install-toolkit')) steps.push(...routeSteps.filter((s) => s.id !== 'verify' && s.id !== 'preflight').map((s) => orOnNo(s, fixing('install-toolkit'))));
   else if (has('import-cudnn')) steps.push(...[cudnnSpaceStep, obtainCudnnStep, beside ? importCudnnBesideStep : importCudnnStep].map((s) => orOnNo(s, fixing('import-cudnn'))));
   // One load-order step for every folder that must come first: the causes the doctor found, and the
@@ -260,8 +314,11 @@ export function remedySteps(findings: readonly Finding[], facts: MachineFacts, c
   const cudnnWinner = cudnnFile ? resolveLibrary(facts.search, cudnnFile).winner : undefined;
   // cuDNN's own folder is on no loader path yet; a toolkit's is, unless another copy wins today.
   const importing = has('import-cudnn') && !has('install-toolkit') && (beside ? cudnnWinner?.dir !== toolkitLib : Boolean(cudnnWinner && cudnnWinner.dir !== toolkitLib));
-  const dirs = [...new Set([...(importing ? [toolkitLib] : []), ...causes.flatMap((c) => c.rightDirs)])];
-  const loadOrderFixes = [...ordered.filter((o) => !o.cause.ownConfs?.length).map((o) => o.f), ...(importing ? fixing('import-cudnn') : [])];
+  // For every user: the loader's own conf file for cuDNN's folder, not a per-user order.
+  if (importing && place === 'for-everyone') steps.push(orOnNo(cudnnForEveryoneStep(toolkitLib, fixing('import-cudnn')), fixing('import-cudnn')));
+  const perUser = importing && place !== 'for-everyone';
+  const dirs = [...new Set([...(perUser ? [toolkitLib] : []), ...causes.flatMap((c) => c.rightDirs)])];
+  const loadOrderFixes = [...ordered.filter((o) => !o.cause.ownConfs?.length).map((o) => o.f), ...(perUser ? fixing('import-cudnn') : [])];
   if (dirs.length) steps.push(orOnNo(loadOrderStep(dirs, loadOrderFixes), loadOrderFixes));
   if (has('wheel-loader-path')) {
     const step = wheelLoaderPathRemedy(facts, fixing('wheel-loader-path'));

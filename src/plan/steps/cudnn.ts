@@ -110,7 +110,7 @@ function importCudnnInto(title: () => string): Step<PlanContext> {
     const dir = cudnnTargetDir(ctx);
     if (v) return { done: true, reason: stepsText.cudnnAlready(v, dir) };
     // Its own folder is per user: under sudo that user is root, which the one who typed sudo rarely means.
-    const sudoUser = ctx.cudnnDir && !ctx.cudaRoot ? ctx.host.env.SUDO_USER : undefined;
+    const sudoUser = ctx.cudnnDir && !ctx.cudaRoot && ctx.cudnnDir.startsWith(`${ctx.host.home}/`) ? ctx.host.env.SUDO_USER : undefined;
     const into = ctx.cudnnDir ? stepsText.cudnnHomeInto(dir) : stepsText.copyInto(dir);
     return { done: false, reason: sudoUser && sudoUser !== 'root' ? `${into}${stepsText.cudnnHomeUnderSudo(sudoUser)}` : into };
   },
