@@ -184,6 +184,23 @@ async function cudnnMirror() {
   return { mirror, archive, flags: ['--catalog', overlay, '--mirror', mirror.url] };
 }
 
+/**
+ * `after` lines: the doctor for TF 2.12 as `shell` runs it ("bash -ic": the user's new shell; "env -u
+ * LD_LIBRARY_PATH bash -c": any program), its exit, then its findings that did not pass and cuDNN's, as JSON.
+ */
+const doctorLines = (shell: string, flags: string[]) => [
+  `${shell} 'node "$CUDAWIZ" doctor --tf 2.12 --json ${flags.map(q).join(' ')}' 2>/dev/null > "$HOME/doctor.json"; echo "doctor-rc=$?"`,
+  `node -e 'const r=JSON.parse(require("fs").readFileSync(process.env.HOME+"/doctor.json","utf8")); console.log(JSON.stringify(r.findings.filter(f=>f.status!=="pass"||f.id==="cudnn").map(f=>[f.id,f.status,f.title])))'`,
+];
+
+/** The doctor those lines ran passed: exit 0, nothing but passes and skips, and the cuDNN it judged. */
+function expectDoctorPassed(rc: string, findings: string, cudnn: string | RegExp): void {
+  expect(rc).toBe('doctor-rc=0');
+  const seen = JSON.parse(findings) as [string, string, string][];
+  expect(seen.filter(([, status]) => status !== 'pass' && status !== 'skip')).toEqual([]);
+  expect(seen.find(([id]) => id === 'cudnn')).toEqual(['cudnn', 'pass', typeof cudnn === 'string' ? cudnn : expect.stringMatching(cudnn)]);
+}
+
 const planOf = (r: BoxResult) => r.json.lines.find((l) => l.type === 'plan') as { steps: { id: string; title: string; reason?: string }[] } | undefined;
 
 describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with its module loaded)", () => {
@@ -220,8 +237,7 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
           APT_INTACT,
           'ls /etc/ld.so.conf.d | grep cudawiz || echo none',
           // Any program: a plain non-interactive shell, no rc file read.
-          `env -u LD_LIBRARY_PATH bash -c 'node "$CUDAWIZ" doctor --tf 2.12 --json ${flags.map(q).join(' ')}' 2>/dev/null > /var/tmp/doctor.json; echo "doctor-rc=$?"`,
-          `node -e 'const r=JSON.parse(require("fs").readFileSync("/var/tmp/doctor.json","utf8")); console.log(JSON.stringify(r.findings.filter(f=>f.status!=="pass"||f.id==="cudnn").map(f=>[f.id,f.status,f.title])))'`,
+          ...doctorLines('env -u LD_LIBRARY_PATH bash -c', flags),
           `node "$CUDAWIZ" rollback ${flags.map(q).join(' ')} >/dev/null 2>&1; echo "rollback-rc=$?"`,
           'ls /usr/local/cudnn-8.6-cuda11/lib64 2>/dev/null | wc -l; ls /etc/ld.so.conf.d | grep -c cudawiz || true',
         ].join('\n'),
@@ -235,10 +251,7 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
       const [intact, conf, rc, findings, rollback, libsLeft, confsLeft] = r.after.trim().split('\n');
       expect(intact).toBe('apt-files-intact');
       expect(conf).toBe('cudawiz-cudnn-8.6-cuda11.conf');
-      expect(rc).toBe('doctor-rc=0');
-      const seen = JSON.parse(findings) as [string, string, string][];
-      expect(seen.filter(([, status]) => status !== 'pass' && status !== 'skip')).toEqual([]);
-      expect(seen.find(([id]) => id === 'cudnn')).toEqual(['cudnn', 'pass', 'cuDNN 8.6.0 in /usr/local/cudnn-8.6-cuda11/lib64 (needs 8.6)']);
+      expectDoctorPassed(rc, findings, 'cuDNN 8.6.0 in /usr/local/cudnn-8.6-cuda11/lib64 (needs 8.6)');
       expect([rollback, libsLeft, confsLeft]).toEqual(['rollback-rc=0', '0', '0']);
     } finally {
       await mirror.close();
@@ -258,8 +271,7 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
         after: [
           APT_INTACT,
           'ls /etc/ld.so.conf.d | grep -c cudawiz || true',
-          `bash -ic 'node "$CUDAWIZ" doctor --tf 2.12 --json ${flags.map(q).join(' ')}' 2>/dev/null > "$HOME/doctor.json"; echo "doctor-rc=$?"`,
-          `node -e 'const r=JSON.parse(require("fs").readFileSync(process.env.HOME+"/doctor.json","utf8")); console.log(JSON.stringify(r.findings.filter(f=>f.status!=="pass"||f.id==="cudnn").map(f=>[f.id,f.status,f.title])))'`,
+          ...doctorLines('bash -ic', flags),
         ].join('\n'),
       });
       log("install --tf 2.12 --yes over apt's CUDA, as nobody (the second run)", r);
@@ -268,10 +280,7 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
       const [intact, confs, rc, findings] = r.after.trim().split('\n');
       expect(intact).toBe('apt-files-intact');
       expect(confs).toBe('0');
-      expect(rc).toBe('doctor-rc=0');
-      const seen = JSON.parse(findings) as [string, string, string][];
-      expect(seen.filter(([, status]) => status === 'fail')).toEqual([]);
-      expect(seen.find(([id]) => id === 'cudnn')).toEqual(['cudnn', 'pass', expect.stringMatching(/^cuDNN 8\.6\.0 in \/tmp\/cudawiz-real-\w+\/home\/\.local\/share\/cudawiz\/cudnn-8\.6-cuda11\/lib64 \(needs 8\.6\)$/)]);
+      expectDoctorPassed(rc, findings, /^cuDNN 8\.6\.0 in \/tmp\/cudawiz-real-\w+\/home\/\.local\/share\/cudawiz\/cudnn-8\.6-cuda11\/lib64 \(needs 8\.6\)$/);
     } finally {
       await mirror.close();
     }
@@ -287,7 +296,7 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
         jsonFirst: true,
         after: [
           'ls /etc/ld.so.conf.d | grep cudawiz || echo none',
-          `env -u LD_LIBRARY_PATH bash -c 'node "$CUDAWIZ" doctor --tf 2.12 --json ${flags.map(q).join(' ')}' 2>/dev/null > /var/tmp/doctor.json; echo "doctor-rc=$?"`,
+          ...doctorLines('env -u LD_LIBRARY_PATH bash -c', flags),
         ].join('\n'),
       });
       log("repair --tf 2.12 --yes over apt's CUDA and an older cudawiz's 11.2 conf file (the second run)", r);
@@ -299,9 +308,9 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
       expect(steps[3].title).toMatch(/^Remove cudawiz's own \/etc\/ld\.so\.conf\.d\/cudawiz-cuda-11\.2\.conf \(an older run's\), then ldconfig — fixes: 1 of TensorFlow's libraries load from \/usr\/local\/cuda-11\.2\/lib64/);
       // Every program: the probe runs after the repair as root, with no LD_LIBRARY_PATH, and the real loader takes apt's copy.
       expect(r.dlopen.loaded['libcudart.so.11.0']).toBe(`${LIB}/libcudart.so.11.8.89`);
-      const [confs, rc] = r.after.trim().split('\n');
+      const [confs, rc, findings] = r.after.trim().split('\n');
       expect(confs).toBe('cudawiz-cudnn-8.6-cuda11.conf');
-      expect(rc).toBe('doctor-rc=0');
+      expectDoctorPassed(rc, findings, 'cuDNN 8.6.0 in /usr/local/cudnn-8.6-cuda11/lib64 (needs 8.6)');
     } finally {
       await mirror.close();
     }
