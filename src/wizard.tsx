@@ -28,6 +28,10 @@ function lazyServices(options: { globals: GlobalOptions; host: Host; catalog?: C
     scan: async (signal) => (await ready).scan(signal),
     choices: (scan) => loaded().choices(scan),
     routes: (tf) => loaded().routes(tf),
+    // Every member of the real services passes through, the optional ones too: a member left out here
+    // is a screen part the real wizard never shows (the route sizes and the bundles in Downloads were).
+    routeSizes: (tf) => loaded().routeSizes?.(tf) ?? {},
+    bundles: async (tf) => (await ready).bundles?.(tf) ?? [],
     run: async (tf, mode, o) => (await ready).run(tf, mode, o),
     whatNow: (tf) => loaded().whatNow(tf),
   };

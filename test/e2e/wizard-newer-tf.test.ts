@@ -51,6 +51,9 @@ describe('the wizard with a TensorFlow newer than the catalog', () => {
     // since 12.9.1 is in the catalog), then pip, then the system toolkit, which this walk takes.
     screen = await term.waitFor(`How should TensorFlow ${newest.version} get CUDA and cuDNN?`, 30_000);
     expect(screen).toMatch(/❯ NVIDIA's per-component CUDA archives \(no admin, small download\) — recommended/);
+    // What each route downloads, under the choice, as `requirements` says it (the real wizard had dropped these lines).
+    expect(screen).toMatch(/^ {2}redist: \d+ files, /m);
+    expect(screen).toMatch(/^ {2}toolkit: \d+ files, /m);
     await term.keys('Down');
     await term.waitFor(/❯ pip wheels/);
     await term.keys('Down');
