@@ -219,6 +219,22 @@ export function ldSoConfFileName(majorMinor: string, first = false): string {
   return `${first ? '00-' : ''}cudawiz-cuda-${majorMinor}.conf`;
 }
 
+/** The conf file for cuDNN's own folder beside a distro's CUDA (cudnnHomeDir): `cudawiz-cudnn-8.6-cuda11.conf`. */
+export function cudnnLdSoConfFileName(cudnnHome: string): string {
+  return `cudawiz-${path.posix.basename(cudnnHome)}.conf`;
+}
+
+/** Every name cudawiz gives a file in ld.so.conf.d (the two above): the journal accepts no other. */
+export const CUDAWIZ_LD_SO_CONF_NAME = /^(00-)?cudawiz-(cuda-\d+\.\d+|cudnn-\d+\.\d+-cuda\d+)\.conf$/;
+
+/** How every file cudawiz writes for the loader or the shell begins: its own files are told apart by it. */
+export const CUDAWIZ_FILE_MARK = '# Written by cudawiz';
+
+/** This process runs as root (Linux): what it installs serves every user, not one. */
+export function runsAsRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
 export type ShellSyntax = 'posix' | 'fish';
 export interface ShellRc {
   shell: 'bash' | 'zsh' | 'fish';

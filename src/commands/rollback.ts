@@ -10,7 +10,7 @@ import { manifestPaths } from '../cudnn/manifest.js';
 import { commandLine, envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
-import { defaultCudaRoot, elevationHint, userCudnnRoot, userToolkitRoot } from '../platform.js';
+import { defaultCudaRoot, elevationHint, runsAsRoot, userCudnnRoot, userToolkitRoot } from '../platform.js';
 import { redistText } from '../i18n/redist.js';
 import { hasRedistManifest, readRedistManifest, redistToolkitsUnder, removeRedistToolkit, type RedistRemoval } from '../redist/toolkit.js';
 import { untrustedBookkeeping } from '../cudnn/owner-trust.js';
@@ -146,7 +146,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM')
-        throw new CudawizError(commandsText.noPermission(dir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: ctx.host.os === 'linux' && process.getuid?.() === 0 ? safetyText.rootCannotWrite(dir) : elevationHint(ctx.host.os, `cudawiz rollback --cuda-dir "${dir}"`) });
+        throw new CudawizError(commandsText.noPermission(dir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: ctx.host.os === 'linux' && runsAsRoot() ? safetyText.rootCannotWrite(dir) : elevationHint(ctx.host.os, `cudawiz rollback --cuda-dir "${dir}"`) });
       if (cudaDir === undefined && refusable(error)) {
         refused.push({ toolkitDir: dir, message: error.message, fix: error.fix });
         continue;

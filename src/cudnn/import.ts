@@ -9,7 +9,7 @@ import { access, constants, copyFile, lstat, mkdir, readdir, realpath, rename, r
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CudawizError, EXIT } from '../errors.js';
-import { elevationHint, toolkitSubdirs, type OsName } from '../platform.js';
+import { elevationHint, runsAsRoot, toolkitSubdirs, type OsName } from '../platform.js';
 import { ArchiveReadError, detectFormat, extractArchive, isTar } from './archive.js';
 import { inspectArchive, inspectCudnnArchive, type ArchiveReport, type InspectLimits } from './inspect.js';
 import type { ToolkitPart } from './layout.js';
@@ -268,7 +268,7 @@ async function assertWritableToolkit(toolkitDir: string, os: OsName): Promise<vo
   try {
     await access(toolkitDir, constants.W_OK);
   } catch {
-    throw new CudawizError(T.noWritePermission(toolkitDir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: os === 'linux' && process.getuid?.() === 0 ? safetyText.rootCannotWrite(toolkitDir) : elevationHint(os, 'cudawiz install …') });
+    throw new CudawizError(T.noWritePermission(toolkitDir), { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: os === 'linux' && runsAsRoot() ? safetyText.rootCannotWrite(toolkitDir) : elevationHint(os, 'cudawiz install …') });
   }
 }
 

@@ -9,6 +9,7 @@ import { lstat, mkdir, readFile, realpath, rename, writeFile } from 'node:fs/pro
 import path from 'node:path';
 import * as z from 'zod';
 import { CudawizError } from '../errors.js';
+import { CUDAWIZ_LD_SO_CONF_NAME } from '../platform.js';
 import { safetyText } from '../i18n/safety.js';
 import type { EnvChange, EnvJournal } from './types.js';
 import { unsafePackageUndo } from './package-change.js';
@@ -33,8 +34,8 @@ const journalSchema = z.object({
 
 /** The rc files shellRcFile (platform.ts) names. */
 const RC_FILES = new Set(['.bashrc', '.zshrc', 'config.fish']);
-/** cudawiz's own loader files: a toolkit's (cudawiz-cuda-X.Y.conf), and cuDNN's own folder beside a distro's CUDA (cudawiz-cudnn-X.Y-cudaM.conf). */
-const LD_CONF_NAME = /^(00-)?cudawiz-(cuda-\d+\.\d+|cudnn-\d+\.\d+-cuda\d+)\.conf$/;
+/** cudawiz's own loader files (platform.ts names them). */
+const LD_CONF_NAME = CUDAWIZ_LD_SO_CONF_NAME;
 const ENV_SCRIPT_NAME = /^env-cuda-\d+\.\d+\.(sh|fish)$/;
 
 /** A clean absolute path: no `.`/`..` segments, no control characters. */

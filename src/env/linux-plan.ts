@@ -3,7 +3,7 @@
 import { envText } from '../i18n/env.js';
 import path from 'node:path';
 import { compareDotted } from '../version.js';
-import { ldSoConfFileName, shellRcFile, splitPathList, toolkitSubdirs } from '../platform.js';
+import { CUDAWIZ_FILE_MARK, ldSoConfFileName, shellRcFile, splitPathList, toolkitSubdirs } from '../platform.js';
 import { shDoubleQuoted, singleQuoted } from './shell-quote.js';
 import { hasLine, withLineAppended } from './text-lines.js';
 import type { EnvChange, EnvPlan, EnvPlanInput, LinuxEnvState, ToolkitLibraries } from './types.js';
@@ -45,8 +45,9 @@ function forWhat(input: EnvPlanInput): string {
 }
 
 /** The comment heading a file cudawiz writes: English in every language, so a run in another language finds the file unchanged. */
-export function fileHead(input: Pick<EnvPlanInput, 'tf' | 'cuda'>): string {
-  return `# Written by cudawiz: ${input.tf ? `CUDA ${input.cuda} for TensorFlow ${input.tf}` : `CUDA ${input.cuda}`}. \`cudawiz rollback\` removes it.\n`;
+export function fileHead(input: { tf?: string; cuda?: string; cudnn?: string }): string {
+  const what = input.cudnn ? `cuDNN ${input.cudnn}` : `CUDA ${input.cuda}`;
+  return `${CUDAWIZ_FILE_MARK}: ${input.tf ? `${what} for TensorFlow ${input.tf}` : what}. \`cudawiz rollback\` removes it.\n`;
 }
 
 function conflictNote(input: EnvPlanInput, c: Conflict, where: string): string {

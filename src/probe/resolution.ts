@@ -2,7 +2,7 @@
 // stale copy earlier on the path (shadowing) is as visible as a missing one.
 import type { Host } from '../host.js';
 import path from 'node:path';
-import { envGet, librarySearchVar, LINUX_LD_SO_CONF_DIR, pathFor, splitPathList, windowsSystem32 } from '../platform.js';
+import { CUDAWIZ_FILE_MARK, envGet, librarySearchVar, LINUX_LD_SO_CONF_DIR, pathFor, splitPathList, windowsSystem32 } from '../platform.js';
 import { locateProgram, runProgram } from './commands.js';
 import type { MachineFs } from './machine-fs.js';
 import type { SearchDir, SearchPath, SearchVia, Toolkit } from './types.js';
@@ -87,16 +87,13 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
   return { os: host.os, dirs, ...(host.os === 'linux' ? { ldCache: ldEntries, cudawizConfs: cudawizConfs(mfs) } : {}) };
 }
 
-/** The first line of every file cudawiz writes (env/linux-plan.ts fileHead): how its own files are told apart. */
-const CUDAWIZ_HEAD = '# Written by cudawiz';
-
 /** cudawiz's own /etc/ld.so.conf.d files and the folders each lists (comments and `include` lines skipped). */
 function cudawizConfs(mfs: MachineFs): { file: string; dirs: string[] }[] {
   const dir = LINUX_LD_SO_CONF_DIR;
   return (mfs.list(dir).names ?? []).sort().flatMap((name) => {
     const file = path.posix.join(dir, name);
     const text = name.endsWith('.conf') ? mfs.readText(file) : undefined;
-    if (!text?.startsWith(CUDAWIZ_HEAD)) return [];
+    if (!text?.startsWith(CUDAWIZ_FILE_MARK)) return [];
     const dirs = text.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter((l) => l && !l.startsWith('include ')).map((d) => mfs.realpath(d.replace(/\/+$/, '')));
     return [{ file, dirs }];
   });

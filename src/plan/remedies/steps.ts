@@ -7,19 +7,19 @@ import { remediesText as R } from '../../i18n/remedies.js';
 import { doctorText as T } from '../../i18n/doctor.js';
 import { diagnose } from '../../doctor/diagnose.js';
 import type { Finding } from '../../doctor/finding.js';
-import { applyEnvChanges, envLinesToRunYourself, loadOrderExportLine, prepareLoadOrder } from '../../env/index.js';
+import { applyEnvChanges, envLinesToRunYourself, envPlaces, loadOrderExportLine, prepareLoadOrder } from '../../env/index.js';
+import { fileHead, sudoWriteConfLine } from '../../env/linux-plan.js';
 import { newShellHost } from '../../env/new-shell.js';
-import { CudawizError, EXIT } from '../../errors.js';
 import { readFile } from 'node:fs/promises';
 import type { EnvChange } from '../../env/types.js';
+import { CudawizError, EXIT } from '../../errors.js';
 import { applyWheelLibraryFix } from '../../pip/index.js';
-import { cudnnHomeDir, toolkitLibraryDir, userCudnnRoot } from '../../platform.js';
+import { cudnnHomeDir, cudnnLdSoConfFileName, LINUX_LD_SO_CONF_DIR, runsAsRoot, toolkitLibraryDir, userCudnnRoot } from '../../platform.js';
 import { toolkitInUse } from '../../doctor/toolkit-lookup.js';
 import { major, majorMinor } from '../../version.js';
 import { probeMachine } from '../../probe/index.js';
 import { resolveLibrary } from '../../probe/resolution.js';
 import type { MachineFacts } from '../../probe/types.js';
-import { envPlaces } from '../../env/index.js';
 import { cudnnTargetDir, type PlanContext } from '../context.js';
 import { envPlanFor } from '../steps/env.js';
 import { settleInterruptedCopy } from '../steps/settle.js';
@@ -111,42 +111,46 @@ export function loadOrderStep(dirs: string[], fixes: Finding[]): Step<PlanContex
   };
 }
 
+/** One cudawiz loader file to write (`content`) or take away (`content: null`), by its name in ld.so.conf.d. */
+interface ConfWrite {
+  name: string;
+  content: string | null;
+}
+
 /**
- * Takes away cudawiz's own /etc/ld.so.conf.d files that an older run left (they give an older copy to
- * every program on the machine), then rebuilds the cache: through the env journal, so `rollback` puts
- * them back. Root only; otherwise the two sudo lines, and the run waits on the user (exit 3).
+ * Loader files of cudawiz's own in /etc/ld.so.conf.d, then ldconfig, for every program: through the env
+ * journal (`rollback` undoes them), asked like the other env changes (--configure-env), and as the two
+ * sudo lines for a user who is not root (exit 3). The own-conf removal and cuDNN's folder for everyone.
  */
-export function removeOwnConfStep(files: string[], fixes: Finding[]): Step<PlanContext> {
+function loaderConfStep(spec: { id: string; title: string; writes: (ctx: PlanContext) => ConfWrite[]; will: string; ask: string; sudoLines: string[]; why: string }): Step<PlanContext> {
   const changes = async (ctx: PlanContext) => {
     const places = envPlaces({ host: ctx.host, root: ctx.host.fsRoot });
     const list: EnvChange[] = [];
-    for (const f of files) {
-      const target = path.posix.join(places.ldSoConfDir, path.posix.basename(f));
+    for (const w of spec.writes(ctx)) {
+      const target = path.posix.join(places.ldSoConfDir, w.name);
       const before = await readFile(target, 'utf8').catch(() => null);
-      if (before !== null) list.push({ kind: 'ld-so-conf', target, before, after: null, why: R.removeOwnConfStep(f) });
+      if (before !== w.content) list.push({ kind: 'ld-so-conf', target, before, after: w.content, why: spec.why });
     }
-    if (list.length) list.push({ kind: 'ldconfig', target: 'ld.so.cache', before: null, after: null, command: { file: 'ldconfig', args: [] }, why: R.removeOwnConfStep(files.join(', ')), libraries: ctx.req.libraries.map((l) => l.file) });
+    if (list.length) list.push({ kind: 'ldconfig', target: 'ld.so.cache', before: null, after: null, command: { file: 'ldconfig', args: [] }, why: spec.why, libraries: ctx.req.libraries.map((l) => l.file) });
     return { list, places };
   };
-  const sudoLines = [`sudo rm ${files.join(' ')}`, 'sudo ldconfig'];
   return {
-    id: 'remove-own-conf',
-    title: titled(R.removeOwnConfStep(files.join(', ')), fixes),
+    id: spec.id,
+    title: spec.title,
     async check(ctx) {
-      const { list } = await changes(ctx);
-      return list.length ? { done: false, reason: R.removeOwnConfWill(files.join(', ')) } : { done: true, reason: R.loadOrderNothing };
+      return (await changes(ctx)).list.length ? { done: false, reason: spec.will } : { done: true, reason: R.loadOrderNothing };
     },
     async run(ctx, io) {
       const { list, places } = await changes(ctx);
       if (!list.length) return { summary: R.loadOrderNothing };
-      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: R.removeOwnConfAsk(files.join(', ')), flag: '--configure-env yes' });
+      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: spec.ask, flag: '--configure-env yes' });
       if (ctx.configureEnv === 'no') {
-        for (const l of sudoLines) io.log(l);
-        return { summary: R.leftToYou, evidence: sudoLines };
+        for (const l of spec.sudoLines) io.log(l);
+        return { summary: R.leftToYou, evidence: spec.sudoLines };
       }
       const r = await applyEnvChanges(list, { host: ctx.host, journalFile: places.journalFile });
-      if (!r.ok) throw new CudawizError(r.failed?.message ?? '', { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: sudoLines.join('\n') });
-      return { summary: R.loadOrderDone(r.applied.length), evidence: [...files, ...r.ldconfigLines] };
+      if (!r.ok) throw new CudawizError(r.failed?.message ?? '', { code: 'needs-elevation', exitCode: EXIT.needsUser, fix: spec.sudoLines.join('\n') });
+      return { summary: R.loadOrderDone(r.applied.length), evidence: [...list.filter((c) => c.kind === 'ld-so-conf').map((c) => c.target), ...r.ldconfigLines] };
     },
     accept(ctx, answer) {
       ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
@@ -154,53 +158,33 @@ export function removeOwnConfStep(files: string[], fixes: Finding[]): Step<PlanC
   };
 }
 
-/** Whether this process is root on a real machine (a fixture machine's root stands in for none). */
-function runsAsRoot(host: PlanContext['host']): boolean {
-  return host.os === 'linux' && !host.fsRoot && typeof process.getuid === 'function' && process.getuid() === 0;
+/** Takes away cudawiz's own ld.so.conf.d files an older run left, which hand every program an older copy. */
+export function removeOwnConfStep(files: string[], fixes: Finding[]): Step<PlanContext> {
+  const listed = files.join(', ');
+  return loaderConfStep({
+    id: 'remove-own-conf',
+    title: titled(R.removeOwnConfStep(listed), fixes),
+    writes: () => files.map((f) => ({ name: path.posix.basename(f), content: null })),
+    will: R.removeOwnConfWill(listed),
+    ask: R.removeOwnConfAsk(listed),
+    sudoLines: [`sudo rm ${files.join(' ')}`, 'sudo ldconfig'],
+    why: R.removeOwnConfStep(listed),
+  });
 }
 
-/**
- * cuDNN's own folder beside a distro's CUDA, for every program: /etc/ld.so.conf.d/cudawiz-<folder>.conf
- * naming its library folder (cuDNN only: it shadows none of the system's CUDA libraries), then ldconfig;
- * through the env journal, so `rollback` takes it away.
- */
+/** cuDNN's own folder beside a distro's CUDA, for every program: its conf file (cuDNN only: it shadows none of the system's CUDA libraries). */
 export function cudnnForEveryoneStep(libDir: string, fixes: Finding[]): Step<PlanContext> {
-  const name = `cudawiz-${path.posix.basename(path.posix.dirname(libDir))}.conf`;
-  const changes = async (ctx: PlanContext) => {
-    const places = envPlaces({ host: ctx.host, root: ctx.host.fsRoot });
-    const target = path.posix.join(places.ldSoConfDir, name);
-    const after = `# Written by cudawiz: cuDNN ${ctx.req.cudnn} for TensorFlow ${ctx.tf}. \`cudawiz rollback\` removes it.\n${libDir}\n`;
-    const before = await readFile(target, 'utf8').catch(() => null);
-    const list: EnvChange[] = before === after ? [] : [
-      { kind: 'ld-so-conf', target, before, after, why: R.cudnnForEveryoneStep(libDir) },
-      { kind: 'ldconfig', target: 'ld.so.cache', before: null, after: null, command: { file: 'ldconfig', args: [] }, why: R.cudnnForEveryoneStep(libDir), libraries: ctx.req.libraries.filter((l) => l.from === 'cudnn').map((l) => l.file) },
-    ];
-    return { list, places, target };
-  };
-  return {
+  const name = cudnnLdSoConfFileName(path.posix.dirname(libDir));
+  const conf = path.posix.join(LINUX_LD_SO_CONF_DIR, name);
+  return loaderConfStep({
     id: 'cudnn-for-everyone',
     title: titled(R.cudnnForEveryoneStep(libDir), fixes),
-    async check(ctx) {
-      const { list, target } = await changes(ctx);
-      return list.length ? { done: false, reason: R.loadOrderWill(`${target}, ldconfig`) } : { done: true, reason: R.loadOrderNothing };
-    },
-    async run(ctx, io) {
-      const { list, places, target } = await changes(ctx);
-      if (!list.length) return { summary: R.loadOrderNothing };
-      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: R.askConsent(target), flag: '--configure-env yes' });
-      if (ctx.configureEnv === 'no') {
-        const lines = [`printf '%s\\n' '${libDir}' | sudo tee ${target}`, 'sudo ldconfig'];
-        for (const l of lines) io.log(l);
-        return { summary: R.leftToYou, evidence: lines };
-      }
-      const r = await applyEnvChanges(list, { host: ctx.host, journalFile: places.journalFile });
-      if (!r.ok) throw new CudawizError(r.failed?.message ?? '', { fix: r.failed?.fix });
-      return { summary: R.loadOrderDone(r.applied.length), evidence: [target, ...r.ldconfigLines] };
-    },
-    accept(ctx, answer) {
-      ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
-    },
-  };
+    writes: (ctx) => [{ name, content: `${fileHead({ tf: ctx.tf, cudnn: ctx.req.cudnn ?? undefined })}${libDir}\n` }],
+    will: R.loadOrderWill(`${conf}, ldconfig`),
+    ask: R.askConsent(conf),
+    sudoLines: [sudoWriteConfLine(conf, [libDir]), 'sudo ldconfig'],
+    why: R.cudnnForEveryoneStep(libDir),
+  });
 }
 
 /** The venv's wheel folders on its loader path: the pip route's marked block in bin/activate, from the doctor's facts. */
@@ -266,7 +250,7 @@ export function placeCudnn(facts: MachineFacts, ctx: PlanContext): 'own-folder' 
     // Run as root (sudo) with no --cuda-root: for every user, as the distro's CUDA is — the folder under
     // the system's CUDA root, given to the loader by a conf file of its own (it holds cuDNN only, so it
     // shadows none of the system's CUDA libraries). Otherwise per user, no administrator.
-    const everyone = !ctx.cudaRoot && runsAsRoot(ctx.host);
+    const everyone = !ctx.cudaRoot && ctx.os === 'linux' && !ctx.host.fsRoot && runsAsRoot();
     const root = ctx.cudaRoot ?? (everyone ? ctx.root : userCudnnRoot(ctx.os, ctx.host.env, ctx.host.home));
     ctx.cudnnDir = cudnnHomeDir(ctx.os, root, majorMinor(ctx.req.cudnn), String(major(ctx.cuda)));
     return everyone ? 'for-everyone' : 'own-folder';
