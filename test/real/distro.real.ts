@@ -12,7 +12,7 @@ import { otherUserCli } from '../helpers/other-user.js';
 import { buildCudnnArchive } from '../helpers/cudnn-archive.js';
 import { startMirror } from '../helpers/mirror.js';
 import { tempDir } from '../helpers/tmp.js';
-import { PROBED_LIBRARIES, runBox, runBoxAsync, type BoxResult } from './box.js';
+import { PROBED_LIBRARIES, runBox, runBoxAsync, type BoxResult, type BoxSpec } from './box.js';
 
 const FIXTURES = path.join(repoRoot, 'test/fixtures/nvidia-smi');
 
@@ -201,6 +201,21 @@ function expectDoctorPassed(rc: string, findings: string, cudnn: string | RegExp
   expect(seen.find(([id]) => id === 'cudnn')).toEqual(['cudnn', 'pass', typeof cudnn === 'string' ? cudnn : expect.stringMatching(cudnn)]);
 }
 
+/**
+ * A box run of a command that changes the machine, pointed at a cuDNN mirror of its own (flags added):
+ * its --json run comes first and must exit 0; `after` gets the same flags. The mirror's requests come back.
+ */
+async function changeBox(spec: Omit<BoxSpec, 'doctor' | 'jsonFirst' | 'after'> & { command: string[]; after: (flags: string[]) => string[] }) {
+  const { mirror, archive, flags } = await cudnnMirror();
+  try {
+    const r = await runBoxAsync({ ...spec, doctor: [...spec.command, ...flags], jsonFirst: true, after: spec.after(flags).join('\n') });
+    expect(r.json.code, JSON.stringify(r.json.lines.filter((l) => l.type === 'step-failed'))).toBe(0);
+    return { r, archive, requests: mirror.requests.map((x) => x.path) };
+  } finally {
+    await mirror.close();
+  }
+}
+
 const planOf = (r: BoxResult) => r.json.lines.find((l) => l.type === 'plan') as { steps: { id: string; title: string; reason?: string }[] } | undefined;
 
 describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with its module loaded)", () => {
@@ -226,93 +241,65 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
   });
 
   it("as root, install --yes: cuDNN from the mirror, every program finds it, apt's files untouched; the doctor passes without any shell setup, rollback takes it back", async () => {
-    const { mirror, archive, flags } = await cudnnMirror();
-    try {
-      const r = await runBoxAsync({
-        layers: ['driver', 'cuda'],
-        setup: `${MODULE_LOADED}\n${APT_BEFORE}`,
-        doctor: ['install', '--tf', '2.12', '--yes', '--configure-env', 'yes', ...flags],
-        jsonFirst: true,
-        after: [
-          APT_INTACT,
-          'ls /etc/ld.so.conf.d | grep cudawiz || echo none',
-          // Any program: a plain non-interactive shell, no rc file read.
-          ...doctorLines('env -u LD_LIBRARY_PATH bash -c', flags),
-          `node "$CUDAWIZ" rollback ${flags.map(q).join(' ')} >/dev/null 2>&1; echo "rollback-rc=$?"`,
-          'ls /usr/local/cudnn-8.6-cuda11/lib64 2>/dev/null | wc -l; ls /etc/ld.so.conf.d | grep -c cudawiz || true',
-        ].join('\n'),
-      });
-      log("install --tf 2.12 --yes over apt's CUDA, as root (the second run)", r);
-      expect(r.json.code, JSON.stringify(r.json.lines.filter((l) => l.type === 'step-failed'))).toBe(0);
-      expect(r.doctor.code, r.doctor.text).toBe(0);
-      expect(planOf(r)!.steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'cudnn-for-everyone', 'verify']);
-      // Only the cuDNN archive came down.
-      expect(mirror.requests.map((x) => x.path).filter((p) => p.endsWith('.xz') || p.endsWith('.run'))).toEqual([expect.stringContaining(archive.name)]);
-      const [intact, conf, rc, findings, rollback, libsLeft, confsLeft] = r.after.trim().split('\n');
-      expect(intact).toBe('apt-files-intact');
-      expect(conf).toBe('cudawiz-cudnn-8.6-cuda11.conf');
-      expectDoctorPassed(rc, findings, 'cuDNN 8.6.0 in /usr/local/cudnn-8.6-cuda11/lib64 (needs 8.6)');
-      expect([rollback, libsLeft, confsLeft]).toEqual(['rollback-rc=0', '0', '0']);
-    } finally {
-      await mirror.close();
-    }
+    const { r, archive, requests } = await changeBox({
+      layers: ['driver', 'cuda'],
+      setup: `${MODULE_LOADED}\n${APT_BEFORE}`,
+      command: ['install', '--tf', '2.12', '--yes', '--configure-env', 'yes'],
+      after: (flags) => [
+        APT_INTACT,
+        'ls /etc/ld.so.conf.d | grep cudawiz || echo none',
+        // Any program: a plain non-interactive shell, no rc file read.
+        ...doctorLines('env -u LD_LIBRARY_PATH bash -c', flags),
+        `node "$CUDAWIZ" rollback ${flags.map(q).join(' ')} >/dev/null 2>&1; echo "rollback-rc=$?"`,
+        'ls /usr/local/cudnn-8.6-cuda11/lib64 2>/dev/null | wc -l; ls /etc/ld.so.conf.d | grep -c cudawiz || true',
+      ],
+    });
+    log("install --tf 2.12 --yes over apt's CUDA, as root (the second run)", r);
+    expect(r.doctor.code, r.doctor.text).toBe(0);
+    expect(planOf(r)!.steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'cudnn-for-everyone', 'verify']);
+    // Only the cuDNN archive came down.
+    expect(requests.filter((p) => p.endsWith('.xz') || p.endsWith('.run'))).toEqual([expect.stringContaining(archive.name)]);
+    const [intact, conf, rc, findings, rollback, libsLeft, confsLeft] = r.after.trim().split('\n');
+    expect(intact).toBe('apt-files-intact');
+    expect(conf).toBe('cudawiz-cudnn-8.6-cuda11.conf');
+    expectDoctorPassed(rc, findings, 'cuDNN 8.6.0 in /usr/local/cudnn-8.6-cuda11/lib64 (needs 8.6)');
+    expect([rollback, libsLeft, confsLeft]).toEqual(['rollback-rc=0', '0', '0']);
   });
 
   it("as a user without administrator rights (nobody), install --yes: cuDNN in the user's own folder, found by the user's new shells; nothing of the system changes", async () => {
-    const { mirror, flags } = await cudnnMirror();
-    try {
-      const r = await runBoxAsync({
-        layers: ['driver', 'cuda'],
-        setup: `${MODULE_LOADED}\n${APT_BEFORE}`,
-        doctor: ['install', '--tf', '2.12', '--yes', '--configure-env', 'yes', ...flags],
-        jsonFirst: true,
-        asNobody: true,
-        cli: await otherUserCli(),
-        after: [
-          APT_INTACT,
-          'ls /etc/ld.so.conf.d | grep -c cudawiz || true',
-          ...doctorLines('bash -ic', flags),
-        ].join('\n'),
-      });
-      log("install --tf 2.12 --yes over apt's CUDA, as nobody (the second run)", r);
-      expect(r.json.code, JSON.stringify(r.json.lines.filter((l) => l.type === 'step-failed'))).toBe(0);
-      expect(planOf(r)!.steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
-      const [intact, confs, rc, findings] = r.after.trim().split('\n');
-      expect(intact).toBe('apt-files-intact');
-      expect(confs).toBe('0');
-      expectDoctorPassed(rc, findings, /^cuDNN 8\.6\.0 in \/tmp\/cudawiz-real-\w+\/home\/\.local\/share\/cudawiz\/cudnn-8\.6-cuda11\/lib64 \(needs 8\.6\)$/);
-    } finally {
-      await mirror.close();
-    }
+    const { r } = await changeBox({
+      layers: ['driver', 'cuda'],
+      setup: `${MODULE_LOADED}\n${APT_BEFORE}`,
+      command: ['install', '--tf', '2.12', '--yes', '--configure-env', 'yes'],
+      asNobody: true,
+      cli: await otherUserCli(),
+      after: (flags) => [APT_INTACT, 'ls /etc/ld.so.conf.d | grep -c cudawiz || true', ...doctorLines('bash -ic', flags)],
+    });
+    log("install --tf 2.12 --yes over apt's CUDA, as nobody (the second run)", r);
+    expect(planOf(r)!.steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
+    const [intact, confs, rc, findings] = r.after.trim().split('\n');
+    expect(intact).toBe('apt-files-intact');
+    expect(confs).toBe('0');
+    expectDoctorPassed(rc, findings, /^cuDNN 8\.6\.0 in \/tmp\/cudawiz-real-\w+\/home\/\.local\/share\/cudawiz\/cudnn-8\.6-cuda11\/lib64 \(needs 8\.6\)$/);
   });
 
   it("repair --yes with an older cudawiz's ld.so.conf.d file for 11.2: the file goes (every program loads apt's 11.8 again), cuDNN comes for every program, the doctor passes", async () => {
-    const { mirror, flags } = await cudnnMirror();
-    try {
-      const r = await runBoxAsync({
-        layers: ['driver', 'cuda'],
-        setup: `${MODULE_LOADED}\n${OLD_CONF}`,
-        doctor: ['repair', '--tf', '2.12', '--yes', '--configure-env', 'yes', ...flags],
-        jsonFirst: true,
-        after: [
-          'ls /etc/ld.so.conf.d | grep cudawiz || echo none',
-          ...doctorLines('env -u LD_LIBRARY_PATH bash -c', flags),
-        ].join('\n'),
-      });
-      log("repair --tf 2.12 --yes over apt's CUDA and an older cudawiz's 11.2 conf file (the second run)", r);
-      expect(r.json.code, JSON.stringify(r.json.lines.filter((l) => l.type === 'step-failed'))).toBe(0);
-      // Run again, it has nothing left to do.
-      expect(r.doctor.code, r.doctor.text).toBe(0);
-      const steps = planOf(r)!.steps;
-      expect(steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'remove-own-conf', 'cudnn-for-everyone', 'verify']);
-      expect(steps[3].title).toMatch(/^Remove cudawiz's own \/etc\/ld\.so\.conf\.d\/cudawiz-cuda-11\.2\.conf \(an older run's\), then ldconfig — fixes: 1 of TensorFlow's libraries load from \/usr\/local\/cuda-11\.2\/lib64/);
-      // Every program: the probe runs after the repair as root, with no LD_LIBRARY_PATH, and the real loader takes apt's copy.
-      expect(r.dlopen.loaded['libcudart.so.11.0']).toBe(`${LIB}/libcudart.so.11.8.89`);
-      const [confs, rc, findings] = r.after.trim().split('\n');
-      expect(confs).toBe('cudawiz-cudnn-8.6-cuda11.conf');
-      expectDoctorPassed(rc, findings, 'cuDNN 8.6.0 in /usr/local/cudnn-8.6-cuda11/lib64 (needs 8.6)');
-    } finally {
-      await mirror.close();
-    }
+    const { r } = await changeBox({
+      layers: ['driver', 'cuda'],
+      setup: `${MODULE_LOADED}\n${OLD_CONF}`,
+      command: ['repair', '--tf', '2.12', '--yes', '--configure-env', 'yes'],
+      after: (flags) => ['ls /etc/ld.so.conf.d | grep cudawiz || echo none', ...doctorLines('env -u LD_LIBRARY_PATH bash -c', flags)],
+    });
+    log("repair --tf 2.12 --yes over apt's CUDA and an older cudawiz's 11.2 conf file (the second run)", r);
+    // Run again, it has nothing left to do.
+    expect(r.doctor.code, r.doctor.text).toBe(0);
+    const steps = planOf(r)!.steps;
+    expect(steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'remove-own-conf', 'cudnn-for-everyone', 'verify']);
+    expect(steps[3].title).toMatch(/^Remove cudawiz's own \/etc\/ld\.so\.conf\.d\/cudawiz-cuda-11\.2\.conf \(an older run's\), then ldconfig — fixes: 1 of TensorFlow's libraries load from \/usr\/local\/cuda-11\.2\/lib64/);
+    // Every program: the probe runs after the repair as root, with no LD_LIBRARY_PATH, and the real loader takes apt's copy.
+    expect(r.dlopen.loaded['libcudart.so.11.0']).toBe(`${LIB}/libcudart.so.11.8.89`);
+    const [confs, rc, findings] = r.after.trim().split('\n');
+    expect(confs).toBe('cudawiz-cudnn-8.6-cuda11.conf');
+    expectDoctorPassed(rc, findings, 'cuDNN 8.6.0 in /usr/local/cudnn-8.6-cuda11/lib64 (needs 8.6)');
   });
 });
