@@ -1,7 +1,7 @@
 // Files cudawiz writes outside a toolkit where others may be able to plant things (the run log under
 // a shared --cache-dir, --log FILE, the crash report in the temp folder): opened without following a
 // link at the last component, created exclusively (never appended to someone else's file), mode 0600.
-import { constants, fstatSync, openSync, closeSync, writeSync, mkdtempSync, lstatSync } from 'node:fs';
+import { constants, fstatSync, openSync, closeSync, writeSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { redactCredentials } from './redact.js';
@@ -36,20 +36,8 @@ export function openNamedLog(file: string): number {
   return fd;
 }
 
-/** Whether a folder is safe to create files in by name: a real folder (not a link) this user or root owns, not writable by others. */
-export function privateFolder(dir: string): boolean {
-  if (process.platform === 'win32') return true;
-  const s = (() => {
-    try {
-      return lstatSync(dir);
-    } catch {
-      return undefined;
-    }
-  })();
-  // A group write bit counts only where the group is this user's own (a umask of 002 makes it so).
-  const groupOk = (s?.mode ?? 0) & 0o020 ? s?.gid === process.getgid?.() : true;
-  return Boolean(s && s.isDirectory() && (s.uid === ownUid() || s.uid === 0) && (s.mode & 0o002) === 0 && groupOk);
-}
+/** Whether a folder is safe to create files in by name (the one trust rule, src/trust/ownership.ts). */
+export { privateFolder } from './trust/ownership.js';
 
 /** A fresh folder only this user can use, in the temp folder (for a log when the usual place is shared). */
 export const freshPrivateFolder = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
