@@ -26,7 +26,7 @@ const ccMajor = (cc: string) => (parseDotted(cc) ?? [0])[0];
 
 /**
  * A product name reduced to what identifies it: "NVIDIA GeForce RTX 3060 Laptop GPU" → "rtx 3060",
- * "Tesla V100-SXM2-16GB" → "v100", "NVIDIA RTX 4000 SFF Ada Generation" → "rtx 4000 ada". Brand words,
+ * "Tesla V100-SXM2-16GB" → "v100", "NVIDIA RTX 4000 SFF Ada Generation" → "rtx 4000 ada", "RTX 4090D" → "rtx 4090 d". Brand words,
  * laptop/Max-Q wording, memory sizes and form factors never change a GPU's compute capability.
  */
 export function normalizeGpuName(name: string): string {
@@ -40,6 +40,8 @@ export function normalizeGpuName(name: string): string {
     .replace(/\b\d+\s?gb\b/g, ' ')
     .replace(/\b(pcie|sxm\d*|hbm\d*e?|nvl|sff)\b/g, ' ')
     .replace(/\bac\s*$/, ' ')
+    // A variant letter glued to a 3–4 digit model number is its own word: "4090D" → "4090 d", "A4000H" → "a4000 h", "2000E" → "2000 e".
+    .replace(/\b([a-z]*\d{3,4})([a-z])\b/g, '$1 $2')
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -72,6 +72,35 @@ describe('a name in no row: its family, said as such', () => {
   });
 });
 
+describe('names with a letter right after the model number (issue 40, item 7)', () => {
+  // Real names as nvidia-smi --query-gpu=name prints them (sources: driver-gpu-names, jetson-orin).
+  it.each([
+    ['NVIDIA GeForce RTX 4090D', '8.9', 'name', undefined],
+    ['NVIDIA RTX A4000H', '8.6', 'family', 'NVIDIA RTX A workstation and laptop GPUs'],
+    ['NVIDIA RTX 2000E Ada Generation', '8.9', 'family', 'NVIDIA RTX Ada Generation workstation and laptop GPUs'],
+    ['Orin (nvgpu)', '8.7', 'family', 'NVIDIA Jetson Orin (integrated Ampere)'],
+    ['NVIDIA Tegra Orin (nvgpu)', '8.7', 'family', 'NVIDIA Jetson Orin (integrated Ampere)'],
+  ])('%s → %s (%s)', (name, cc, basis, family) => {
+    expect(gpuFromName(catalog, name)).toMatchObject({ computeCapability: cc, basis, ...(family ? { family } : {}) });
+  });
+
+  it('the glued letter is split the same way in the table, so the names it already held keep their rows', () => {
+    expect(normalizeGpuName('NVIDIA GeForce RTX 4090D')).toBe(normalizeGpuName('NVIDIA GeForce RTX 4090 D'));
+    expect(normalizeGpuName('NVIDIA RTX A4000H')).toBe('rtx a4000 h');
+    for (const [n, cc] of [['Tesla V100S-PCIE-32GB', '7.0'], ['NVIDIA L40S', '8.9'], ['NVIDIA A10G', '8.6'], ['Quadro K2100M', '3.0'], ['NVIDIA GeForce MX450', '7.5'], ['GeForce 940MX', '5.0']] as const) {
+      expect(gpuFromName(catalog, n), n).toMatchObject({ computeCapability: cc, basis: 'name' });
+    }
+    // A mobile part of a family whose members differ stays unknown.
+    expect(gpuFromName(catalog, 'NVIDIA GeForce GTX 990M')).toBeUndefined();
+    expect(gpuFromName(catalog, 'NVIDIA GeForce MX570 A')).toBeUndefined();
+  });
+
+  it('requirements --gpu "NVIDIA GeForce RTX 4090D" names the GPU instead of refusing it', async () => {
+    const json = JSON.parse((await runCli(['requirements', '--tf', '2.16', '--os', 'linux', '--gpu', 'NVIDIA GeForce RTX 4090D', '--json'])).stdout);
+    expect(json.gpu).toMatchObject({ computeCapability: '8.9', basis: 'name', verdict: 'native' });
+  });
+});
+
 describe('the verdict says it rests on the family', () => {
   it('gpuSupport adds the family to its reason, in both languages; a named GPU has no such words', () => {
     const gpu = gpuFromName(catalog, 'NVIDIA GeForce RTX 5090 D')!;
