@@ -108,6 +108,17 @@ export function driverMinFor(catalog: Catalog, release: CudaRelease, os: OsName)
   return { min: candidates[0], full };
 }
 
+/** The facts of a CUDA release this OS's answer rests on that no stored public source gives, in words. */
+export function cudaUnverifiedFacts(release: CudaRelease, os: OsName): string[] {
+  const marks = release.unverified ?? [];
+  const words = catalogText.unverifiedFacts;
+  return [
+    ...(marks.includes(`driverMin.${os}`) ? [words.driverMin] : []),
+    ...(marks.includes(`installers.${os}`) ? [words.installer] : []),
+    ...(marks.includes(`installers.${os}.checksum`) ? [words.checksum] : []),
+  ];
+}
+
 function cudnnCudaMatches(release: CudnnRelease, cuda: string): 'exact' | 'family' | 'family-newer' | undefined {
   if (release.cuda === cuda || release.cuda === majorMinor(cuda)) return 'exact';
   const relParts = parseDotted(release.cuda) ?? [];
@@ -402,6 +413,9 @@ export function requirementsFor(catalog: Catalog, tf: string, os: OsName): Requi
     const oldest = [...catalog.cuda.releases].sort((a, b) => compareDotted(a.version, b.version))[0]?.version;
     const older = oldest && compareDotted(row.cuda, majorMinor(oldest)) < 0 ? catalogText.olderThanAny(oldest) : '';
     notes.push(catalogText.noInstaller(os, row.cuda, older));
+  }
+  if (release) {
+    for (const fact of cudaUnverifiedFacts(release, os)) notes.push(catalogText.unverifiedCuda(release.version, fact));
   }
   if (!archive) notes.push(catalogText.noCudnnBuild(os, row.cudnn, row.cuda));
   else if (!archive.sha256 && archive.manifestUrl) notes.push(catalogText.manifestSha(cudnnRelease!.version, archive.manifestUrl));

@@ -97,6 +97,11 @@ export const cudaReleaseSchema = z
     installers: z.object({ linux: installerSchema.optional(), windows: installerSchema.optional() }).strict(),
     /** Where sources disagree or a fact is unknown, said in words. */
     note: z.string().optional(),
+    /**
+     * Facts of this release no stored public source gives ("driverMin.linux", "installers.linux"): an answer
+     * resting on one says so (requirements' notes). Listed, never guessed.
+     */
+    unverified: z.array(z.enum(['driverMin.linux', 'driverMin.windows', 'installers.linux', 'installers.windows', 'installers.linux.checksum', 'installers.windows.checksum'])).optional(),
     source: source.optional(),
   })
   .strict();
@@ -125,7 +130,13 @@ export const cudaSchema = z.object({
   sources: z.record(z.string(), source),
   families: z.array(cudaFamilySchema).min(1),
   /** Linux runfiles from this release take --installpath (before: --toolkitpath) and crash on a leftover /tmp log. */
-  linuxRunfile: z.object({ installPathFrom: majorMinor, source }),
+  linuxRunfile: z.object({
+    installPathFrom: majorMinor,
+    source,
+    /** The last CUDA line whose Linux runfile bundles a display driver (13.3): later runfiles carry none, and no step may count on one. */
+    driverBundledUntil: majorMinor.optional(),
+    driverBundledSource: source.optional(),
+  }),
   windowsComponents: z.array(windowsComponentSetSchema).min(1),
   releases: z.array(cudaReleaseSchema).min(1),
 });
@@ -299,6 +310,7 @@ export const overlaySchema = z
             driverMin: driverPairSchema.optional(),
             installers: z.object({ linux: installerSchema.partial().optional(), windows: installerSchema.partial().optional() }).strict().optional(),
             note: z.string().optional(),
+            unverified: cudaReleaseSchema.shape.unverified,
             source: source.optional(),
           })
           .strict(),

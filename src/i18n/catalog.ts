@@ -43,6 +43,12 @@ export const catalogText = localized({
     olderThanAny: (oldest: string) => ` (older than any release it ships, which start at ${oldest})`,
     noInstaller: (os: string, cuda: string, older: string) => `The catalog has no ${os} installer for CUDA ${cuda}${older}; add one with --catalog (see README, "Catalog and overlays").`,
     noCudnnBuild: (os: string, cudnn: string, cuda: string) => `The catalog has no ${os} cuDNN ${cudnn} build for CUDA ${cuda}; add one with --catalog.`,
+    unverifiedCuda: (version: string, fact: string) => `Unverified: no stored public source gives CUDA ${version}'s ${fact}.`,
+    unverifiedFacts: {
+      driverMin: "driver minimum (NVIDIA's Table 3 row); the driver line above is the CUDA line's minor-version minimum",
+      installer: 'installer file',
+      checksum: "installer checksum; the download is checked against NVIDIA's md5sum.txt only",
+    },
     manifestSha: (version: string, manifest: string) => `cuDNN ${version} carries no sha256 of its own here; its manifest ${manifest} lists it.`,
     andCudaNote: (requirement: string, pythons: string) => `On Linux, pip install "${requirement}" brings CUDA and cuDNN as Python wheels; only the driver is then needed (Python ${pythons}).`,
     /** The catalog's ways around native Windows' missing GPU build, by id; English is the catalog's own text. */
@@ -121,6 +127,12 @@ export const catalogText = localized({
     olderThanAny: (oldest) => `（比目录中的所有版本都旧，目录最早的是 ${oldest}）`,
     noInstaller: (os, cuda, older) => `目录中没有 CUDA ${cuda} 的 ${os} 安装程序${older}；可以用 --catalog 添加（见 README 的 “Catalog and overlays” 一节）。`,
     noCudnnBuild: (os, cudnn, cuda) => `目录中没有对应 CUDA ${cuda} 的 ${os} 版 cuDNN ${cudnn}；可以用 --catalog 添加。`,
+    unverifiedCuda: (version, fact) => `未经核实：没有任何已存的公开资料给出 CUDA ${version} 的${fact}。`,
+    unverifiedFacts: {
+      driverMin: '最低驱动版本（NVIDIA 表 3 中的那一行）；上面的驱动要求是这条 CUDA 版本线的次版本兼容最低版本',
+      installer: '安装程序文件',
+      checksum: '安装程序校验和；下载只按 NVIDIA 的 md5sum.txt 校验',
+    },
     manifestSha: (version, manifest) => `这里的 cuDNN ${version} 本身没有 sha256；它的清单文件 ${manifest} 里有。`,
     andCudaNote: (requirement, pythons) => `在 Linux 上，pip install "${requirement}" 会以 Python wheel 的形式装好 CUDA 和 cuDNN；之后只需要显卡驱动（Python ${pythons}）。`,
     windowsAlternative: (a) => a.zh ?? { title: a.title, detail: a.detail },

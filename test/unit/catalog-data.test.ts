@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinCatalog, loadCatalog } from '../../src/catalog/load.js';
 import { cudaFamily, findCudaRelease, findCudnnRelease, windowsComponents } from '../../src/catalog/queries.js';
 import type { Catalog } from '../../src/catalog/schema.js';
+import { linuxInstallerArgs } from '../../src/cuda/args.js';
 import { CudawizError } from '../../src/errors.js';
 import { OS_NAMES, type OsName } from '../../src/platform.js';
 import { compareDotted, major, majorMinor } from '../../src/version.js';
@@ -135,14 +136,17 @@ describe('the built-in catalog', () => {
     for (const [p, v] of sums) expect(v, p).toMatch(lastKey(p) === 'sha256' ? /^[0-9a-f]{64}$/ : /^[0-9a-f]{32}$/);
   });
 
-  it('covers every CUDA release 9.0.176 … 13.3.0 with a Linux runfile, and Windows wherever the file is known', () => {
+  it('covers every CUDA release 9.0.176 … 13.5 with a Linux runfile where one is known, and Windows wherever the file is known', () => {
     const vs = catalog.cuda.releases.map((r) => r.version);
     expect(vs[0]).toBe('9.0.176');
-    expect(vs.at(-1)).toBe('13.3.0');
-    expect(vs).toHaveLength(64);
-    for (const r of catalog.cuda.releases) expect(r.installers.linux, r.version).toBeDefined();
+    expect(vs.at(-1)).toBe('13.5');
+    expect(vs).toHaveLength(69);
+    expect(vs.slice(-8)).toEqual(['13.2.0', '13.2.1', '13.2.2', '13.3.0', '13.3.1', '13.4.1', '13.4.2', '13.5']);
+    // A release without a Linux runfile says so in its unverified facts: 13.5, whose files no stored source names.
+    for (const r of catalog.cuda.releases) expect(Boolean(r.installers.linux) || Boolean(r.unverified?.includes('installers.linux')), r.version).toBe(true);
+    expect(catalog.cuda.releases.filter((r) => !r.installers.linux).map((r) => r.version)).toEqual(['13.5']);
     const noWindows = catalog.cuda.releases.filter((r) => !r.installers.windows).map((r) => r.version);
-    expect(noWindows).toEqual(['9.2.88', '13.1.2', '13.2.1', '13.3.0']);
+    expect(noWindows).toEqual(['9.2.88', '13.2.1', '13.5']);
     for (const r of catalog.cuda.releases.filter((x) => major(x.version) >= 11)) {
       for (const i of Object.values(r.installers)) expect(i!.md5sumUrl).toBe(`https://developer.download.nvidia.com/compute/cuda/${r.version}/docs/sidebar/md5sum.txt`);
     }
@@ -155,7 +159,9 @@ describe('the built-in catalog', () => {
     expect(rel('11.2.2').driverMin).toEqual({ linux: '460.32.03', windows: '461.33' });
     expect(rel('12.8.0').driverMin).toEqual({ linux: '570.26', windows: '570.65' });
     expect(rel('12.3.2').driverMin).toBeUndefined();
-    expect(rel('13.3.0').driverMin).toBeUndefined();
+    expect(rel('13.2.2').driverMin).toEqual({ linux: '595.71.05' });
+    expect(rel('13.3.0').driverMin).toEqual({ linux: '610.43.02' });
+    expect(rel('13.3.1').driverMin).toEqual({ linux: '610.43.02' });
     for (const r of catalog.cuda.releases.filter((x) => major(x.version) === 13)) {
       expect(r.driverMin?.windows, r.version).toBeUndefined();
       expect(r.installers.windows?.bundledDriver, r.version).toBeUndefined();
@@ -303,7 +309,7 @@ describe('catalog overlays', () => {
       ],
     });
     const c: Catalog = loadCatalog({ overlayFile: file });
-    expect(c.cuda.releases).toHaveLength(65);
+    expect(c.cuda.releases).toHaveLength(70);
     expect(findCudaRelease(c, '13.9', 'linux')!.installers.linux!.sha256).toBe('b'.repeat(64));
     expect(findCudaRelease(c, '13.9', 'windows')).toBeUndefined();
     expect(findCudaRelease(c, '10.1', 'linux')!.version).toBe('10.1.243');
@@ -322,5 +328,77 @@ describe('catalog overlays', () => {
     const file = await writeOverlay({ cudnn: [{ version: '9.3.0.75', cuda: '12', archives: { linux: { sha256: 'd'.repeat(64) } } }] });
     const a = loadCatalog({ overlayFile: file }).cudnn.releases.find((r) => r.version === '9.3.0.75' && r.cuda === '12')!.archives.linux!;
     expect(a).toMatchObject({ sha256: 'd'.repeat(64), gated: false, file: 'cudnn-linux-x86_64-9.3.0.75_cuda12-archive.tar.xz' });
+  });
+});
+
+describe('the catalog kept current (issue 40, item 7)', () => {
+  const rel = (v: string) => catalog.cuda.releases.find((r) => r.version === v)!;
+  const src = (key: string) => catalog.cuda.sources[key];
+
+  it('gives every release from 13.1.2 on a source, and every source key it names exists', () => {
+    for (const v of ['13.1.2', '13.2.2', '13.3.0', '13.3.1', '13.4.1', '13.4.2', '13.5']) {
+      const r = rel(v);
+      expect(r.source, v).toBeTruthy();
+      const keys = Object.keys(catalog.cuda.sources).filter((k) => r.source!.includes(k));
+      expect(keys.length, `${v}: ${r.source}`).toBeGreaterThan(0);
+      for (const i of Object.values(r.installers)) expect(i!.source, `${v} installer`).toBeTruthy();
+    }
+    expect(src('table3-13.3')).toMatch(/CUDA 13\.3 GA \| >=610\.43\.02/);
+    expect(src('table3-13.2u2')).toMatch(/13\.2 Update 2 \| >=595\.71\.05/);
+  });
+
+  it('orders the Table 3 floors with the releases: a later release never asks for an older driver', () => {
+    for (const os of OS_NAMES) {
+      const floors = catalog.cuda.releases.filter((r) => r.driverMin?.[os]).map((r) => [r.version, r.driverMin![os]!] as const);
+      expect(floors.length, os).toBeGreaterThan(os === 'linux' ? 60 : 45);
+      floors.forEach(([v, floor], i) => {
+        if (i > 0) expect(compareDotted(floors[i - 1][1], floor), `${floors[i - 1][0]} ${floors[i - 1][1]} → ${v} ${floor}`).toBeLessThanOrEqual(0);
+      });
+    }
+    // Every floor of a major is at or above that major's minor-version minimum, but 11.0's: Table 2's footnote says
+    // "CUDA 11.0 was released with an earlier driver version".
+    for (const r of catalog.cuda.releases.filter((x) => majorMinor(x.version) !== '11.0')) {
+      const compat = cudaFamily(catalog, r.version)?.minorCompatDriverMin;
+      // Linux only: the Windows 12.x minimum is the safer of two disagreeing values (528.33, above 12.0 GA's 527.41).
+      if (compat?.linux && r.driverMin?.linux) expect(compareDotted(r.driverMin.linux, compat.linux), r.version).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('marks what no source gives as unverified, and the floors it has are not marked', () => {
+    expect(rel('13.1.2').unverified).toEqual(['driverMin.linux']);
+    expect(rel('13.4.1').unverified).toEqual(['driverMin.linux']);
+    expect(rel('13.4.2').unverified).toEqual(['driverMin.linux', 'installers.linux.checksum', 'installers.windows.checksum']);
+    expect(rel('13.5').unverified).toEqual(['driverMin.linux', 'installers.linux', 'installers.windows']);
+    for (const r of catalog.cuda.releases) {
+      for (const os of OS_NAMES) {
+        if (r.driverMin?.[os]) expect(r.unverified ?? [], `${r.version} ${os}`).not.toContain(`driverMin.${os}`);
+        if (r.unverified?.includes(`installers.${os}.checksum`)) expect(r.installers[os]!.sha256 ?? r.installers[os]!.md5, r.version).toBeUndefined();
+      }
+    }
+    // 13.1.2 is NVIDIA's (its redist manifest and md5sum.txt), but Table 3 has no row for it.
+    expect(rel('13.1.2').installers.windows).toMatchObject({ file: 'cuda_13.1.2_windows.exe', md5: 'd08f4b310ad919b3fe3d6da1aba869d8' });
+    expect(rel('13.1.2').note).toMatch(/no row/);
+    expect(src('redist-manifests-13')).toMatch(/redistrib_13\.1\.2\.json/);
+  });
+
+  it('models the Linux runfile losing its driver at 13.4: no bundled driver from there on, one in every 11.x–13.3 runfile', () => {
+    const until = catalog.cuda.linuxRunfile.driverBundledUntil!;
+    expect(until).toBe('13.3');
+    expect(src(catalog.cuda.linuxRunfile.driverBundledSource!)).toMatch(/no longer bundled/);
+    for (const r of catalog.cuda.releases.filter((x) => x.installers.linux && major(x.version) >= 11)) {
+      const i = r.installers.linux!;
+      if (compareDotted(majorMinor(r.version), until) > 0) {
+        expect(i.bundledDriver, r.version).toBeUndefined();
+        expect(i.file, r.version).toBe(`cuda_${r.version}_linux.run`);
+      } else {
+        expect(i.bundledDriver, r.version).toMatch(/^\d+\.\d+/);
+        expect(i.file, r.version).toContain(`_${i.bundledDriver}_`);
+      }
+    }
+    expect(rel('13.4.1').installers.linux!.file).toBe('cuda_13.4.1_linux.run');
+    // The runfile step installs the toolkit alone whatever the file carries: no --driver to count on.
+    const args = linuxInstallerArgs({ catalog, version: '13.4.1', installerFile: '/tmp/x/cuda_13.4.1_linux.run', toolkitDir: '/usr/local/cuda-13.4', tmpDir: '/tmp/x' });
+    expect(args).toContain('--toolkit');
+    expect(args.some((a) => a.startsWith('--driver'))).toBe(false);
   });
 });
