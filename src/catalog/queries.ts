@@ -147,12 +147,14 @@ export interface CudnnPick {
  * the tested minor has no public copy but a newer minor of the same major does, that one, with the
  * tested (login-gated) build as the alternative; otherwise the tested build behind the login.
  */
-export function pickCudnnBuild(catalog: Catalog, cudnn: string, cuda: string, os: OsName): CudnnPick | undefined {
+export function pickCudnnBuild(catalog: Catalog, cudnn: string, cuda: string, os: OsName, gpu?: { computeCapability?: string }): CudnnPick | undefined {
   const want = parseDotted(cudnn) ?? [];
   const minorDistance = (r: CudnnRelease) => (want.length > 1 ? ((parseDotted(r.version) ?? [])[1] ?? 0) - (want[1] ?? 0) : 0);
+  const oldestGpu = cudnnOldestGpuToServe(catalog, cuda, gpu);
   const candidates = catalog.cudnn.releases.filter((r) => {
     const v = parseDotted(r.version) ?? [];
-    return v[0] === want[0] && minorDistance(r) >= 0 && Boolean(r.archives[os]) && Boolean(cudnnCudaMatches(r, cuda));
+    const floor = cudnnComputeCapabilityMin(catalog, r.version);
+    return v[0] === want[0] && minorDistance(r) >= 0 && Boolean(r.archives[os]) && Boolean(cudnnCudaMatches(r, cuda)) && !(floor && oldestGpu && compareDotted(floor, oldestGpu) > 0);
   });
   const fit = { exact: 0, family: 1, 'family-newer': 2 } as const;
   const ranked = candidates.sort(
@@ -168,8 +170,24 @@ export function pickCudnnBuild(catalog: Catalog, cudnn: string, cuda: string, os
 }
 
 /** The build pickCudnnBuild chooses (see there). */
-export function findCudnnRelease(catalog: Catalog, cudnn: string, cuda: string, os: OsName): CudnnRelease | undefined {
-  return pickCudnnBuild(catalog, cudnn, cuda, os)?.release;
+export function findCudnnRelease(catalog: Catalog, cudnn: string, cuda: string, os: OsName, gpu?: { computeCapability?: string }): CudnnRelease | undefined {
+  return pickCudnnBuild(catalog, cudnn, cuda, os, gpu)?.release;
+}
+
+/** The oldest GPU a cuDNN release supports (catalog.cudnn.gpuFloors), when a floor covers it. */
+export function cudnnComputeCapabilityMin(catalog: Catalog, cudnnVersion: string): string | undefined {
+  const mm = majorMinor(cudnnVersion);
+  return catalog.cudnn.gpuFloors?.find((f) => compareDotted(mm, f.from) >= 0 && (!f.to || compareDotted(mm, f.to) <= 0))?.computeCapabilityMin;
+}
+
+/**
+ * The GPU a cuDNN pick must still serve: this one when its compute capability is known, else the oldest
+ * GPU the CUDA line supports — so an unknown GPU is never handed a cuDNN that dropped GPUs its CUDA runs.
+ */
+function cudnnOldestGpuToServe(catalog: Catalog, cuda: string, gpu?: { computeCapability?: string }): string | undefined {
+  const cc = gpu?.computeCapability;
+  if (cc && /^\d+\.\d+$/.test(cc)) return cc;
+  return cudaFamily(catalog, cuda)?.computeCapabilityMin;
 }
 
 const TOOLKIT_LIBRARY_NAMES = ['cudart', 'cublas', 'cublasLt', 'cufft', 'curand', 'cusolver', 'cusparse'] as const;

@@ -191,9 +191,23 @@ export const cudnnReleaseSchema = z
   .strict();
 export type CudnnRelease = z.infer<typeof cudnnReleaseSchema>;
 
+/** The oldest GPU a range of cuDNN releases supports (NVIDIA's support matrix): 9.0–9.10 go down to 5.0, 9.11+ to 7.5. */
+export const cudnnGpuFloorSchema = z
+  .object({
+    from: majorMinor,
+    /** Inclusive; absent: every later release. */
+    to: majorMinor.optional(),
+    computeCapabilityMin: z.string().regex(/^\d+\.\d+$/, { error: () => catalogText.expectedCc }),
+    /** false when the floor rests on secondary sources; a floor only ever withholds a build. */
+    verified: z.boolean(),
+    source: z.string(),
+  })
+  .strict();
+
 export const cudnnSchema = z.object({
   sources: z.record(z.string(), source),
   archivePage: url,
+  gpuFloors: z.array(cudnnGpuFloorSchema).optional(),
   releases: z.array(cudnnReleaseSchema).min(1),
 });
 export type CudnnCatalog = z.infer<typeof cudnnSchema>;

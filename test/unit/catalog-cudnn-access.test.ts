@@ -5,10 +5,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cudnnChoiceLines, cudnnPlanReason } from '../../src/catalog/cudnn-choice.js';
 import { builtinCatalog, loadCatalog } from '../../src/catalog/load.js';
-import { isPublicArchive, requirementsFor } from '../../src/catalog/queries.js';
+import { findCudnnRelease, isPublicArchive, requirementsFor } from '../../src/catalog/queries.js';
 import { setLang } from '../../src/i18n/localized.js';
 import { OS_NAMES } from '../../src/platform.js';
-import { majorMinor } from '../../src/version.js';
+import { compareDotted, majorMinor } from '../../src/version.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const catalog = builtinCatalog();
@@ -20,7 +20,7 @@ afterEach(() => setLang('en'));
 
 describe('every cuDNN archive in the catalog', () => {
   it('is gated exactly when no public copy is known, and a gated one carries the login URL', () => {
-    expect(archives.length).toBe(93);
+    expect(archives.length).toBe(101);
     for (const { r, os, a } of archives) {
       const at = `${r.version}/${r.cuda} ${os}`;
       expect(a.publicUrl, at).toBeUndefined(); // the built-in catalog keeps a public copy in `url`
@@ -48,7 +48,7 @@ describe('every cuDNN archive in the catalog', () => {
 
   it('gives the redist-era public archives their manifest and size, as NVIDIA\'s redistrib JSON lists them', () => {
     const redist = archives.filter((x) => x.a.url.includes('/compute/cudnn/redist/'));
-    expect(redist.length).toBe(24);
+    expect(redist.length).toBe(32);
     for (const { r, os, a } of redist) {
       expect(a.manifestUrl, `${r.version} ${os}`).toMatch(/^https:\/\/developer\.download\.nvidia\.com\/compute\/cudnn\/redist\/redistrib_[\d.]+\.json$/);
       expect(a.size, `${r.version} ${os}`).toBeGreaterThan(100 * 2 ** 20);
@@ -117,5 +117,72 @@ describe('requirements says, for cuDNN, public or login, which build and why', (
     ]);
     const pub = requirementsFor(catalog, '2.10', 'windows').cudnnArchive!;
     expect(cudnnChoiceLines(pub, '2.10.0')).toEqual(['cuDNN 8.1.0.77 for CUDA 11.2: a public copy, no login needed, checked against its sha256 as it downloads']);
+  });
+});
+
+describe('cuDNN 9.x past 9.3, and the GPUs each one still serves (issue 40, item 7)', () => {
+  const PRE_TURING = ['5.0', '5.2', '6.0', '6.1', '7.0'];
+  const cudas = [...new Set(catalog.cuda.releases.map((r) => majorMinor(r.version)))];
+
+  it('adds 9.10.0.56 (CUDA 11, 12) and 9.27.0.42 (CUDA 12, 13) from NVIDIA\'s redist manifests, each with its source', () => {
+    const by = (v: string, c: string) => catalog.cudnn.releases.find((r) => r.version === v && r.cuda === c)!;
+    expect(by('9.10.0.56', '12').archives.linux).toMatchObject({ sha256: 'cc0ad9eaaf6ef6569b20250111f9df0569816c17076c58aad8aea1661e2fc781', size: 1003184568, gated: false, manifestUrl: expect.stringMatching(/redistrib_9\.10\.0\.json$/) });
+    expect(by('9.27.0.42', '13').archives.windows).toMatchObject({ file: 'cudnn-windows-x86_64-9.27.0.42_cuda13-archive.zip', layout: 'archive-folder-x64', size: 1330803635 });
+    for (const r of catalog.cudnn.releases.filter((x) => /^9\.(10|27)\./.test(x.version))) {
+      for (const a of Object.values(r.archives)) expect(catalog.cudnn.sources[a!.source!.split(' ')[0]], `${r.version}/${r.cuda}`).toBeTruthy();
+    }
+    const floors = catalog.cudnn.gpuFloors!;
+    expect(floors.map((f) => [f.from, f.to, f.computeCapabilityMin, f.verified])).toEqual([['9.0', '9.10', '5.0', true], ['9.11', undefined, '7.5', false]]);
+    for (const f of floors) expect(catalog.cudnn.sources[f.source], f.source).toBeTruthy();
+  });
+
+  it('never hands a pre-Turing GPU a cuDNN ≥ 9.11: not for any TF row, not for a bare major, on any CUDA, on either OS', () => {
+    let picks = 0;
+    for (const os of OS_NAMES) {
+      const asks = [...catalog.tensorflow[os].map((r) => [r.cudnn, r.cuda] as const), ...cudas.map((c) => ['9', c] as const), ...cudas.map((c) => ['9.3', c] as const)];
+      for (const [cudnn, cuda] of asks) {
+        for (const cc of [...PRE_TURING, undefined]) {
+          const pick = findCudnnRelease(catalog, cudnn, cuda, os, cc ? { computeCapability: cc } : undefined);
+          if (!pick) continue;
+          picks++;
+          const familyMin = catalog.cuda.families.find((f) => String(f.major) === cuda.split('.')[0])?.computeCapabilityMin ?? '0.0';
+          // An unknown GPU is served as the oldest its CUDA runs; a pre-Turing one as itself.
+          if (cc || compareDotted(familyMin, '7.5') < 0) expect(compareDotted(majorMinor(pick.version), '9.11'), `${os} cuDNN ${cudnn} CUDA ${cuda} GPU ${cc ?? '?'} → ${pick.version}`).toBeLessThan(0);
+        }
+      }
+    }
+    expect(picks).toBeGreaterThan(300);
+    // What a pre-Turing GPU on CUDA 12.5 gets for libcudnn.so.9: the last 9.x that still supports it.
+    expect(findCudnnRelease(catalog, '9', '12.5', 'linux', { computeCapability: '6.1' })!.version).toBe('9.10.0.56');
+    expect(findCudnnRelease(catalog, '9', '12.5', 'linux')!.version).toBe('9.10.0.56');
+    // CUDA 13 runs no pre-Turing GPU, so 9.27 is fine for an unknown one there, and a Pascal gets none.
+    expect(findCudnnRelease(catalog, '9', '13.4', 'linux')!.version).toBe('9.27.0.42');
+    expect(findCudnnRelease(catalog, '9', '13.4', 'linux', { computeCapability: '6.1' })).toBeUndefined();
+  });
+
+  it('gives a Turing-or-newer GPU the newest 9.x, and leaves every TF row on the minor it was tested with', () => {
+    expect(findCudnnRelease(catalog, '9', '12.5', 'windows', { computeCapability: '8.6' })!.version).toBe('9.27.0.42');
+    expect(findCudnnRelease(catalog, '9', '12.5', 'linux', { computeCapability: '7.5' })!.version).toBe('9.27.0.42');
+    for (const os of OS_NAMES) {
+      for (const row of catalog.tensorflow[os].filter((r) => r.cudnn.startsWith('9.'))) {
+        expect(requirementsFor(catalog, row.version, os).cudnnArchive?.version, `${os} ${row.version}`).toBe('9.3.0.75');
+      }
+    }
+  });
+
+  it('a newer TF given by overlay on CUDA 13.4 takes 9.27 for CUDA 13, and the answer says which CUDA facts are unverified', async () => {
+    const file = path.join(await tempDir(), 'newer.json');
+    await writeFile(file, JSON.stringify({ tensorflow: { linux: [{ version: '2.99.0', python: ['3.11-3.13'], cuda: '13.4', cudnn: '9.27' }] } }));
+    const r = requirementsFor(loadCatalog({ overlayFile: file }), '2.99', 'linux');
+    expect(r.cudaInstaller).toMatchObject({ version: '13.4.2', file: 'cuda_13.4.2_linux.run' });
+    expect(r.cudaInstaller!.bundledDriver).toBeUndefined();
+    expect(r.cudnnArchive).toMatchObject({ version: '9.27.0.42', cuda: '13', pick: 'tested' });
+    expect(r.driverMin).toBe('580.65.06'); // Table 3's 13.4 row is unverified: 13.x's minor-version minimum
+    expect(r.notes).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^Unverified: no stored public source gives CUDA 13\.4\.2's driver minimum/),
+      expect.stringMatching(/^Unverified: .*13\.4\.2's installer checksum; the download is checked against NVIDIA's md5sum\.txt only\.$/),
+    ]));
+    setLang('zh');
+    expect(requirementsFor(loadCatalog({ overlayFile: file }), '2.99', 'linux').notes.some((n) => n.startsWith('未经核实：'))).toBe(true);
   });
 });
