@@ -13,7 +13,8 @@ const NO_VERSION = /Could not find a version that satisfies the requirement ([A-
 const NO_MATCH = /No matching distribution found for ([A-Za-z0-9_.-]+)(?:\[[\w,-]+\])?\s*(?:(==|>=|<=|~=|<|>)\s*([\w.*]+))?/;
 // The tensorflow-gpu placeholder sdist (2.11+, from December 2022) raises this in setup.py.
 const GPU_REMOVED = /The "(tensorflow-gpu|tf-nightly-gpu)" package has been removed!/;
-const UNSUPPORTED_WHEEL = /([\w.+-]+\.whl) is not a supported wheel on this platform/;
+// The run before the words starts at a non-name character: one start per name, so a long name is one pass, not n².
+const UNSUPPORTED_WHEEL = /(?<![\w.+-])([\w.+-]+\.whl) is not a supported wheel on this platform/;
 
 const TF_PACKAGES = /^(tensorflow|tensorflow-cpu|tensorflow-intel|tf-nightly|tensorflow-gpu|tf-nightly-gpu)$/i;
 const GPU_PACKAGE = /^(tensorflow-gpu|tf-nightly-gpu)$/i;
