@@ -13,6 +13,10 @@ import { EXIT, UsageError } from '../errors.js';
 import type { Host } from '../host.js';
 import { explainText as T } from '../i18n/doctor.js';
 import { parseOsName, WSL_ENV_MARKERS, WSL_KERNEL_FILES } from '../platform.js';
+import { unknownTfVersion } from '../catalog/queries.js';
+import { machineFs } from '../probe/machine-fs.js';
+import { probePython } from '../probe/python.js';
+import { majorMinor } from '../version.js';
 
 function cannotRead(file: string, error: unknown): UsageError {
   const code = (error as NodeJS.ErrnoException).code;
@@ -48,14 +52,23 @@ async function hostIsWsl(host: Host): Promise<boolean> {
   return false;
 }
 
+/** The pip-installed TensorFlow's version where explain runs (src/probe/python.ts, the doctor's reading), or undefined. */
+async function installedTensorflow(host: Host): Promise<string | undefined> {
+  const facts = await probePython(host, machineFs(host.os, host.fsRoot)).catch(() => undefined);
+  return facts?.state === 'found' ? facts.tensorflow?.version : undefined;
+}
+
 /** --os windows|linux|wsl; without it, the log decides, and then whether explain runs inside WSL. */
 async function explainOptions(ctx: CommandContext): Promise<ExplainOptions> {
   const value = ctx.values.os;
-  if (value === undefined) return (await hostIsWsl(ctx.host)) ? { wsl: true } : {};
-  if (String(value).toLowerCase() === 'wsl') return { os: 'linux', wsl: true };
+  const tf = typeof ctx.values.tf === 'string' ? ctx.values.tf.trim() : undefined;
+  if (tf !== undefined && !ctx.catalog().tensorflow.linux.concat(ctx.catalog().tensorflow.windows).some((r) => majorMinor(r.version) === majorMinor(tf))) throw unknownTfVersion(ctx.catalog(), tf);
+  const withTf = tf ? { tf } : {};
+  if (value === undefined) return (await hostIsWsl(ctx.host)) ? { wsl: true, ...withTf } : withTf;
+  if (String(value).toLowerCase() === 'wsl') return { os: 'linux', wsl: true, ...withTf };
   const os = parseOsName(String(value));
   if (!os) throw new UsageError(T.badOs(String(value)));
-  return { os };
+  return { os, ...withTf };
 }
 
 const STATUS: Record<FindingSeverity, Status> = { error: 'fail', warning: 'warn', info: 'info' };
@@ -85,7 +98,13 @@ export function renderExplanation(e: Explanation, source: string, out: Output): 
 export async function run(ctx: CommandContext): Promise<number> {
   const options = await explainOptions(ctx);
   const { digest, source } = await readLog(ctx);
-  const e = explainLog(ctx.catalog(), digest.text, options);
+  const catalog = ctx.catalog();
+  let e = explainLog(catalog, digest.text, options);
+  // A fix wants the TensorFlow version and neither --tf nor the log says it: the one installed here, as the doctor reads it.
+  if (e.wantedTf && (e.os === null || e.os === ctx.host.os)) {
+    const installedTf = await installedTensorflow(ctx.host);
+    if (installedTf) e = explainLog(catalog, digest.text, { ...options, installedTf });
+  }
   if (ctx.out.json) {
     ctx.out.writeJson({
       cuda: e.cuda,

@@ -27,6 +27,10 @@ export interface FixContext {
   cudaVersions: string[];
   /** The TensorFlow version the log names. */
   tf?: string;
+  /** The TensorFlow a fix is for: --tf, else the log's, else the one installed here (the doctor's reading). */
+  fixTf?: string;
+  /** Set by a rule whose fix needed a TensorFlow version and had none (the command may then look for the installed one). */
+  wantedTf?: boolean;
 }
 
 /** The log's lines, trimmed, without the empty ones. */

@@ -42,6 +42,10 @@ const en = {
   cuptiFix: (cuda: string, where: string) => `Nothing to do unless you profile; then put CUDA ${cuda}'s extras/CUPTI/lib64 folder on ${where}.`,
   cudnnMeaning: (file: string, which: string) => `TensorFlow could not load ${file}, a ${which} library (cuDNN is a separate download from the CUDA toolkit).`,
   cudnnFixMajor: (install: string, cudnnMajor: string) => `${install} — it must be cuDNN ${cudnnMajor}.x; a different major does not satisfy this file name.`,
+  cudnnFixForTf: (tf: string, cudnn: string, cuda: string, get: string) =>
+    `TensorFlow ${tf} needs cuDNN ${cudnn} for CUDA ${cuda}. Run cudawiz repair --tf ${tf} to put it in place, or ${get}.`,
+  cudnnFixAskTf: (cudnnMajor: string, lines: string) =>
+    `Which cuDNN ${cudnnMajor}.x depends on your TensorFlow${lines ? ` (cuDNN ${cudnnMajor} serves TensorFlow ${lines})` : ''}: run cudawiz explain --tf YOUR_TF with this log for the exact archive, or cudawiz repair --tf YOUR_TF to install it.`,
   cudnnFixUnknown: (where: string) => `Install the cuDNN your TensorFlow was built with (cudawiz requirements --tf YOUR_TF) and put its library folder on ${where}.`,
   driverLibraryMeaning: (file: string) => `${file} belongs to the NVIDIA display driver, which TensorFlow could not load.`,
   tensorrtMeaning: (file: string, m: string) => `${file} is TensorRT ${m}, used only by TF-TRT model optimisation; TensorFlow runs on the GPU without it.`,
@@ -256,6 +260,9 @@ const zh: ExplainStrings = {
   cuptiFix: (cuda, where) => `不做性能分析就不用管；要做的话，把 CUDA ${cuda} 的 extras/CUPTI/lib64 目录加入 ${where}。`,
   cudnnMeaning: (file, which) => `TensorFlow 加载不了 ${file}，这是 ${which} 的动态链接库（cuDNN 要和 CUDA Toolkit 分开下载）。`,
   cudnnFixMajor: (install, cudnnMajor) => `${install}——必须是 cuDNN ${cudnnMajor}.x；主版本号不同的 cuDNN 不能满足这个文件名。`,
+  cudnnFixForTf: (tf, cudnn, cuda, get) => `TensorFlow ${tf} 需要适配 CUDA ${cuda} 的 cuDNN ${cudnn}。运行 cudawiz repair --tf ${tf} 把它装好，或者运行 ${get}。`,
+  cudnnFixAskTf: (cudnnMajor, lines) =>
+    `具体要哪个 cuDNN ${cudnnMajor}.x 取决于你的 TensorFlow${lines ? `（cuDNN ${cudnnMajor} 对应 TensorFlow ${lines}）` : ''}：运行 cudawiz explain --tf 你的TF版本 并传入这份日志，就能知道确切的压缩包；或者运行 cudawiz repair --tf 你的TF版本 直接安装。`,
   cudnnFixUnknown: (where) => `安装你的 TensorFlow 编译时所用的 cuDNN（cudawiz requirements --tf YOUR_TF），并把它的库目录加入 ${where}。`,
   driverLibraryMeaning: (file) => `${file} 属于 NVIDIA 显卡驱动，TensorFlow 加载不了它。`,
   tensorrtMeaning: (file, m) => `${file} 是 TensorRT ${m}，只有 TF-TRT 模型优化才用得到；没有它 TensorFlow 照样能用 GPU。`,
