@@ -22,6 +22,8 @@ export interface FixContext {
   catalog: Catalog;
   os: OsName;
   wsl: boolean;
+  /** The OS came from --os or the log itself, not the Linux default. */
+  osKnown?: boolean;
   /** The log shows WSL 1's kernel: no GPU there at all. */
   wsl1?: boolean;
   cudaVersions: string[];

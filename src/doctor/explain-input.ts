@@ -39,7 +39,7 @@ export const KEYWORDS = [
   'installation candidates',
   // TensorFlow's build info and its native-Windows warning (explain-build-info.ts)
   'is_cuda_build', 'cuda_version', 'cudnn_version', 'cpu_compiler', '_build', 'OrderedDict', 'sm_', 'compute_',
-  'is_built_with_cuda', 'native Windows',
+  'is_built_with_cuda', 'with_cuda', 'built with CUDA', 'native Windows',
 ] as const;
 
 // …and a package name that ends its line ("- tensorflow", "pip install tensorflow").

@@ -484,7 +484,7 @@ export function explainLog(catalog: Catalog, text: string, options: ExplainOptio
   const cudnn =
     mismatch?.kind.type === 'cudnn-mismatch' ? majorMinor(mismatch.kind.compiled) : (cudnnMajors[0] ?? (zlib ? '8' : null));
 
-  const ctx: FixContext = { catalog, os, wsl, wsl1: wsl && logSaysWsl1(text), cudaVersions, tf, fixTf: options.tf ?? tf ?? options.installedTf };
+  const ctx: FixContext = { catalog, os, wsl, wsl1: wsl && logSaysWsl1(text), cudaVersions, tf, fixTf: options.tf ?? tf ?? options.installedTf, osKnown: guessedOs !== undefined };
   const findings: ExplainFinding[] = [];
   const seen = new Set<string>();
   const namedLibraries = hits.some((h) => h.kind.type === 'library');

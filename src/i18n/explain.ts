@@ -114,6 +114,11 @@ const en = {
   gpuFixWindowsNew: (tf: string | undefined, last: string) =>
     `On native Windows the GPU ends at TensorFlow ${last}: pip install "tensorflow<2.11" (cudawiz install --tf ${last}); for ${tf ? `TensorFlow ${tf}` : 'a newer TensorFlow'} use WSL2 and pip install "tensorflow[and-cuda]${tf ? `==${tf}` : ''}" there.`,
   gpuFixAny: (linux: string, last: string) => `Linux and WSL2: pip install "${linux}". Native Windows: pip install "tensorflow<2.11" (TensorFlow ${last} is its last GPU release).`,
+  gpuFixEither: (linux: string, windows: string, last: string) =>
+    `Linux and WSL2: ${linux}. Native Windows: ${windows} — TensorFlow ${last} is the last GPU release there (cudawiz install --tf ${last}); for a newer one use WSL2.`,
+  pipInstall: (req: string) => `pip install "${req}"`,
+  cpuBuildAnswerMeaning: (tf: string | undefined) =>
+    `This TensorFlow${tf ? ` ${tf}` : ''} says it was built without CUDA (is_built_with_cuda() is False): it never looks for a GPU, so no library error follows. tensorflow-cpu, and tensorflow on native Windows after 2.10, are such builds.`,
   gpuFixOld: (py: string, asked: string) => `Make a virtual environment with 64-bit Python ${py}, then pip install ${asked} there.`,
   andCudaExtra: ' (CUDA and cuDNN come as pip wheels)',
   toolkitExtra: (tf: string) => ` and set up its CUDA and cuDNN with cudawiz install --tf ${tf}`,
@@ -325,6 +330,10 @@ const zh: ExplainStrings = {
   gpuFixWindowsNew: (tf, last) =>
     `原生 Windows 上的 GPU 支持到 TensorFlow ${last} 为止：pip install "tensorflow<2.11"（cudawiz install --tf ${last}）；要用${tf ? ` TensorFlow ${tf}` : '更新的 TensorFlow'}，请改用 WSL2，并在里面 pip install "tensorflow[and-cuda]${tf ? `==${tf}` : ''}"。`,
   gpuFixAny: (linux, last) => `Linux 和 WSL2：pip install "${linux}"。原生 Windows：pip install "tensorflow<2.11"（TensorFlow ${last} 是最后一个支持 GPU 的版本）。`,
+  gpuFixEither: (linux, windows, last) => `Linux 和 WSL2：${linux}。原生 Windows：${windows}——TensorFlow ${last} 是那里最后一个支持 GPU 的版本（cudawiz install --tf ${last}）；要用更新的版本请改用 WSL2。`,
+  pipInstall: (req) => `pip install "${req}"`,
+  cpuBuildAnswerMeaning: (tf) =>
+    `这个 TensorFlow${tf ? ` ${tf}` : ''} 自己说编译时没有带 CUDA（is_built_with_cuda() 是 False）：它根本不会去找 GPU，所以也不会有任何动态链接库报错。tensorflow-cpu，以及 2.10 之后原生 Windows 上的 tensorflow，都是这种版本。`,
   gpuFixOld: (py, asked) => `用 64 位的 Python ${py} 建一个虚拟环境，然后在里面 pip install ${asked}。`,
   andCudaExtra: '（CUDA 和 cuDNN 以 pip 包的形式安装）',
   toolkitExtra: (tf) => `，再用 cudawiz install --tf ${tf} 装好它需要的 CUDA 和 cuDNN`,
