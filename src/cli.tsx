@@ -14,7 +14,7 @@ import type { CommandIO } from './cli/context.js';
 import { commandHelp, mainHelp } from './cli/help.js';
 import { createOutput, unicodeSafe } from './cli/output.js';
 import { createPrivateFile } from './private-file.js';
-import { redactCredentials } from './redact.js';
+import { forJson, forTerminal, redactCredentials } from './redact.js';
 import { isCommandName } from './cli/spec.js';
 import { CudawizError, EXIT } from './errors.js';
 import { describeFsError } from './fs-errors.js';
@@ -52,17 +52,19 @@ export function reportError(raw: unknown, io: CommandIO, json: boolean, argv: re
   const error = describeFsError(raw);
   if (error instanceof CudawizError) {
     if (json) {
-      io.stdout.write(redactCredentials(`${JSON.stringify({ error: { code: error.code ?? 'error', message: error.message, fix: error.fix ?? null, ...error.options.details } }, null, 2)}\n`));
+      io.stdout.write(forJson(`${JSON.stringify({ error: { code: error.code ?? 'error', message: error.message, fix: error.fix ?? null, ...error.options.details } }, null, 2)}\n`));
     }
-    io.stderr.write(redactCredentials(`cudawiz: ${error.message}\n${error.fix ? `  → ${error.fix}\n` : ''}`));
+    // Its own lines stay lines, indented under it: nothing a flag or file carried can start a line of its own.
+    const said = (text: string) => forTerminal(text).replace(/\n/g, '\n    ');
+    io.stderr.write(`cudawiz: ${said(error.message)}\n${error.fix ? `  → ${said(error.fix)}\n` : ''}`);
     return error.exitCode;
   }
   // A bug of ours: one line for the user, the stack in a file for the report (never on the screen).
   const e = error as Error;
   const message = (e instanceof Error ? e.message : String(error)).split('\n')[0];
   const report = writeCrashReport(e instanceof Error ? (e.stack ?? e.message) : String(error), argv);
-  if (json) io.stdout.write(redactCredentials(`${JSON.stringify({ error: { code: 'internal', message, fix: null, report: report ?? null } }, null, 2)}\n`));
-  io.stderr.write(redactCredentials(`cudawiz: ${stepsText.unexpected(message)}\n  → ${stepsText.reportIt(report)}\n`));
+  if (json) io.stdout.write(forJson(`${JSON.stringify({ error: { code: 'internal', message, fix: null, report: report ?? null } }, null, 2)}\n`));
+  io.stderr.write(forTerminal(`cudawiz: ${stepsText.unexpected(message)}\n  → ${stepsText.reportIt(report)}\n`));
   return EXIT.problems;
 }
 

@@ -2,7 +2,25 @@
 import { catalogText } from '../i18n/catalog.js';
 import { cliText } from '../i18n/cli.js';
 import { majorMinor } from '../version.js';
-import type { ArchiveChoice } from './queries.js';
+import { requirementsFor, type ArchiveChoice } from './queries.js';
+import type { Catalog } from './schema.js';
+import type { OsName } from '../platform.js';
+
+/**
+ * The one answer to "which cuDNN (and for which CUDA) does TensorFlow `tf` take on `os`": the archive the plan's
+ * cuDNN step obtains (toolkit and redist routes alike, src/bundle/routes.ts), requirements prints, the doctor
+ * and explain name. null when the catalog has no GPU build of that TF on that OS.
+ */
+export function cudnnArchiveFor(catalog: Catalog, tf: string, os: OsName): { cudnn: string; cuda: string; archive: ArchiveChoice | null } | null {
+  let req;
+  try {
+    req = requirementsFor(catalog, tf, os);
+  } catch {
+    return null;
+  }
+  if (!req.cudnn || !req.cuda) return null;
+  return { cudnn: req.cudnn, cuda: req.cuda, archive: req.cudnnArchive };
+}
 
 /** The lines `requirements` and the wizard show under the cuDNN archive: access, pick, alternative. */
 export function cudnnChoiceLines(a: ArchiveChoice, tf: string): string[] {

@@ -3,7 +3,7 @@
 import type { Writable } from 'node:stream';
 import type { Env } from '../platform.js';
 import { STATUS_LOOK, statusSymbol, type Status } from '../status.js';
-import { redactCredentials } from '../redact.js';
+import { colourMarks, forJson, forTerminal } from '../redact.js';
 
 export type { Status } from '../status.js';
 
@@ -30,15 +30,18 @@ export function unicodeSafe(env: Env, platform: NodeJS.Platform = process.platfo
 
 export function createOutput(options: { stdout: Writable; stderr: Writable; json: boolean; color: boolean; unicode: boolean }): Output {
   const { stdout, stderr, json, color, unicode } = options;
-  const wrap = (code: number, text: string) => (color ? `\u001B[${code}m${text}\u001B[0m` : text);
+  // Colours are marks until line()/error() print them: an escape sequence inside a file's words is never drawn.
+  const colours = colourMarks();
+  const wrap = (code: number, text: string) => (color ? `${colours.mark(code)}${text}${colours.mark(0)}` : text);
   return {
     json,
     color,
     unicode,
-    // Whatever a command prints, a --mirror password in it is not.
-    line: (text = '') => void stdout.write(`${redactCredentials(text)}\n`),
-    error: (text) => void stderr.write(`${redactCredentials(text)}\n`),
-    writeJson: (value) => void stdout.write(`${redactCredentials(JSON.stringify(value, null, 2))}\n`),
+    // Whatever a command prints, a --mirror password in it is not, nor a control character a file or flag carried
+    // (JSON escapes those itself).
+    line: (text = '') => void stdout.write(`${forTerminal(text, colours)}\n`),
+    error: (text) => void stderr.write(`${forTerminal(text, colours)}\n`),
+    writeJson: (value) => void stdout.write(`${forJson(JSON.stringify(value, null, 2))}\n`),
     symbol: (status) => wrap(STATUS_LOOK[status].ansi, statusSymbol(status, unicode)),
     paint: (status, text) => wrap(STATUS_LOOK[status].ansi, text),
     bold: (text) => wrap(1, text),

@@ -80,8 +80,9 @@ export const COMMAND_SPECS = {
     positional: { name: 'FILE|-', help: 'explainFile', optional: true },
     flags: {
       os: { type: 'string', value: 'windows|linux|wsl', help: 'explainOs' },
+      tf: { type: 'string', value: 'V', help: 'explainTf' },
     },
-    examples: ['cudawiz explain tf.log', 'python train.py 2>&1 | cudawiz explain -'],
+    examples: ['cudawiz explain tf.log', 'python train.py 2>&1 | cudawiz explain -', `cudawiz explain --tf 2.14 "Could not load dynamic library 'libcudnn.so.8'"`],
   },
   download: {
     summary: 'downloadSummary',

@@ -4,7 +4,7 @@ import { commandsText } from '../i18n/commands.js';
 import { stepsText } from '../i18n/steps.js';
 import { closeSync, mkdirSync } from 'node:fs';
 import { createPrivateFile, freshPrivateFolder, lineWriter, openNamedLog, privateFolder } from '../private-file.js';
-import { redactCredentials } from '../redact.js';
+import { forJson } from '../redact.js';
 import { safetyText } from '../i18n/safety.js';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -120,7 +120,7 @@ async function runLogged(ctx: CommandContext, chosen: ChosenPlan, logFile: strin
   const dryRun = Boolean(ctx.values['dry-run']);
   const log = (line: string) => writeLine(`${new Date().toISOString()} ${line}`);
   log(`cudawiz ${ctx.positionals.join(' ')} tf=${plan.tf} os=${plan.os} toolkit=${plan.toolkitDir}`);
-  const report = ctx.out.json ? jsonLinesReporter((l) => ctx.io.stdout.write(`${redactCredentials(l)}\n`)) : plainReporter(ctx.out, { verbose: ctx.globals.verbose });
+  const report = ctx.out.json ? jsonLinesReporter((l) => ctx.io.stdout.write(`${forJson(l)}\n`)) : plainReporter(ctx.out, { verbose: ctx.globals.verbose });
   const onEvent = (e: RunnerEvent) => {
     log(JSON.stringify(e));
     report(e);

@@ -3,6 +3,7 @@
 // Windows. Sources: conda-forge/tensorflow-feedstock#157 (a Linux CUDA 11.2 build's OrderedDict), a TF 2.21
 // native-Windows report ({'is_cuda_build': False, …}), and TF's native-Windows warning as users paste it.
 import { explainText as T } from '../i18n/doctor.js';
+import { compareDotted, majorMinor } from '../version.js';
 import { logLines, type ExplainFinding, type FixContext } from './explain-finding.js';
 
 export interface BuildInfo {
@@ -54,12 +55,43 @@ export function logSaysNativeWindowsCpu(text: string): boolean {
   return NATIVE_WINDOWS.test(text);
 }
 
+// tf.test.is_built_with_cuda() answered False: on its line ("Is TensorFlow built with CUDA?: False", "…()) # false")
+// or on the line after the call (the interactive prompt). Sources: tensorflow/tensorflow#62080, #68236, #60156.
+const BUILT_WITH_CUDA_CALL = /is_buil[dt]_with_cuda\(\)/;
+const BUILT_WITH_CUDA_FALSE = /is_buil[dt]_with_cuda\(\)\)?\s*(?:#\s*)?[:=]?\s*False\b|built with CUDA\??:?\s*False\b/i;
+
+/** The line where TensorFlow says it has no CUDA build, or undefined. */
+function cpuBuildAnswer(lines: string[]): string | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    if (BUILT_WITH_CUDA_FALSE.test(lines[i])) return lines[i];
+    if (BUILT_WITH_CUDA_CALL.test(lines[i]) && /^False$/.test(lines[i + 1] ?? '')) return lines[i];
+  }
+  return undefined;
+}
+
+/** What to do about a CPU-only TensorFlow: by the log's OS, or both ways when nothing says it. */
+function cpuBuildFix(ctx: FixContext, last: string): string {
+  const andCuda = ctx.tf ? `tensorflow[and-cuda]==${ctx.tf}` : 'tensorflow[and-cuda]';
+  if (ctx.os === 'windows' && !ctx.wsl) return T.windowsNoGpuFix(ctx.tf, last);
+  if (ctx.osKnown || ctx.wsl) return T.cpuBuildFixLinux(andCuda);
+  return T.gpuFixEither(T.pipInstall(andCuda), T.pipInstall('tensorflow<2.11'), last);
+}
+
 export function buildInfoFindings(ctx: FixContext, text: string): ExplainFinding[] {
   const out: ExplainFinding[] = [];
   const last = ctx.catalog.tensorflow.windowsNativeGpuLast;
-  const warning = logLines(text).find((l) => NATIVE_WINDOWS.test(l));
+  const lines = logLines(text);
+  const warning = lines.find((l) => NATIVE_WINDOWS.test(l));
   if (warning) out.push({ id: 'windows-no-native-gpu', severity: 'error', line: warning, meaning: T.windowsWarningMeaning(ctx.tf, last), fix: T.windowsNoGpuFix(ctx.tf, last) });
   const info = loggedBuildInfo(text);
+  const answer = warning || info?.cudaBuild === false ? undefined : cpuBuildAnswer(lines);
+  if (answer) {
+    // Native Windows, TF past its last GPU release (or unsaid): the platform, as the empty GPU list says too.
+    const nativeWindows = ctx.os === 'windows' && !ctx.wsl;
+    const pastLast = !ctx.tf || compareDotted(majorMinor(ctx.tf), last) > 0;
+    if (nativeWindows && pastLast) out.push({ id: 'windows-no-native-gpu', severity: 'error', line: answer, meaning: T.windowsNoGpuMeaning(ctx.tf, last), fix: T.windowsNoGpuFix(ctx.tf, last) });
+    else out.push({ id: 'tf-built-without-cuda', severity: 'error', line: answer, meaning: T.cpuBuildAnswerMeaning(ctx.tf), fix: cpuBuildFix(ctx, last) });
+  }
   if (!info) return out;
   if (info.cudaBuild === false) {
     if (!warning) {

@@ -22,11 +22,17 @@ export interface FixContext {
   catalog: Catalog;
   os: OsName;
   wsl: boolean;
+  /** The OS came from --os or the log itself, not the Linux default. */
+  osKnown?: boolean;
   /** The log shows WSL 1's kernel: no GPU there at all. */
   wsl1?: boolean;
   cudaVersions: string[];
   /** The TensorFlow version the log names. */
   tf?: string;
+  /** The TensorFlow a fix is for: --tf, else the log's, else the one installed here (the doctor's reading). */
+  fixTf?: string;
+  /** Set by a rule whose fix needed a TensorFlow version and had none (the command may then look for the installed one). */
+  wantedTf?: boolean;
 }
 
 /** The log's lines, trimmed, without the empty ones. */

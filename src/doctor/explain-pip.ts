@@ -13,7 +13,8 @@ const NO_VERSION = /Could not find a version that satisfies the requirement ([A-
 const NO_MATCH = /No matching distribution found for ([A-Za-z0-9_.-]+)(?:\[[\w,-]+\])?\s*(?:(==|>=|<=|~=|<|>)\s*([\w.*]+))?/;
 // The tensorflow-gpu placeholder sdist (2.11+, from December 2022) raises this in setup.py.
 const GPU_REMOVED = /The "(tensorflow-gpu|tf-nightly-gpu)" package has been removed!/;
-const UNSUPPORTED_WHEEL = /([\w.+-]+\.whl) is not a supported wheel on this platform/;
+// The run before the words starts at a non-name character: one start per name, so a long name is one pass, not n².
+const UNSUPPORTED_WHEEL = /(?<![\w.+-])([\w.+-]+\.whl) is not a supported wheel on this platform/;
 
 const TF_PACKAGES = /^(tensorflow|tensorflow-cpu|tensorflow-intel|tf-nightly|tensorflow-gpu|tf-nightly-gpu)$/i;
 const GPU_PACKAGE = /^(tensorflow-gpu|tf-nightly-gpu)$/i;
@@ -74,7 +75,13 @@ function rangeWords(row: TfRow): string {
   return `${min}–${max}`;
 }
 
-function gpuPackageFinding(ctx: FixContext, ask: { line: string; pkg: string; version?: string }): ExplainFinding {
+/** The newest tensorflow-gpu pip listed that native Windows still runs on the GPU ("2.10.1"), else undefined. */
+function lastWindowsGpuPackage(available: string[] | undefined, last: string): string | undefined {
+  const real = (available ?? []).filter((v) => /^\d+\.\d+\.\d+$/.test(v) && compareDotted(majorMinor(v), last) <= 0);
+  return real.sort(compareDotted).pop();
+}
+
+function gpuPackageFinding(ctx: FixContext, ask: { line: string; pkg: string; version?: string; available?: string[] }): ExplainFinding {
   const { catalog } = ctx;
   const asked = ask.version ? `${ask.pkg}==${ask.version}` : ask.pkg;
   const last = catalog.tensorflow.windowsNativeGpuLast;
@@ -86,6 +93,13 @@ function gpuPackageFinding(ctx: FixContext, ask: { line: string; pkg: string; ve
     if (row) return { ...base, meaning: T.gpuOldOnlyMeaning(asked, rangeWords(row)), fix: T.gpuFixOld(rangeWords(row), asked) };
   }
   const meaning = T.gpuEndedMeaning(asked);
+  // Nothing says the OS and the version is past native Windows' GPU: both ways, Linux's wheels or the last tensorflow-gpu.
+  if (!ctx.osKnown && !ctx.wsl && v && compareDotted(majorMinor(v), last) > 0) {
+    const andCuda = andCudaRequirement(catalog, v);
+    const linux = andCuda ? T.pipInstall(andCuda) : `${T.pipInstall(`tensorflow==${v}`)}${T.toolkitExtra(majorMinor(v))}`;
+    const lastGpu = ask.pkg === 'tensorflow-gpu' ? lastWindowsGpuPackage(ask.available, last) : undefined;
+    return { ...base, meaning, fix: T.gpuFixEither(linux, T.pipInstall(lastGpu ? `tensorflow-gpu==${lastGpu}` : 'tensorflow<2.11'), last) };
+  }
   if (ctx.os === 'windows' && !ctx.wsl) {
     if (v && compareDotted(majorMinor(v), last) <= 0) return { ...base, meaning, fix: T.gpuFixWindowsNative(`tensorflow==${v}`, majorMinor(v)) };
     return { ...base, meaning, fix: T.gpuFixWindowsNew(v, last) };

@@ -2,6 +2,7 @@
 // problem. Pure: the log's text and the catalog in, plain data out (the command reads files and prints).
 // pip's own errors pasted in are read too (explain-pip.ts); inside WSL no fix ever names a Linux driver.
 import { newestNativeTf } from '../catalog/gpu-support.js';
+import { cudnnArchiveFor, cudnnGetFix } from '../catalog/cudnn-choice.js';
 import { andCudaRequirement, archiveAccess, driverMinFor, findCudaRelease, findCudnnRelease, newestTfForCuda, toolkitsShippingLibrary } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { explainText as T } from '../i18n/doctor.js';
@@ -64,6 +65,8 @@ export interface Explanation {
   gpus: LoggedGpu[];
   /** TensorFlow said it opened GPU libraries or created a GPU device. */
   healthySignals: number;
+  /** A fix would name the exact file for a TensorFlow version, and none was known (no --tf, none in the log or installed). */
+  wantedTf: boolean;
 }
 
 // ------------------------------------------------------------------ what a library file name stands for
@@ -271,6 +274,32 @@ function cudnnInstallWords(ctx: FixContext, cudnnMajor: string): string {
   return T.installCudnn(cudnnMajor, cuda, archive?.file, tf, archive ? archiveAccess(archive) === 'public' : false);
 }
 
+/** TensorFlow lines whose cuDNN has this major, "2.4–2.15"; '' when none. */
+function tfLinesWithCudnn(ctx: FixContext, cudnnMajor: string): string {
+  const rows = (ctx.os === 'windows' && !ctx.wsl ? ctx.catalog.tensorflow.windows : ctx.catalog.tensorflow.linux).filter((r) => String(major(r.cudnn)) === cudnnMajor);
+  const lines = [...new Set(rows.map((r) => majorMinor(r.version)))].sort(compareDotted);
+  return lines.length === 0 ? '' : lines.length === 1 ? lines[0] : `${lines[0]}–${lines[lines.length - 1]}`;
+}
+
+/**
+ * The fix for a missing cuDNN: for the TensorFlow the user runs, the cuDNN build and archive the plan
+ * takes (cudnnArchiveFor: requirements, install, repair and the doctor ask the same query), ending with the
+ * command; without a TensorFlow version, which lines need this major and how to say yours.
+ */
+function cudnnFix(ctx: FixContext, cudnnMajor: string): string {
+  const inside = ctx.wsl ? 'linux' : ctx.os;
+  const tf = ctx.fixTf ?? targetCuda(ctx).tf;
+  if (tf) {
+    const pick = cudnnArchiveFor(ctx.catalog, tf, inside);
+    if (pick && String(major(pick.cudnn)) === cudnnMajor) {
+      return T.cudnnFixForTf(tf, pick.cudnn, pick.cuda, cudnnGetFix(pick.archive, tf, { cudnn: pick.cudnn, cuda: pick.cuda, page: ctx.catalog.cudnn.archivePage }));
+    }
+    // A TensorFlow whose cuDNN has another major did not write this log line: the file name decides.
+    return T.cudnnFixMajor(cudnnInstallWords(ctx, cudnnMajor), cudnnMajor);
+  }
+  ctx.wantedTf = true;
+  return T.cudnnFixAskTf(cudnnMajor, tfLinesWithCudnn(ctx, cudnnMajor));
+}
 
 /** The newest cuDNN below the zlib cut-over that TF's Windows table pairs with its GPU releases, and those releases. */
 function windowsCudnnWithoutZlib(catalog: Catalog): { cudnn: string; range: string; tf: string } | undefined {
@@ -320,7 +349,7 @@ function libraryFinding(ctx: FixContext, hit: RawHit & { kind: { type: 'library'
         severity: 'error',
         ...base,
         meaning: T.cudnnMeaning(file, which),
-        fix: kind.major ? T.cudnnFixMajor(cudnnInstallWords(ctx, kind.major), kind.major) : T.cudnnFixUnknown(where),
+        fix: kind.major ? cudnnFix(ctx, kind.major) : T.cudnnFixUnknown(where),
       };
     }
     case 'driver':
@@ -419,6 +448,10 @@ function noGpuFinding(ctx: FixContext, text: string): ExplainFinding | undefined
 // ------------------------------------------------------------------ the whole log
 export interface ExplainOptions {
   os?: OsName;
+  /** The TensorFlow the fixes are for (--tf); the log's own version comes next. */
+  tf?: string;
+  /** The TensorFlow installed where explain runs: used when neither --tf nor the log says one. */
+  installedTf?: string;
   /** The log is from inside WSL (`--os wsl`, or explain runs inside WSL). */
   wsl?: boolean;
 }
@@ -451,7 +484,7 @@ export function explainLog(catalog: Catalog, text: string, options: ExplainOptio
   const cudnn =
     mismatch?.kind.type === 'cudnn-mismatch' ? majorMinor(mismatch.kind.compiled) : (cudnnMajors[0] ?? (zlib ? '8' : null));
 
-  const ctx: FixContext = { catalog, os, wsl, wsl1: wsl && logSaysWsl1(text), cudaVersions, tf };
+  const ctx: FixContext = { catalog, os, wsl, wsl1: wsl && logSaysWsl1(text), cudaVersions, tf, fixTf: options.tf ?? tf ?? options.installedTf, osKnown: guessedOs !== undefined };
   const findings: ExplainFinding[] = [];
   const seen = new Set<string>();
   const namedLibraries = hits.some((h) => h.kind.type === 'library');
@@ -487,6 +520,7 @@ export function explainLog(catalog: Catalog, text: string, options: ExplainOptio
     findings,
     gpus,
     healthySignals: healthy,
+    wantedTf: ctx.wantedTf === true,
   };
 }
 

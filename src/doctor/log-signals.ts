@@ -4,11 +4,12 @@ import { WSL_LIBRARY_DIR } from '../platform.js';
 
 /** WSL's driver folder (/usr/lib/wsl/lib) or a WSL kernel ("5.15.90.1-microsoft-standard-WSL2", WSL1's "4.4.0-19041-Microsoft"). */
 const WSL_PATH = new RegExp(`${WSL_LIBRARY_DIR.replace(/\//g, '\\/')}\\b|/usr/lib/wsl/`);
-const WSL_KERNEL = /\d+\.\d+\.\d+[\w.+]*-microsoft(?:-standard)?(?:-WSL2)?\b|\d+\.\d+\.\d+-\d+-Microsoft\b/i;
+// Each version starts where a run of name characters starts: a long run of digits is one pass, not n².
+const WSL_KERNEL = /(?<![\w.+-])\d+\.\d+\.\d+[\w.+]*-microsoft(?:-standard)?(?:-WSL2)?\b|(?<![\w.+-])\d+\.\d+\.\d+-\d+-Microsoft\b/i;
 
 /** WSL 1's kernel release: "4.4.0-<Windows build>-Microsoft" (WSL 1 has no GPU at all). */
 export function logSaysWsl1(text: string): boolean {
-  return /\d+\.\d+\.\d+-\d+-Microsoft\b/.test(text);
+  return /(?<![\w.+-])\d+\.\d+\.\d+-\d+-Microsoft\b/.test(text);
 }
 
 /** NVML's words inside WSL when the Windows side keeps the GPU from it (microsoft/WSL#9166, #11865). */

@@ -38,7 +38,8 @@ const en = {
   doctorPython: 'the Python interpreter to inspect (default: python3/python on PATH)',
   // explain
   explainSummary: 'Read a TensorFlow log and say which CUDA/cuDNN its missing libraries mean, and what to do.',
-  explainFile: 'the log file, or - (or nothing) for standard input',
+  explainFile: 'the log file, a pasted log line, or - (or nothing) for standard input',
+  explainTf: 'the TensorFlow the fixes are for (default: the one the log names, else the pip-installed one)',
   explainOs: 'the OS the log came from, for the fix lines (default: guessed from the log; wsl: Linux inside WSL2, whose driver is Windows\')',
   // download
   downloadSummary: 'Fetch a verified CUDA installer or cuDNN archive, or a whole route as a bundle (for offline machines).',
@@ -148,7 +149,8 @@ export const cliText = localized<CliStrings>({
     doctorTf: '按哪个 TensorFlow 版本检查（默认：pip 已安装的版本）',
     doctorPython: '要检查的 Python 解释器（默认：PATH 上的 python3/python）',
     explainSummary: '读取 TensorFlow 日志，说明缺失的动态链接库对应哪个 CUDA/cuDNN 版本，以及该怎么做。',
-    explainFile: '日志文件；- 或不写表示从标准输入读取',
+    explainFile: '日志文件、粘贴的一行日志；- 或不写表示从标准输入读取',
+    explainTf: '修复方法针对哪个 TensorFlow 版本（默认：日志里写的版本，没有就用 pip 已安装的版本）',
     explainOs: '日志来自哪个系统，用于给出修复方法（默认：从日志推断；wsl：WSL2 里的 Linux，显卡驱动来自 Windows）',
     downloadSummary: '下载并校验 CUDA 安装包或 cuDNN 压缩包，或把一整条安装方式做成安装包（给离线机器用）。',
     downloadWhat: '要下载什么',

@@ -42,6 +42,10 @@ const en = {
   cuptiFix: (cuda: string, where: string) => `Nothing to do unless you profile; then put CUDA ${cuda}'s extras/CUPTI/lib64 folder on ${where}.`,
   cudnnMeaning: (file: string, which: string) => `TensorFlow could not load ${file}, a ${which} library (cuDNN is a separate download from the CUDA toolkit).`,
   cudnnFixMajor: (install: string, cudnnMajor: string) => `${install} — it must be cuDNN ${cudnnMajor}.x; a different major does not satisfy this file name.`,
+  cudnnFixForTf: (tf: string, cudnn: string, cuda: string, get: string) =>
+    `TensorFlow ${tf} needs cuDNN ${cudnn} for CUDA ${cuda}. Run cudawiz repair --tf ${tf} to put it in place, or ${get}.`,
+  cudnnFixAskTf: (cudnnMajor: string, lines: string) =>
+    `Which cuDNN ${cudnnMajor}.x depends on your TensorFlow${lines ? ` (cuDNN ${cudnnMajor} serves TensorFlow ${lines})` : ''}: run cudawiz explain --tf YOUR_TF with this log for the exact archive, or cudawiz repair --tf YOUR_TF to install it.`,
   cudnnFixUnknown: (where: string) => `Install the cuDNN your TensorFlow was built with (cudawiz requirements --tf YOUR_TF) and put its library folder on ${where}.`,
   driverLibraryMeaning: (file: string) => `${file} belongs to the NVIDIA display driver, which TensorFlow could not load.`,
   tensorrtMeaning: (file: string, m: string) => `${file} is TensorRT ${m}, used only by TF-TRT model optimisation; TensorFlow runs on the GPU without it.`,
@@ -110,6 +114,11 @@ const en = {
   gpuFixWindowsNew: (tf: string | undefined, last: string) =>
     `On native Windows the GPU ends at TensorFlow ${last}: pip install "tensorflow<2.11" (cudawiz install --tf ${last}); for ${tf ? `TensorFlow ${tf}` : 'a newer TensorFlow'} use WSL2 and pip install "tensorflow[and-cuda]${tf ? `==${tf}` : ''}" there.`,
   gpuFixAny: (linux: string, last: string) => `Linux and WSL2: pip install "${linux}". Native Windows: pip install "tensorflow<2.11" (TensorFlow ${last} is its last GPU release).`,
+  gpuFixEither: (linux: string, windows: string, last: string) =>
+    `Linux and WSL2: ${linux}. Native Windows: ${windows} — TensorFlow ${last} is the last GPU release there (cudawiz install --tf ${last}); for a newer one use WSL2.`,
+  pipInstall: (req: string) => `pip install "${req}"`,
+  cpuBuildAnswerMeaning: (tf: string | undefined) =>
+    `This TensorFlow${tf ? ` ${tf}` : ''} says it was built without CUDA (is_built_with_cuda() is False): it never looks for a GPU, so no library error follows. tensorflow-cpu, and tensorflow on native Windows after 2.10, are such builds.`,
   gpuFixOld: (py: string, asked: string) => `Make a virtual environment with 64-bit Python ${py}, then pip install ${asked} there.`,
   andCudaExtra: ' (CUDA and cuDNN come as pip wheels)',
   toolkitExtra: (tf: string) => ` and set up its CUDA and cuDNN with cudawiz install --tf ${tf}`,
@@ -138,6 +147,7 @@ const en = {
   fixLabel: 'fix: ',
   sameAsAbove: 'the same as above',
   standardInput: 'standard input',
+  pastedText: 'the pasted text',
   noLog: 'No log given.',
   noLogFix: 'Pass the log file (cudawiz explain tf.log) or pipe it in: python train.py 2>&1 | cudawiz explain -',
   cannotRead: (file: string, why: string) => `Cannot read the log "${file}": ${why}.`,
@@ -255,6 +265,9 @@ const zh: ExplainStrings = {
   cuptiFix: (cuda, where) => `不做性能分析就不用管；要做的话，把 CUDA ${cuda} 的 extras/CUPTI/lib64 目录加入 ${where}。`,
   cudnnMeaning: (file, which) => `TensorFlow 加载不了 ${file}，这是 ${which} 的动态链接库（cuDNN 要和 CUDA Toolkit 分开下载）。`,
   cudnnFixMajor: (install, cudnnMajor) => `${install}——必须是 cuDNN ${cudnnMajor}.x；主版本号不同的 cuDNN 不能满足这个文件名。`,
+  cudnnFixForTf: (tf, cudnn, cuda, get) => `TensorFlow ${tf} 需要适配 CUDA ${cuda} 的 cuDNN ${cudnn}。运行 cudawiz repair --tf ${tf} 把它装好，或者运行 ${get}。`,
+  cudnnFixAskTf: (cudnnMajor, lines) =>
+    `具体要哪个 cuDNN ${cudnnMajor}.x 取决于你的 TensorFlow${lines ? `（cuDNN ${cudnnMajor} 对应 TensorFlow ${lines}）` : ''}：运行 cudawiz explain --tf 你的TF版本 并传入这份日志，就能知道确切的压缩包；或者运行 cudawiz repair --tf 你的TF版本 直接安装。`,
   cudnnFixUnknown: (where) => `安装你的 TensorFlow 编译时所用的 cuDNN（cudawiz requirements --tf YOUR_TF），并把它的库目录加入 ${where}。`,
   driverLibraryMeaning: (file) => `${file} 属于 NVIDIA 显卡驱动，TensorFlow 加载不了它。`,
   tensorrtMeaning: (file, m) => `${file} 是 TensorRT ${m}，只有 TF-TRT 模型优化才用得到；没有它 TensorFlow 照样能用 GPU。`,
@@ -317,6 +330,10 @@ const zh: ExplainStrings = {
   gpuFixWindowsNew: (tf, last) =>
     `原生 Windows 上的 GPU 支持到 TensorFlow ${last} 为止：pip install "tensorflow<2.11"（cudawiz install --tf ${last}）；要用${tf ? ` TensorFlow ${tf}` : '更新的 TensorFlow'}，请改用 WSL2，并在里面 pip install "tensorflow[and-cuda]${tf ? `==${tf}` : ''}"。`,
   gpuFixAny: (linux, last) => `Linux 和 WSL2：pip install "${linux}"。原生 Windows：pip install "tensorflow<2.11"（TensorFlow ${last} 是最后一个支持 GPU 的版本）。`,
+  gpuFixEither: (linux, windows, last) => `Linux 和 WSL2：${linux}。原生 Windows：${windows}——TensorFlow ${last} 是那里最后一个支持 GPU 的版本（cudawiz install --tf ${last}）；要用更新的版本请改用 WSL2。`,
+  pipInstall: (req) => `pip install "${req}"`,
+  cpuBuildAnswerMeaning: (tf) =>
+    `这个 TensorFlow${tf ? ` ${tf}` : ''} 自己说编译时没有带 CUDA（is_built_with_cuda() 是 False）：它根本不会去找 GPU，所以也不会有任何动态链接库报错。tensorflow-cpu，以及 2.10 之后原生 Windows 上的 tensorflow，都是这种版本。`,
   gpuFixOld: (py, asked) => `用 64 位的 Python ${py} 建一个虚拟环境，然后在里面 pip install ${asked}。`,
   andCudaExtra: '（CUDA 和 cuDNN 以 pip 包的形式安装）',
   toolkitExtra: (tf) => `，再用 cudawiz install --tf ${tf} 装好它需要的 CUDA 和 cuDNN`,
@@ -341,6 +358,7 @@ const zh: ExplainStrings = {
   fixLabel: '解决：',
   sameAsAbove: '同上',
   standardInput: '标准输入',
+  pastedText: '粘贴的文字',
   noLog: '没有给出日志。',
   noLogFix: '传入日志文件（cudawiz explain tf.log），或者用管道传入：python train.py 2>&1 | cudawiz explain -',
   cannotRead: (file, why) => `读不了日志 "${file}"：${why}。`,

@@ -243,3 +243,42 @@ describe('explain never advises a Linux driver on WSL', () => {
     expect(linuxDriverAdvice('Install or update the NVIDIA driver (your distribution’s nvidia-driver package); libcuda.so.1 comes with it.')).not.toEqual([]);
   });
 });
+
+describe('#40 item 8: the two reports with no library error, from real users', () => {
+  it('TF 2.14 on a Windows prompt (#62080): is_built_with_cuda() False and [] → the platform, WSL2 or TF 2.10', () => {
+    const e = explain('windows-tf214-built-without-cuda.log');
+    expect(e).toMatchObject({ os: 'windows', tensorflow: '2.14.0' });
+    expect(e.findings.map((f) => f.id)).toEqual(['windows-no-native-gpu']);
+    expect(e.findings[0].fix).toMatch(/^Use WSL2: .* Or stay native with TensorFlow 2\.10: pip install "tensorflow<2\.11" \(cudawiz install --tf 2\.10\)\.$/);
+  });
+
+  it('"Is TensorFlow built with CUDA?: False" with no OS in the output (#68236): a CPU-only build, both ways forward', () => {
+    const e = explain('tf216-built-with-cuda-false.log');
+    expect(e.os).toBeNull();
+    expect(e.findings.map((f) => f.id)).toEqual(['tf-built-without-cuda']);
+    expect(e.findings[0].meaning).toContain('is_built_with_cuda() is False');
+    expect(e.findings[0].fix).toBe(
+      'Linux and WSL2: pip install "tensorflow[and-cuda]==2.16.1". Native Windows: pip install "tensorflow<2.11" — TensorFlow 2.10 is the last GPU release there (cudawiz install --tf 2.10); for a newer one use WSL2.',
+    );
+    // The same output said to come from Linux: the Linux way alone.
+    expect(explain('tf216-built-with-cuda-false.log', { os: 'linux' }).findings[0].fix).toContain('pip install "tensorflow[and-cuda]==2.16.1"');
+    // The bare prompt of #60156 ("False" on the line after the call) reads the same.
+    expect(ids('windows-tf211-is-built-with-cuda.log')).toEqual(['tf-built-without-cuda']);
+  });
+
+  it('tensorflow-gpu==2.11 on Windows (#62073): the last GPU release natively, or WSL2 with [and-cuda]', () => {
+    const e = explain('pip-tensorflow-gpu-211-windows.log');
+    expect(e.os).toBe('windows');
+    expect(e.findings.map((f) => f.id)).toEqual(['pip-tensorflow-gpu-ended']);
+    expect(e.findings[0].fix).toMatch(/^On native Windows the GPU ends at TensorFlow 2\.10: pip install "tensorflow<2\.11"/);
+  });
+
+  it('tensorflow-gpu==2.11 / ==2.15 with no OS in sight: Linux\'s tensorflow (with [and-cuda] where it exists) or the last tensorflow-gpu pip listed', () => {
+    const e = explain('pip-tensorflow-gpu-211-colab.log');
+    expect(e.findings[0].fix).toBe(
+      'Linux and WSL2: pip install "tensorflow==2.11" and set up its CUDA and cuDNN with cudawiz install --tf 2.11. Native Windows: pip install "tensorflow-gpu==2.10.1" — TensorFlow 2.10 is the last GPU release there (cudawiz install --tf 2.10); for a newer one use WSL2.',
+    );
+    const newer = explainLog(catalog, 'ERROR: Could not find a version that satisfies the requirement tensorflow-gpu==2.15 (from versions: 2.10.0, 2.10.1, 2.11.0, 2.12.0)\nERROR: No matching distribution found for tensorflow-gpu==2.15');
+    expect(newer.findings[0].fix).toMatch(/^Linux and WSL2: pip install "tensorflow\[and-cuda\]==2\.15\.0\.post1"\. Native Windows: pip install "tensorflow-gpu==2\.10\.1"/);
+  });
+});

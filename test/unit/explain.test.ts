@@ -39,7 +39,8 @@ describe('explainLog: real TensorFlow logs', () => {
     expect(e.cuda).toBe('11.0');
     expect(e.cudnn).toBe('8');
     expect(e.findings.map((f) => f.library)).toEqual(['libcusparse.so.11', 'libcudnn.so.8']);
-    expect(e.findings[1].fix).toMatch(/^Install cuDNN 8 for CUDA 11\.0/);
+    // The TF the log's CUDA files pin (2.4) decides the cuDNN build, and the fix ends with the command (#40).
+    expect(e.findings[1].fix).toMatch(/^TensorFlow 2\.4 needs cuDNN 8\.0 for CUDA 11\.0\. Run cudawiz repair --tf 2\.4 /);
   });
 
   it('reads the TF 1.14 "Could not dlopen library" phrasing and takes the CUDA from the libraries that did open', () => {
@@ -195,7 +196,7 @@ describe('cudawiz explain', () => {
     const r = await runCli(['explain', '-'], { stdin: text });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('it asks for CUDA 11.0 and cuDNN 8');
-    expect(r.stdout).toMatch(/fix: Install cuDNN 8 for CUDA 11\.0/);
+    expect(r.stdout).toMatch(/fix: TensorFlow 2\.4 needs cuDNN 8\.0 for CUDA 11\.0/);
   });
 
   it('exits 0 for a healthy log and 1 with "Nothing recognised" for an unrelated one', async () => {
