@@ -29,6 +29,8 @@ export interface ImportProgress {
 
 export interface ImportOptions extends InspectLimits {
   archive: string;
+  /** The archive's name as the user gave it, recorded in the manifest when `archive` is cudawiz's private checked copy of it. */
+  recordedAs?: string;
   toolkitDir: string;
   os: OsName;
   /** What TensorFlow needs ("7.6"); checked when given. */
@@ -375,7 +377,7 @@ async function plan(report: ArchiveReport, staged: Map<string, StagedFile>, part
     state: 'copying',
     os: options.os,
     toolkitDir: options.toolkitDir,
-    archive: { file: path.resolve(options.archive), format: report.format!, layout: report.layout!, version: report.version!, cuda: report.cuda },
+    archive: { file: path.resolve(options.recordedAs ?? options.archive), format: report.format!, layout: report.layout!, version: report.version!, cuda: report.cuda },
     startedAt: new Date().toISOString(),
     createdDirs: [...createdDirs],
     files: [...byPath.values()],
