@@ -3,7 +3,7 @@
 // truncated), a replaced file is written whole to a private temp name beside it and renamed over the
 // old name (rename replaces a link, it never writes through one), and modes are set on the open file.
 // test/unit/one-way-to-write.test.ts fails on a raw write anywhere else in src/.
-import { closeSync, constants, createWriteStream, fchmodSync, fstatSync, mkdtempSync, openSync, renameSync, rmSync, writeSync, type WriteStream } from 'node:fs';
+import { closeSync, constants, createWriteStream, fchmodSync, fchownSync, fstatSync, mkdtempSync, openSync, renameSync, rmSync, writeSync, type WriteStream } from 'node:fs';
 import { link, open, rename, rm, symlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -101,6 +101,8 @@ const tempBeside = (file: string) => path.join(path.dirname(file), `.${path.base
 
 export interface ReplaceOptions {
   mode?: number;
+  /** The file being replaced, as it was: its mode and (as root) its owner are given to the new file, so root editing a user's file leaves it theirs. */
+  like?: { mode: number; uid: number; gid: number };
   /** Refuse when the folder is not private (a real folder owned by root or this user, writable by no one else). */
   privateDir?: boolean;
 }
@@ -115,7 +117,13 @@ export async function replaceFile(file: string, data: string | Uint8Array, o: Re
   assertPrivateDir(file, o);
   const tmp = tempBeside(file);
   try {
-    await writeNewFile(tmp, data, o.mode ?? 0o644);
+    const fh = await openNewFile(tmp, o.mode ?? (o.like ? o.like.mode & 0o7777 : 0o644));
+    try {
+      if (o.like && process.platform !== 'win32' && ownUid() === 0) await fh.chown(o.like.uid, o.like.gid);
+      await fh.writeFile(data);
+    } finally {
+      await fh.close();
+    }
     await rename(tmp, file);
   } catch (error) {
     await rm(tmp, { force: true });
@@ -128,8 +136,9 @@ export function replaceFileSync(file: string, data: string | Uint8Array, o: Repl
   assertPrivateDir(file, o);
   const tmp = tempBeside(file);
   try {
-    const fd = createPrivateFile(tmp, o.mode ?? 0o644);
+    const fd = createPrivateFile(tmp, o.mode ?? (o.like ? o.like.mode & 0o7777 : 0o644));
     try {
+      if (o.like && process.platform !== 'win32' && ownUid() === 0) fchownSync(fd, o.like.uid, o.like.gid);
       writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
     } finally {
       closeSync(fd);
@@ -175,6 +184,18 @@ export async function copyReplacing(from: string, to: string, o: ReplaceOptions 
   const tmp = tempBeside(to);
   try {
     await copyToNewFile(from, tmp, o.mode);
+    await rename(tmp, to);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** The same bytes under a new name, replacing what is there: a hard link where both lie on one disk, else a copy (a temp name nobody could plant, renamed). */
+export async function linkOrCopyReplacing(from: string, to: string): Promise<void> {
+  const tmp = tempBeside(to);
+  try {
+    await link(from, tmp).catch(() => copyToNewFile(from, tmp));
     await rename(tmp, to);
   } catch (error) {
     await rm(tmp, { force: true });

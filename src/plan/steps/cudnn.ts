@@ -145,7 +145,7 @@ async function checkedCopyOfArchive(ctx: PlanContext, file: string, signal: Abor
   const cache = path.resolve(ctx.cacheDir);
   const privateCache = (await stat(cache).then((s) => s.isDirectory(), () => false)) && !(await writableByOthers(cache));
   // A public copy fetchVerified put in a cache only this user can write is already cudawiz's own checked copy.
-  if (privateCache && path.dirname(path.resolve(file)) === cache && !sha256Differs(expected, file)) return { path: file, done: async () => undefined };
+  if (privateCache && path.dirname(path.resolve(file)) === cache) return { path: file, done: async () => undefined };
   const scratchIn = privateCache ? cache : tmpdir();
   try {
     return await privateCopy(file, scratchIn, { sha256 }, { signal });
@@ -157,9 +157,6 @@ async function checkedCopyOfArchive(ctx: PlanContext, file: string, signal: Abor
     throw new CudawizError(error.message, { code: 'cudnn-archive-refused', exitCode: EXIT.usage, fix: stepsText.archiveMissingFix(expected?.file ?? path.basename(file)) });
   }
 }
-
-/** A cache entry proven for another file than the catalog's: never true for the public copy fetchVerified checked. */
-const sha256Differs = (expected: PlanContext['req']['cudnnArchive'], file: string) => Boolean(expected?.sha256 && !isDownloadOf(path.basename(file), expected.file));
 
 /** Copies cuDNN in from cudawiz's checked copy of the archive; `given` is the archive's name as the user knows it. */
 async function importFrom(ctx: PlanContext, io: StepIO, file: string, given: string) {
