@@ -1,18 +1,19 @@
 // openBundle: is this folder a complete bundle for this machine, this TensorFlow and this route, with
 // every file's bytes as the manifest (and, where it knows them, the catalog) says? Every file is
-// hashed again; every problem is named, none is fixed. Reads only.
-import { stat } from 'node:fs/promises';
+// hashed again (opened once, never through a link); every problem is named, none is fixed. Reads
+// only: the plan's steps copy each file into the cache while hashing it again, and use that copy.
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { requirementsFor } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { CudawizError, EXIT } from '../errors.js';
-import { hashFile } from '../fetch/ordered-hasher.js';
 import { bundleText } from '../i18n/bundle.js';
 import { cliText } from '../i18n/cli.js';
 import type { OsName } from '../platform.js';
 import type { RedistCatalog } from '../redist/catalog.js';
 import { readBundleManifest, type BundleManifest } from './manifest.js';
 import { routeFiles, type RouteId } from './routes.js';
+import { hashOnce, othersCanChange, VerifyFailure } from '../trust/verified-file.js';
 
 export interface BundleProblem {
   code: 'no-manifest' | 'bad-manifest' | 'other-os' | 'other-tf' | 'other-route' | 'other-files' | 'incomplete' | 'missing' | 'altered';
@@ -36,6 +37,8 @@ export interface OpenBundle {
   files: Map<string, BundleFile>;
   /** The cuDNN archive in the bundle, for the plan's obtain-cudnn step. */
   cudnnArchive?: string;
+  /** The first of the bundle's files or folders other users can change, said in the plan (B3); undefined when none. */
+  sharedBy?: string;
 }
 
 export interface BundleExpectation {
@@ -79,25 +82,34 @@ export async function checkBundle(dir: string, want: BundleExpectation): Promise
     return { problems: [{ code: 'other-files', message: bundleText.otherFiles(cliText.list(wrong.map((f) => f.file)), m.cuda ?? '', expected.cuda ?? '') }] };
   }
   const files: OpenBundle['files'] = new Map();
+  let sharedBy: string | undefined;
   for (const f of expected.files) {
     const entry = listed.get(f.file)!;
     const p = path.join(root, f.file);
-    const s = await stat(p).catch(() => undefined);
-    if (!s?.isFile()) {
+    if (!(await lstat(p).catch(() => undefined))) {
       problems.push({ code: 'missing', file: f.file, message: f.access === 'login' ? bundleText.missingLogin(f.file, f.page ?? want.catalog.cudnn.archivePage) : bundleText.missingFile(f.file) });
       continue;
     }
     const want256 = f.sha256 ?? entry.sha256;
-    const d = await hashFile(p);
-    if (!want256 || d.sha256 !== want256 || (entry.size !== undefined && d.bytes !== entry.size)) {
-      problems.push({ code: 'altered', file: f.file, message: bundleText.altered(f.file, want256 ?? '', d.sha256) });
+    if (!want256) {
+      problems.push({ code: 'altered', file: f.file, message: bundleText.altered(f.file, '', '') });
       continue;
     }
+    // Opened once, never through a link, its size compared before a byte is hashed (#37).
+    let d: { sha256: string; md5: string; bytes: number };
+    try {
+      d = await hashOnce(p, { size: entry.size, sha256: want256 });
+    } catch (error) {
+      if (!(error instanceof VerifyFailure)) throw error;
+      problems.push({ code: 'altered', file: f.file, message: error.problem === 'digest' && error.got ? bundleText.altered(f.file, want256, error.got.sha256) : error.message });
+      continue;
+    }
+    sharedBy ??= await othersCanChange(p);
     files.set(f.file, { path: p, sha256: d.sha256, md5: d.md5, size: d.bytes, id: f.id, kind: f.kind });
   }
   if (problems.length === 0 && !m.complete) problems.push({ code: 'incomplete', message: bundleText.incomplete(root) });
   const cudnn = expected.files.find((f) => f.kind === 'cudnn');
-  return { problems, bundle: { dir: root, manifest: m, files, cudnnArchive: cudnn ? files.get(cudnn.file)?.path : undefined } };
+  return { problems, bundle: { dir: root, manifest: m, files, cudnnArchive: cudnn ? files.get(cudnn.file)?.path : undefined, sharedBy } };
 }
 
 /** The bundle, or a refusal that names every problem (exit 1); nothing on the machine changes either way. */

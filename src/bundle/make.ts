@@ -4,18 +4,19 @@
 // manifest is written before the first file and after each one, so a re-run completes an
 // interrupted bundle. A login-gated cuDNN archive is named with its page; the bundle stays
 // incomplete until the user places it there, and a re-run checks it.
-import { copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { publicCopyUnavailable } from '../catalog/cudnn-choice.js';
 import type { Catalog } from '../catalog/schema.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { fetchVerified, type DownloadProgress, type FetchResult } from '../fetch/index.js';
-import { hashFile } from '../fetch/ordered-hasher.js';
 import { bundleText } from '../i18n/bundle.js';
 import type { OsName } from '../platform.js';
 import type { RedistCatalog } from '../redist/catalog.js';
 import { BUNDLE_FORMAT, entryFor, readBundleManifest, writeBundleManifest, type BundleFileEntry, type BundleManifest } from './manifest.js';
 import { routeFiles, type RouteFile, type RouteId } from './routes.js';
+import { hashOnce } from '../trust/verified-file.js';
+import { linkOrCopyReplacing } from '../trust/write.js';
 
 export interface MakeBundleOptions {
   catalog: Catalog;
@@ -52,19 +53,14 @@ export interface MadeBundle {
   missing: { file: string; page: string; reason?: string }[];
 }
 
-/** Same bytes under the bundle's name: a hard link when the cache is on the same disk, else a copy (never half a file under the real name). */
-async function placeInBundle(from: string, to: string): Promise<void> {
-  const tmp = `${to}.cudawiz-copy`;
-  await rm(tmp, { force: true });
-  await link(from, tmp).catch(() => copyFile(from, tmp));
-  await rename(tmp, to);
-}
+/** Same bytes under the bundle's name: a hard link when the cache is on the same disk, else a copy (never half a file under the real name, never through a link planted at a temp name). */
+const placeInBundle = linkOrCopyReplacing;
 
 /** A file already in the bundle with the bytes it should have: the catalog's sha256, else the one an earlier run recorded. */
 async function alreadyThere(target: string, expected: string | undefined): Promise<{ sha256: string; bytes: number } | 'wrong' | undefined> {
-  const s = await stat(target).catch(() => undefined);
-  if (!s?.isFile()) return undefined;
-  const d = await hashFile(target);
+  // Opened once, never through a link: a link placed in the bundle is not followed, it is replaced.
+  const d = await hashOnce(target).catch(() => undefined);
+  if (!d) return undefined;
   if (expected && d.sha256 !== expected) return 'wrong';
   return expected ? { sha256: d.sha256, bytes: d.bytes } : undefined;
 }

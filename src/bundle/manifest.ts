@@ -2,10 +2,14 @@
 // installs), each file with its size and sha256, whether it is complete, and which cudawiz made it.
 // Written before the first download (incomplete) and after every file, so an interrupted bundle says
 // what it still lacks.
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import type { RouteFile, RouteId } from './routes.js';
+import { bundleText } from '../i18n/bundle.js';
+import { verifiedText } from '../i18n/verified.js';
+import { NOFOLLOW, replaceFile } from '../trust/write.js';
 
 export const BUNDLE_MANIFEST = 'cudawiz-bundle.json';
 export const BUNDLE_FORMAT = 1;
@@ -43,27 +47,47 @@ export type BundleFileEntry = z.infer<typeof fileSchema>;
 
 export const manifestPath = (dir: string) => path.join(dir, BUNDLE_MANIFEST);
 
-/** The manifest in `dir`: undefined when there is none, `invalid` when it is not one cudawiz wrote. */
-export async function readBundleManifest(dir: string): Promise<{ manifest?: BundleManifest; invalid?: string }> {
-  let text: string;
+/** Far larger than any manifest cudawiz writes (a few KiB): a bigger file is not one, and is not read. */
+const MANIFEST_MAX_BYTES = 1 << 20;
+
+/** The manifest's text: opened once, never through a link, only a regular file of a manifest's size. */
+async function readManifestText(file: string): Promise<{ text?: string; invalid?: string }> {
+  let fh;
   try {
-    text = await readFile(manifestPath(dir), 'utf8');
-  } catch {
+    fh = await open(file, constants.O_RDONLY | NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK') return { invalid: bundleText.manifestNotAFile(verifiedText.isALink(file)) };
     return {};
   }
   try {
-    const r = manifestSchema.safeParse(JSON.parse(text));
-    return r.success ? { manifest: r.data } : { invalid: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
-  } catch (e) {
-    return { invalid: (e as Error).message };
+    const s = await fh.stat();
+    if (!s.isFile()) return { invalid: bundleText.manifestNotAFile(verifiedText.notAFile(file)) };
+    if (s.size > MANIFEST_MAX_BYTES) return { invalid: bundleText.manifestNotAFile(verifiedText.wrongSize(file, s.size, MANIFEST_MAX_BYTES)) };
+    return { text: await fh.readFile('utf8') };
+  } finally {
+    await fh.close();
   }
 }
 
-/** Written whole to a temporary name and renamed: a crash leaves the old manifest or the new one. */
+/** The manifest in `dir`: undefined when there is none, `invalid` when it is not one cudawiz wrote. */
+export async function readBundleManifest(dir: string): Promise<{ manifest?: BundleManifest; invalid?: string }> {
+  const read = await readManifestText(manifestPath(dir));
+  if (read.text === undefined) return read.invalid ? { invalid: read.invalid } : {};
+  let json: unknown;
+  try {
+    json = JSON.parse(read.text);
+  } catch {
+    // Never the parser's own message: it quotes the file's first bytes, and the file may be a secret.
+    return { invalid: bundleText.notJson };
+  }
+  const r = manifestSchema.safeParse(json);
+  return r.success ? { manifest: r.data } : { invalid: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+}
+
+/** Written whole to a private temp name and renamed over it: a crash leaves the old manifest or the new one, and a link planted at either name is never written through. */
 export async function writeBundleManifest(dir: string, manifest: BundleManifest): Promise<void> {
-  const file = manifestPath(dir);
-  await writeFile(`${file}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
-  await rename(`${file}.tmp`, file);
+  await replaceFile(manifestPath(dir), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 export function entryFor(f: RouteFile, previous?: BundleFileEntry): BundleFileEntry {

@@ -1,7 +1,7 @@
 // `cudawiz download cuda|cudnn --version V`: a verified installer or archive for an offline machine;
 // `cudawiz download --tf V [--route R] [--os O] --dest DIR`: a verified bundle of a whole route (src/bundle/).
 // Progress goes to stderr as an occasional percentage line; stdout gets the result (or one JSON document).
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { osOption, requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
@@ -12,10 +12,11 @@ import { catalogText } from '../i18n/catalog.js';
 import { fetchText, shownSource } from '../i18n/fetch.js';
 import { publicCopyUnavailable } from '../catalog/cudnn-choice.js';
 import { parseMirror } from '../fetch/mirror.js';
-import { hashFile } from '../fetch/ordered-hasher.js';
 import { bundleText } from '../i18n/bundle.js';
 import { cliText } from '../i18n/cli.js';
 import { runBundle } from './download-bundle.js';
+import { hashOnce } from '../trust/verified-file.js';
+import { copyReplacing } from '../trust/write.js';
 
 function connectionsOption(value: unknown): number {
   if (value === undefined) return 4;
@@ -59,19 +60,14 @@ export function percentReporter(file: string, write: (line: string) => void): (p
 async function copyToDest(result: FetchResult, file: string, dest: string): Promise<string> {
   await mkdir(dest, { recursive: true });
   const target = path.join(path.resolve(dest), file);
-  const existing = await stat(target).catch(() => undefined);
+  const existing = await lstat(target).catch(() => undefined);
   if (existing) {
-    if ((await hashFile(target)).sha256 === result.sha256) return target;
+    // Opened once, never through a link: a link at the name is "taken", never hashed through.
+    if ((await hashOnce(target).catch(() => undefined))?.sha256 === result.sha256) return target;
     throw new CudawizError(fetchText.destExists(target), { code: 'dest-exists', fix: fetchText.destExistsFix });
   }
-  const tmp = `${target}.cudawiz-copy`;
-  try {
-    await copyFile(result.path, tmp);
-    await rename(tmp, target);
-  } catch (error) {
-    await rm(tmp, { force: true }); // a full --dest keeps no half copy
-    throw error;
-  }
+  // A private temp name beside it, renamed: a full --dest keeps no half copy, a planted link is never written through.
+  await copyReplacing(result.path, target);
   return target;
 }
 

@@ -2,9 +2,9 @@
 // output in a log file, watches for a hang, stops the whole process tree on Ctrl+C, and checks the
 // result by the files TensorFlow loads. Never prints; reports through onLog / onPhase.
 import { fetchText } from '../i18n/fetch.js';
-import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { createPrivateFile, privateFolder } from '../private-file.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { moveInto, newFileStream, privateFolder } from '../trust/write.js';
 import { safetyText } from '../i18n/safety.js';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -184,7 +184,7 @@ async function moveLeftoverLog(file: string): Promise<string | undefined> {
   if (!s) return undefined;
   const aside = `${file}.${new Date().toISOString().replace(/[:.]/g, '-')}.old`;
   try {
-    await rename(file, aside);
+    await moveInto(file, aside);
     return aside;
   } catch (error) {
     throw new CudawizError(T.leftoverLog(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message), {
@@ -247,7 +247,7 @@ async function runInstaller(
   // A fixed name under a cache others may write: the last run's log (or a link planted in its place)
   // is removed as a name, and the new one created exclusively, never written through a link.
   const log = await (privateFolder(options.logDir) ? rm(logFile, { force: true }) : Promise.reject(Object.assign(new Error('shared'), { code: safetyText.sharedFolder })))
-    .then(() => createWriteStream(logFile, { fd: createPrivateFile(logFile) }))
+    .then(() => newFileStream(logFile, 0o600))
     .catch((error: NodeJS.ErrnoException) => {
     throw new CudawizError(T.logUnwritable(logFile, error.code ?? error.message), {
       code: 'log-unwritable',

@@ -2,7 +2,7 @@
 // copied into a fresh directory only this user can enter (0700 dir, 0700 file), hashed while it is
 // copied, and only that copy runs — a file swapped in the cache after its check never executes.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { lstat, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { CudawizError } from '../errors.js';
 import { describeFsError } from '../fs-errors.js';
 import { writableByOthers } from '../fetch/cache-trust.js';
 import { fetchText } from '../i18n/fetch.js';
+import { newFileStream } from '../trust/write.js';
 
 export interface PrivateCopy {
   /** The copy to execute, under the installer's own file name (the runfile reads its version from it). */
@@ -51,7 +52,7 @@ export async function privateVerifiedCopy(file: string, expectedSha256: string, 
       },
     });
     // 'wx': never follow or reuse something already at that name.
-    await pipeline(createReadStream(file), tap, createWriteStream(target, { flags: 'wx', mode: 0o700 }));
+    await pipeline(createReadStream(file), tap, newFileStream(target, 0o700));
     const sha256 = hash.digest('hex');
     if (sha256 !== expectedSha256.toLowerCase()) {
       throw new CudawizError(fetchText.installerChanged(file, expectedSha256.toLowerCase(), sha256), { code: 'installer-changed', fix: fetchText.installerChangedFix(file) });

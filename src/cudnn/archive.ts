@@ -4,8 +4,8 @@ import { isFsError } from '../fs-errors.js';
 import { cudnnText } from '../i18n/cudnn.js';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, realpath, rm, stat, symlink, unlink } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { lstat, mkdir, open, realpath, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +14,7 @@ import yauzl from 'yauzl';
 import { startFileHasher } from './file-hasher.js';
 import { landsOutside, normaliseMemberName } from './member-paths.js';
 import { readTarStream, TarFormatError, type TarBodySink, type TarEntry } from './tar-stream.js';
+import { makeSymlink, newFileStream, openNewFile } from '../trust/write.js';
 
 export type ArchiveFormat = 'zip' | 'tar.gz' | 'tar.xz';
 
@@ -177,7 +178,7 @@ async function extractZip(file: string, dest: string, options: ExtractOptions): 
           hash.update(c);
           crc = crc32(c, crc);
         });
-        await pipeline(stream, createWriteStream(target), { signal: options.signal });
+        await pipeline(stream, newFileStream(target), { signal: options.signal });
       } catch (error) {
         if ((error as Error).name === 'AbortError') throw error;
         // A full disk or an unwritable staging folder is not the archive's fault: it is said as what it is.
@@ -328,10 +329,10 @@ const WRITES_AHEAD = 8;
  * ~1 MiB positioned writes, several in flight, so decompressing never waits for the disk.
  */
 async function fileSink(target: string, onDone: () => void): Promise<TarBodySink> {
-  const fh = await open(target, 'wx').catch(async (error: NodeJS.ErrnoException) => {
+  const fh = await openNewFile(target).catch(async (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST' || (await lstat(target)).isDirectory()) throw error;
     await unlink(target); // a later entry of the same name replaces the earlier one, as tar does
-    return open(target, 'wx');
+    return openNewFile(target);
   });
   let batch: Buffer[] = [];
   let batched = 0;
@@ -416,7 +417,7 @@ export async function tarPass(file: string, format: TarFormat, dest: string | un
     if (write) await ensureDir(path.dirname(target));
     if (write && entry.type === 'symlink') {
       await rm(target, { force: true });
-      await symlink(entry.linkTarget ?? '', target);
+      await makeSymlink(entry.linkTarget ?? '', target);
       links.add(entry.name);
       return undefined;
     }

@@ -5,7 +5,7 @@
 // the host's path module, so a Windows toolkit can be laid out and asserted in a temp dir on Linux.
 import { describeFsError, isFsError } from '../fs-errors.js';
 import { cudnnText as T } from '../i18n/cudnn.js';
-import { access, constants, copyFile, lstat, mkdir, readdir, realpath, rename, rm, rmdir, symlink, unlink } from 'node:fs/promises';
+import { access, constants, lstat, mkdir, readdir, realpath, rm, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CudawizError, EXIT } from '../errors.js';
@@ -16,6 +16,7 @@ import type { ToolkitPart } from './layout.js';
 import { safetyText } from '../i18n/safety.js';
 import { containment, nearestReal, within, type Containment } from './contain.js';
 import { currentState, hostPath, manifestPaths, readManifest, sameState, sha256File, writeManifest, type FileState, type Manifest, type ManifestFile } from './manifest.js';
+import { copyReplacing, makeSymlink, moveInto } from '../trust/write.js';
 
 /** For a tar's one-pass 'extract' phase, `bytes`/`totalBytes` say how far through the archive it is (totalBytes 0 while unknown). */
 export interface ImportProgress {
@@ -29,6 +30,8 @@ export interface ImportProgress {
 
 export interface ImportOptions extends InspectLimits {
   archive: string;
+  /** The archive's name as the user gave it, recorded in the manifest when `archive` is cudawiz's private checked copy of it. */
+  recordedAs?: string;
   toolkitDir: string;
   os: OsName;
   /** What TensorFlow needs ("7.6"); checked when given. */
@@ -117,7 +120,7 @@ export async function importCudnn(options: ImportOptions): Promise<Manifest> {
   }
   return placeStaged(options, madeBookkeeping, partDirs, async () => {
     await rm(paths.staging, { recursive: true, force: true });
-    await rename(incoming, paths.staging);
+    await moveInto(incoming, paths.staging);
     return { report, staged };
   });
 }
@@ -173,7 +176,7 @@ async function importInOnePass(options: ImportOptions): Promise<Manifest> {
   }
   return placeStaged(options, madeBookkeeping, partDirs, async () => {
     await rm(paths.staging, { recursive: true, force: true });
-    await rename(incoming, paths.staging);
+    await moveInto(incoming, paths.staging);
     return { report, staged: await stagedFiles(report, paths.staging, hashes, options) };
   });
 }
@@ -250,8 +253,8 @@ async function setAsideLeftovers(toolkitDir: string): Promise<void> {
   const p = manifestPaths(toolkitDir);
   if (!(await exists(p.manifest))) return;
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  if (await exists(p.backup)) await rename(p.backup, `${p.backup}-${stamp}`);
-  await rename(p.manifest, path.join(p.dir, `manifest-rolled-back-${stamp}.json`));
+  if (await exists(p.backup)) await moveInto(p.backup, `${p.backup}-${stamp}`);
+  await moveInto(p.manifest, path.join(p.dir, `manifest-rolled-back-${stamp}.json`));
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -375,7 +378,7 @@ async function plan(report: ArchiveReport, staged: Map<string, StagedFile>, part
     state: 'copying',
     os: options.os,
     toolkitDir: options.toolkitDir,
-    archive: { file: path.resolve(options.archive), format: report.format!, layout: report.layout!, version: report.version!, cuda: report.cuda },
+    archive: { file: path.resolve(options.recordedAs ?? options.archive), format: report.format!, layout: report.layout!, version: report.version!, cuda: report.cuda },
     startedAt: new Date().toISOString(),
     createdDirs: [...createdDirs],
     files: [...byPath.values()],
@@ -423,8 +426,7 @@ async function placeFile(c: Containment, toolkitDir: string, f: ManifestFile, ve
     const saved = await c.inBackup(f.path);
     if (now?.type === 'file' && !(await exists(saved))) {
       await mkdir(path.dirname(saved), { recursive: true });
-      await copyFile(dest, `${saved}.tmp`);
-      await rename(`${saved}.tmp`, await c.inBackup(f.path));
+      await copyReplacing(dest, await c.inBackup(f.path));
     }
   }
   const from = await c.inStaging(f.source);
@@ -439,13 +441,13 @@ async function placeFile(c: Containment, toolkitDir: string, f: ManifestFile, ve
   if (verifyStaged && !sameState(staged, f)) throw missing();
   const to = await c.inToolkit(f.path);
   try {
-    await rename(from, to);
+    await moveInto(from, to);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     if (f.type === 'symlink') {
       await rm(to, { force: true });
-      await symlink(f.linkTarget!, to);
-    } else await copyFile(from, to);
+      await makeSymlink(f.linkTarget!, to);
+    } else await copyReplacing(from, to);
   }
 }
 
@@ -542,11 +544,11 @@ export async function rollbackImport(toolkitDir: string): Promise<RollbackReport
     if (f.original?.type === 'symlink') {
       if (linkOut) report.kept.push({ path: f.path, reason: safetyText.linkNotRecreated(f.original.linkTarget!) });
       else {
-        await symlink(f.original.linkTarget!, await c.inToolkit(f.path));
+        await makeSymlink(f.original.linkTarget!, await c.inToolkit(f.path));
         report.restored.push(f.path);
       }
     } else if (saved) {
-      await rename(await c.inBackup(f.path), await c.inToolkit(f.path));
+      await moveInto(await c.inBackup(f.path), await c.inToolkit(f.path));
       report.restored.push(f.path);
     }
   }

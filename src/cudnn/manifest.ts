@@ -2,7 +2,7 @@
 // before the first copy and after the last, so an interrupted copy can be finished or undone.
 import { envText } from '../i18n/env.js';
 import { cudnnText } from '../i18n/cudnn.js';
-import { lstat, mkdir, readFile, readlink, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { CudawizError } from '../errors.js';
@@ -13,6 +13,7 @@ import type { LayoutEra } from './layout.js';
 import { sha256File } from './file-hasher.js';
 import { hostPath, isRelativeInside } from './member-paths.js';
 import { untrustedBookkeeping } from './owner-trust.js';
+import { replaceFile } from '../trust/write.js';
 
 export { hostPath, isRelativeInside, sha256File };
 
@@ -134,10 +135,7 @@ export async function writeManifest(toolkitDir: string, manifest: Manifest): Pro
   // Never into a folder another user owns or could change, never through a link.
   const untrusted = await untrustedBookkeeping([toolkitDir, p.dir]);
   if (untrusted) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, untrusted), { code: 'manifest-unsafe', fix: safetyText.unsafeOwnerFix(toolkitDir) });
-  const tmp = `${p.manifest}.tmp`;
-  await rm(tmp, { force: true });
-  await writeFile(tmp, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx', mode: 0o644 });
-  await rename(tmp, p.manifest);
+  await replaceFile(p.manifest, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o644 });
 }
 
 /** What is at a path now, without following a link; undefined when nothing is. */

@@ -1,7 +1,7 @@
 // The one place that writes to the environment: applies planned changes, journalling each one
 // before and after, and undoes exactly what the journal says cudawiz did.
 import { envText } from '../i18n/env.js';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Host } from '../host.js';
 import { deletePersistedPathScript, elevationHint, powershellCommand, setPersistedPathScript, type WindowsEnvScope } from '../platform.js';
@@ -10,6 +10,7 @@ import { hasLine, withLineAppended, withLineRemoved } from './text-lines.js';
 import type { EnvApplyOptions, EnvApplyResult, EnvChange, EnvJournal, EnvJournalEntry, EnvRollbackResult } from './types.js';
 import { persistedValue, readPersistedPath } from './windows-path.js';
 import { undoPackageChange } from './package-change.js';
+import { replaceFile } from '../trust/write.js';
 
 async function readText(file: string): Promise<string | null> {
   try {
@@ -25,7 +26,9 @@ async function writeText(file: string, content: string | null): Promise<void> {
     return;
   }
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
+  // Replaced whole (a private temp renamed over it), never written through a link; it keeps its mode and owner.
+  const like = await lstat(file).then((s) => (s.isFile() ? s : undefined), () => undefined);
+  await replaceFile(file, content, like ? { like } : {});
 }
 
 function commandLine(c: { file: string; args: readonly string[] }): string {

@@ -5,7 +5,7 @@
 // file, a PATH scope, plain `ldconfig`, and a package manager's way back to a recorded state. A journal rewritten by someone else cannot make a
 // rollback write, delete or run anything else.
 import { envText } from '../i18n/env.js';
-import { lstat, mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { CudawizError } from '../errors.js';
@@ -13,6 +13,7 @@ import { CUDAWIZ_LD_SO_CONF_NAME } from '../platform.js';
 import { safetyText } from '../i18n/safety.js';
 import type { EnvChange, EnvJournal } from './types.js';
 import { unsafePackageUndo } from './package-change.js';
+import { replaceFile } from '../trust/write.js';
 
 const text = z.string().nullable();
 const changeSchema = z.object({
@@ -119,7 +120,5 @@ export async function readEnvJournal(file: string): Promise<EnvJournal> {
 /** Written to a temp file and renamed, so an interrupted write never leaves half a journal. */
 export async function writeEnvJournal(file: string, journal: EnvJournal): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(journal, null, 2)}\n`);
-  await rename(tmp, file);
+  await replaceFile(file, `${JSON.stringify(journal, null, 2)}\n`, { mode: 0o600 });
 }

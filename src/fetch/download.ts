@@ -1,7 +1,10 @@
 // fetchVerified: the one way cudawiz gets a file from the network. A verified file already in the
 // cache is reused without a request; otherwise the bytes stream into `.part`, are checked against the
 // expected checksum, and only a match is renamed into place.
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { CudawizError } from '../errors.js';
 import { describeFsError } from '../fs-errors.js';
 import { fetchText, shownSource } from '../i18n/fetch.js';
@@ -13,6 +16,8 @@ import { applyMirror } from './mirror.js';
 import { hashFile, type Digests } from './ordered-hasher.js';
 import { ProgressMeter, type ProgressListener } from './progress.js';
 import { interruptedError, Transfer, type TransferTuning } from './transfer.js';
+import { copyVerified, privateCopy, type Expected } from '../trust/verified-file.js';
+import { moveInto, replaceFile } from '../trust/write.js';
 
 export interface FetchRequest {
   /** NVIDIA's URL as the catalog has it; the mirror is applied here. */
@@ -82,7 +87,7 @@ async function readProof(paths: CachePaths): Promise<Proof | undefined> {
 async function writeProof(paths: CachePaths, digests: Digests, source: string | null): Promise<void> {
   const s = await stat(paths.final);
   const proof: Proof = { ...digests, size: s.size, mtimeMs: s.mtimeMs, source };
-  await writeFile(paths.verified, JSON.stringify(proof));
+  await replaceFile(paths.verified, JSON.stringify(proof));
 }
 
 /** A proof agrees with what the catalog says now (a catalog checksum that changed invalidates it). */
@@ -159,7 +164,7 @@ async function fetchVerifiedUnguarded(req: FetchRequest, paths: CachePaths, noti
     throw mismatchError(req.file, expected, result);
   }
   await rm(paths.verified, { force: true });
-  await rename(paths.part, paths.final);
+  await moveInto(paths.part, paths.final);
   await rm(paths.partState, { force: true });
   await writeProof(paths, result, expected?.source ?? null);
   return { path: paths.final, bytes: result.bytes, sha256: result.sha256, md5: result.md5, source: expected?.source ?? null, url: result.url, resumedFrom: result.resumedFrom, fromCache: false };
@@ -173,4 +178,52 @@ export function loginNeededError(what: string, file: string, page: string): Cuda
     fix: fetchText.loginOnlyFix(page, file),
     details: { page, file },
   });
+}
+
+export interface CacheCopyRequest {
+  /** The file on this machine (a bundle's): opened once, never through a link. */
+  source: string;
+  /** Its name in the cache. */
+  file: string;
+  cacheDir: string;
+  /** What its bytes must be (the bundle's manifest, checked when the bundle was opened). */
+  want: Expected & { sha256: string };
+  /** Said as where the bytes came from. */
+  from: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * A file already on this machine, put where the plan reads it: copied into the cache while it is
+ * hashed, and only that copy is used (#37). A proven copy already there is reused; a cache others can
+ * write gets no entry (the copy goes to a fresh private folder instead).
+ */
+export async function cacheVerifiedCopy(req: CacheCopyRequest): Promise<FetchResult> {
+  const t0 = performance.now();
+  const paths = cachePaths(req.cacheDir, req.file);
+  const done = (r: Omit<FetchResult, 'seconds' | 'notices' | 'source' | 'url' | 'resumedFrom' | 'fromCache'>, fromCacheAlready: boolean): FetchResult =>
+    ({ ...r, source: req.from, url: null, resumedFrom: r.bytes, fromCache: fromCacheAlready, seconds: Math.round(performance.now() - t0) / 1000, notices: [] });
+  try {
+    await mkdir(paths.dir, { recursive: true });
+    if (await writableByOthers(paths.dir)) {
+      const copy = await privateCopy(req.source, tmpdir(), req.want, { signal: req.signal });
+      return done({ path: copy.path, bytes: copy.bytes, sha256: copy.sha256, md5: copy.md5 }, false);
+    }
+    const lock = await acquireLock(paths.final);
+    try {
+      const ours = !((await fileWritableByOthers(paths.final)) || (await fileWritableByOthers(paths.verified)));
+      const proof = ours ? await readProof(paths) : undefined;
+      if (proof && proof.sha256 === req.want.sha256.toLowerCase()) return done({ path: paths.final, bytes: proof.size, sha256: proof.sha256, md5: proof.md5 }, true);
+      const tmp = path.join(paths.dir, `.${req.file}.cudawiz-${randomBytes(6).toString('hex')}.copy`);
+      const got = await copyVerified(req.source, tmp, req.want, { signal: req.signal });
+      await rm(paths.verified, { force: true });
+      await moveInto(tmp, paths.final);
+      await writeProof(paths, got, req.from);
+      return done({ path: paths.final, bytes: got.bytes, sha256: got.sha256, md5: got.md5 }, false);
+    } finally {
+      await lock.release();
+    }
+  } catch (error) {
+    throw describeFsError(error, { path: paths.dir });
+  }
 }

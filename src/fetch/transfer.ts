@@ -1,6 +1,6 @@
 // Moves the bytes of one URL into `<cache>/<name>.part`: resumable pieces over one or several
 // connections, retries with backoff (Retry-After honoured), hashing in order as it goes.
-import { open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import { setMaxListeners } from 'node:events';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +14,7 @@ import { freeSpace as realFreeSpace, type FreeSpaceProbe } from './disk-space.js
 import { openResponse, type OpenedResponse } from './http.js';
 import { OrderedHasher, type Digests } from './ordered-hasher.js';
 import type { ProgressMeter } from './progress.js';
+import { openOwnFileForUpdate, replaceFile, writeNewFile } from '../trust/write.js';
 
 export interface TransferTuning {
   /** Consecutive failed attempts per piece before giving up (an attempt that moved bytes resets it). */
@@ -217,7 +218,10 @@ export class Transfer {
     if (!resumed) first = await this.withRetries(() => this.openFirst());
     const onDisk = this.state.pieces.reduce((n, p) => n + p.done, 0);
     if (this.state.total !== null) await this.checkFreeSpace(this.state.total - onDisk, first);
-    if (!resumed) await writeFile(paths.part, '');
+    if (!resumed) {
+      await rm(paths.part, { force: true });
+      await writeNewFile(paths.part, '');
+    }
     meter.start(onDisk, this.state.total ?? undefined);
     this.hasher = new OrderedHasher(paths.part, () => this.writtenEdge());
     await this.hasher.catchUp();
@@ -290,9 +294,7 @@ export class Transfer {
 
   private async writeState(): Promise<void> {
     const snapshot: PartState = { ...this.state, pieces: this.state.pieces.map((p) => ({ ...p })) };
-    const tmp = `${this.req.paths.partState}.tmp`;
-    await writeFile(tmp, JSON.stringify(snapshot));
-    await rename(tmp, this.req.paths.partState);
+    await replaceFile(this.req.paths.partState, JSON.stringify(snapshot));
   }
 
   private async discardPart(): Promise<void> {
@@ -490,7 +492,7 @@ export class Transfer {
   private async streamInto(p: Piece, r: OpenedResponse): Promise<void> {
     let fh: FileHandle;
     try {
-      fh = await open(this.req.paths.part, 'r+');
+      fh = await openOwnFileForUpdate(this.req.paths.part);
     } catch (error) {
       r.body.destroy();
       throw this.localFileError(error);

@@ -3,12 +3,13 @@
 // a run that died (SIGKILL, power cut) is taken over with a notice.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CudawizError, EXIT } from '../errors.js';
 import { describeFsError } from '../fs-errors.js';
 import { fetchText } from '../i18n/fetch.js';
+import { addName, moveInto, writeNewFile } from '../trust/write.js';
 
 export interface Lock {
   /** The lock file; undefined when the folder could not hold one (a run that cannot write there cannot change it either). */
@@ -77,7 +78,7 @@ export async function acquireLock(target: string, options: LockOptions = {}): Pr
   const tmp = `${file}.${process.pid}.${me.token}`;
   try {
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(tmp, mine, { flag: 'wx', mode: 0o644 });
+    await writeNewFile(tmp, mine, 0o644);
   } catch (error) {
     if (CANNOT_HOLD.has((error as NodeJS.ErrnoException).code ?? '')) return { release: async () => undefined };
     await unlink(tmp).catch(() => undefined);
@@ -87,7 +88,7 @@ export async function acquireLock(target: string, options: LockOptions = {}): Pr
     for (let attempt = 0; ; attempt++) {
       try {
         // link() fails if the name exists: the lock appears whole, or not at all.
-        await link(tmp, file);
+        await addName(tmp, file);
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 5) throw error;
@@ -106,10 +107,10 @@ export async function acquireLock(target: string, options: LockOptions = {}): Pr
       }
       // Stale: move it aside, and make sure what was moved is the stale one (another run may have won the race).
       const aside = `${file}.stale.${me.token}`;
-      if (await rename(file, aside).then(() => true, () => false)) {
+      if (await moveInto(file, aside).then(() => true, () => false)) {
         const moved = await readFile(aside, 'utf8').catch(() => '');
         if (moved !== text) {
-          await link(aside, file).catch(() => undefined);
+          await addName(aside, file).catch(() => undefined);
           await unlink(aside).catch(() => undefined);
           continue;
         }

@@ -8,6 +8,7 @@ import { CudawizError, EXIT } from '../errors.js';
 import { pipText } from '../i18n/pip.js';
 import { venvActivateScript } from '../platform.js';
 import { FIX_BEGIN, FIX_END, FIX_RECORD, quote, type WheelLibraryFix } from '../wheels/fix-plan.js';
+import { replaceFileSync } from '../trust/write.js';
 
 export { FIX_BEGIN, FIX_END, FIX_RECORD, fixLines, planWheelLibraryFix, type WheelLibraryFix } from '../wheels/fix-plan.js';
 
@@ -23,11 +24,9 @@ export interface WheelFixRecord {
   appliedAt: string;
 }
 
+/** Replaced whole, never through a link (src/trust/write.ts); the script keeps its mode and owner. */
 function writeAtomically(file: string, content: string | Buffer): void {
-  const mode = fs.statSync(file).mode & 0o7777;
-  const tmp = `${file}.cudawiz-${process.pid}.tmp`;
-  fs.writeFileSync(tmp, content, { mode });
-  fs.renameSync(tmp, file);
+  replaceFileSync(file, content, { like: fs.statSync(file) });
 }
 
 function recordFile(venv: string): string {
@@ -59,7 +58,8 @@ export function applyWheelLibraryFix(plan: WheelLibraryFix, options: { consent: 
     appliedAt: new Date().toISOString(),
   };
   // The record first: a crash between the two writes leaves a record of a change not made, which undo reports.
-  fs.writeFileSync(recordFile(plan.venv), `${JSON.stringify(record, null, 2)}\n`);
+  // A private temp renamed into place: a link planted at the record's name is replaced, never written through (P3).
+  replaceFileSync(recordFile(plan.venv), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644 });
   writeAtomically(plan.activateScript, after);
   return { applied: true, record, recordFile: recordFile(plan.venv) };
 }

@@ -3,7 +3,7 @@
 // under a manifest of every file with its sha256 — so `repair` can re-verify each one and re-fetch
 // only what is missing or changed, and `rollback` can remove the folder whole (it is all ours).
 import { stepsText } from '../i18n/steps.js';
-import { chmod, lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, readlink, realpath, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -20,6 +20,7 @@ import type { OsName } from '../platform.js';
 import { redistPlatform, releaseArchives, type RedistArchive, type RedistCatalog, type RedistRelease } from './catalog.js';
 import { toolkitPathFor } from './layout.js';
 import { redistText } from '../i18n/redist.js';
+import { moveInto, replaceFile, writeNewFile } from '../trust/write.js';
 
 export const REDIST_MANIFEST = path.join('.cudawiz', 'redist.json');
 /** Archives extracted at once. */
@@ -127,10 +128,7 @@ async function writeRedistManifest(toolkitDir: string, m: RedistManifest): Promi
   await mkdir(dir, { recursive: true, mode: 0o755 });
   const untrusted = await untrustedBookkeeping([toolkitDir, dir]);
   if (untrusted) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, untrusted), { code: 'redist-manifest-untrusted', fix: safetyText.unsafeOwnerFix(toolkitDir) });
-  const tmp = `${file}.tmp`;
-  await rm(tmp, { force: true });
-  await writeFile(tmp, `${JSON.stringify({ ...m, toolkitDir }, null, 2)}\n`, { flag: 'wx', mode: 0o644 });
-  await rename(tmp, file);
+  await replaceFile(file, `${JSON.stringify({ ...m, toolkitDir }, null, 2)}\n`, { mode: 0o644 });
 }
 
 /** The cache file name of an archive: NVIDIA's own (it carries component, platform and version). */
@@ -343,7 +341,7 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
           const target = await placeable(file);
           await mkdir(path.dirname(target), { recursive: true });
           await rm(target, { force: true });
-          await rename(from, target);
+          await moveInto(from, target);
           // Tar modes are not kept by the reader: the programs (nvcc, ptxas, cicc) are made runnable by where they sit.
           if (os === 'linux' && file.type === 'file' && /^(bin|nvvm\/bin)\//.test(file.path)) await chmod(target, 0o755);
           onProgress?.({ files: ++placed, totalFiles: 0, current: file.path });
@@ -402,7 +400,7 @@ async function writeVersionJson(m: RedistManifest): Promise<void> {
   const text = `${JSON.stringify(doc, null, 2)}\n`;
   const file = path.join(m.toolkitDir, 'version.json');
   await rm(file, { force: true });
-  await writeFile(file, text, { flag: 'wx', mode: 0o644 });
+  await writeNewFile(file, text, 0o644);
   const rec: RedistFile = { path: 'version.json', component: 'cudawiz', type: 'file', size: Buffer.byteLength(text), sha256: await sha256File(file) };
   m.files = [...m.files.filter((f) => f.path !== 'version.json'), rec];
 }

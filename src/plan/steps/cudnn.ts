@@ -1,11 +1,14 @@
 // cuDNN, once for every toolkit route: found in the toolkit already, else the archive (the user's,
 // one in Downloads, or the public copy from the plan's file source, else asked for), then copied in
 // with a manifest that repair and rollback read.
-import { access, mkdir, readFile, readdir, rmdir } from 'node:fs/promises';
+import { access, mkdir, readFile, readdir, rmdir, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { bundleCopy } from '../../bundle/source.js';
+import { privateCopy, VerifyFailure } from '../../trust/verified-file.js';
+import { writableByOthers } from '../../trust/ownership.js';
 import { cudnnPlanReason, publicCopyUnavailable } from '../../catalog/cudnn-choice.js';
 import { findArchiveInDownloads, importCudnn, isDownloadOf, importState, parseCudnnVersionHeader, rollbackImport } from '../../cudnn/index.js';
-import { sha256File } from '../../cudnn/manifest.js';
 import { CudawizError, EXIT } from '../../errors.js';
 import { cudnnArchiveTarget } from '../../fetch/index.js';
 import { catalogText } from '../../i18n/catalog.js';
@@ -15,7 +18,7 @@ import { libraryFileName, pathFor, toolkitLibraryDir } from '../../platform.js';
 import { verifyManifest } from '../../verify/index.js';
 import { compareDotted, major, majorMinor } from '../../version.js';
 import { cudnnTargetDir, type PlanContext } from '../context.js';
-import { NeedsInput, type Step } from '../runner.js';
+import { NeedsInput, type Step, type StepIO } from '../runner.js';
 import { fetchFile } from './download.js';
 
 const exists = (p: string) => access(p).then(() => true, () => false);
@@ -117,18 +120,46 @@ function importCudnnInto(title: () => string): Step<PlanContext> {
   async run(ctx, io) {
     const file = ctx.cudnnArchive;
     if (!file) throw new CudawizError(cudnnText.noArchiveToImport, { fix: cudnnText.noArchiveToImportFix });
-    // An archive under the catalog's file name (or any name discovery takes as it: "name (1).tgz",
-    // another case) must be NVIDIA's bytes: a truncated or tampered download is refused before it is opened.
-    const expected = ctx.req.cudnnArchive;
-    if (expected?.sha256 && isDownloadOf(path.basename(file), expected.file)) {
-      const actual = await sha256File(file);
-      if (actual !== expected.sha256) {
-        throw new CudawizError(cudnnText.notNvidiasBytes(file, expected.file, actual, expected.sha256), {
-          code: 'cudnn-checksum-mismatch',
-          fix: cudnnText.notNvidiasBytesFix(expected.page),
-        });
-      }
+    // Opened once and copied into a private place while it is hashed; only that copy is read from here on (#37, B2).
+    const copy = await checkedCopyOfArchive(ctx, file, io.signal);
+    try {
+      return await importFrom(ctx, io, copy.path, file);
+    } finally {
+      await copy.done();
     }
+  },
+  };
+}
+
+/**
+ * The archive as cudawiz will read it: the bundle's copied into the cache (checked against the
+ * bundle's sha256), any other copied into a private scratch folder — checked against NVIDIA's sha256
+ * when it is under the catalog's file name (or any name discovery takes as it: "name (1).tgz", another
+ * case): a truncated or tampered download is refused before it is opened.
+ */
+async function checkedCopyOfArchive(ctx: PlanContext, file: string, signal: AbortSignal): Promise<{ path: string; done: () => Promise<void> }> {
+  const fromBundle = ctx.bundle && [...ctx.bundle.files].find(([, f]) => f.path === file);
+  if (fromBundle) return { path: (await bundleCopy(ctx.bundle!, fromBundle[0], ctx.cacheDir, signal)).path, done: async () => undefined };
+  const expected = ctx.req.cudnnArchive;
+  const sha256 = expected?.sha256 && isDownloadOf(path.basename(file), expected.file) ? expected.sha256 : undefined;
+  const cache = path.resolve(ctx.cacheDir);
+  const privateCache = (await stat(cache).then((s) => s.isDirectory(), () => false)) && !(await writableByOthers(cache));
+  // A public copy fetchVerified put in a cache only this user can write is already cudawiz's own checked copy.
+  if (privateCache && path.dirname(path.resolve(file)) === cache) return { path: file, done: async () => undefined };
+  const scratchIn = privateCache ? cache : tmpdir();
+  try {
+    return await privateCopy(file, scratchIn, { sha256 }, { signal });
+  } catch (error) {
+    if (!(error instanceof VerifyFailure)) throw error;
+    if (error.problem === 'digest' && error.got && expected?.sha256) {
+      throw new CudawizError(cudnnText.notNvidiasBytes(file, expected.file, error.got.sha256, expected.sha256), { code: 'cudnn-checksum-mismatch', fix: cudnnText.notNvidiasBytesFix(expected.page) });
+    }
+    throw new CudawizError(error.message, { code: 'cudnn-archive-refused', exitCode: EXIT.usage, fix: stepsText.archiveMissingFix(expected?.file ?? path.basename(file)) });
+  }
+}
+
+/** Copies cuDNN in from cudawiz's checked copy of the archive; `given` is the archive's name as the user knows it. */
+async function importFrom(ctx: PlanContext, io: StepIO, file: string, given: string) {
     // importCudnn inspects before it writes (for a tar, in the same single pass) and refuses with the reason.
     const dir = cudnnTargetDir(ctx);
     // Its own folder beside a distro's CUDA is made here, and taken away again if the copy leaves it empty.
@@ -139,6 +170,7 @@ function importCudnnInto(title: () => string): Step<PlanContext> {
     const warnings: string[] = [];
     const manifest = await importCudnn({
       archive: file,
+      recordedAs: given,
       toolkitDir: dir,
       os: ctx.os,
       tfCudnn: ctx.req.cudnn ?? undefined,
@@ -153,8 +185,6 @@ function importCudnnInto(title: () => string): Step<PlanContext> {
       throw error;
     });
     return { summary: stepsText.cudnnCopied(manifest.archive.version, manifest.files.length, path.join(dir, '.cudawiz')), evidence: warnings.map((w) => stepsText.warning(w)) };
-  },
-  };
 }
 
 export const importCudnnStep = importCudnnInto(() => stepsText.copyCudnn);

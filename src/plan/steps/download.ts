@@ -29,11 +29,11 @@ export const networkSource: FileSource = (ctx, io, target) =>
     onProgress: (p) => io.progress({ bytes: p.bytes, total: p.total ?? undefined, speed: p.speed, eta: p.eta ?? undefined, resumedFrom: p.resumedFrom }),
   });
 
-/** `install --from DIR`: the bundle's own verified file; never a request to the network. */
-export const bundleSource: FileSource = (ctx, io, target) => {
-  const r = fileFromBundle(ctx.bundle!, target);
+/** `install --from DIR`: the bundle's own file, copied into the cache while hashed again; never a request to the network. */
+export const bundleSource: FileSource = async (ctx, io, target) => {
+  const r = await fileFromBundle(ctx.bundle!, target, ctx.cacheDir, io.signal);
   io.log(bundleText.fromBundleReason(target.file, ctx.bundle!.dir));
-  return Promise.resolve(r);
+  return r;
 };
 
 /** What an offline machine is told to bundle: this plan's TF, route and OS. */

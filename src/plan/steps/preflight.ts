@@ -4,6 +4,7 @@ import { blockersIn, SETUP_BLOCKERS } from '../../doctor/blockers.js';
 import { diagnose } from '../../doctor/diagnose.js';
 import type { Finding } from '../../doctor/finding.js';
 import { CudawizError } from '../../errors.js';
+import { bundleText } from '../../i18n/bundle.js';
 import { cliText } from '../../i18n/cli.js';
 import { stepsText } from '../../i18n/steps.js';
 import type { MachineFacts } from '../../probe/types.js';
@@ -58,7 +59,9 @@ export function preflightStep<C extends PlanContext, L>(route: PreflightRoute<C,
       const early = route.before?.(ctx);
       if (early) return { done: false, reason: early.reason, stop: early.error };
       const { blocking, look, stop } = await machineCheck(ctx);
-      if (!stop) return { done: false, reason: route.ready(ctx, look) };
+      // A bundle others can change is named in the plan (#37 B3): only cudawiz's checked copies are used, but the user should know.
+      const shared = ctx.bundle?.sharedBy ? ` ${bundleText.sharedBundle(ctx.bundle.dir, ctx.bundle.sharedBy)}` : '';
+      if (!stop) return { done: false, reason: `${route.ready(ctx, look)}${shared}` };
       return { done: false, reason: stepsText.willStopBecause(blocking.length ? blocking[0].title : stop.message), stop };
     },
     async run(ctx) {

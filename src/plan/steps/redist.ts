@@ -36,7 +36,7 @@ export const redistDownloadStep: Step<RedistPlanContext> = {
     const unpack = await beginUnpack({ catalog: ctx.redist, release: ctx.choice.release, os: ctx.os, toolkitDir: ctx.toolkitDir, builtFor: ctx.choice.builtWith, signal: io.signal });
     let results: Map<string, FetchResult>;
     try {
-      results = ctx.bundle ? archivesFromBundle(ctx, wanted, unpack.stage) : await downloadFromNetwork(ctx, io, wanted, (component, r) => unpack.stage(component, r.path));
+      results = ctx.bundle ? await archivesFromBundle(ctx, io, wanted, unpack.stage) : await downloadFromNetwork(ctx, io, wanted, (component, r) => unpack.stage(component, r.path));
     } catch (e) {
       await unpack.abandon();
       throw e;
@@ -51,11 +51,11 @@ export const redistDownloadStep: Step<RedistPlanContext> = {
   },
 };
 
-/** The bundle's archives (verified when it was opened), staged for unpacking where they lie: nothing is fetched or copied. */
-function archivesFromBundle(ctx: RedistPlanContext, wanted: RedistArchiveEntry[], stage: (component: string, file: string) => void): Map<string, FetchResult> {
+/** The bundle's archives, each copied into the cache while hashed again and staged from that copy: a file swapped in the bundle is refused, never unpacked. */
+async function archivesFromBundle(ctx: RedistPlanContext, io: StepIO, wanted: RedistArchiveEntry[], stage: (component: string, file: string) => void): Promise<Map<string, FetchResult>> {
   const results = new Map<string, FetchResult>();
   for (const a of wanted) {
-    const r = fileFromBundle(ctx.bundle!, { file: archiveFileName(a), checksum: { sha256: a.sha256 } });
+    const r = await fileFromBundle(ctx.bundle!, { file: archiveFileName(a), checksum: { sha256: a.sha256 } }, ctx.cacheDir, io.signal);
     results.set(a.component, r);
     stage(a.component, r.path);
   }
