@@ -131,3 +131,30 @@ export async function spawnProgram(file: string, args: readonly string[], env: E
   const program = await trustedProgram(file, args, env);
   return spawn(program, [...args], { stdio: ['ignore', 'pipe', 'pipe'], env: env as NodeJS.ProcessEnv, windowsHide: true });
 }
+
+/** What a journalled change ran: the program cudawiz located (absolute) and who owned it then. */
+export interface RecordedProgram {
+  file: string;
+  args: string[];
+  owner?: number;
+}
+
+/** The program to record for `file`, checked now; throws CudawizError when refused or not found. */
+export async function programToRecord(file: string, args: readonly string[], env: Env = process.env): Promise<RecordedProgram> {
+  const program = await trustedProgram(file, args, env);
+  const owner = checksOwnership() ? (await stat(program).catch(() => undefined))?.uid : undefined;
+  return { file: program, args: [...args], ...(owner !== undefined ? { owner } : {}) };
+}
+
+/**
+ * Whether a program a data file names (the journal's undo) may run now: the same check as any run,
+ * and the owner it had when cudawiz ran it. Refused, the user gets the command to run themselves.
+ */
+export async function checkRecordedProgram(recorded: RecordedProgram, env: Env = process.env): Promise<{ program: string } | { refused: ProgramRefusal } | { missing: true }> {
+  const c = await checkProgram(recorded.file, recorded.args, env);
+  if (!('program' in c) || recorded.owner === undefined || !checksOwnership()) return c;
+  const now = (await stat(c.program).catch(() => undefined))?.uid;
+  if (now === undefined || now === recorded.owner) return c;
+  const why = trustText.recordedOwnerChanged(c.program, recorded.owner, now);
+  return { refused: { program: c.program, reason: trustText.refused(c.program, why), fix: trustText.refusedFix(path.dirname(c.program), typed(c.program, recorded.args)) } };
+}
