@@ -2,6 +2,7 @@
 // host. Tests pass fixtures for both; production passes realHost().
 import os from 'node:os';
 import { hostOs, type Env, type OsName } from './platform.js';
+import { runProgram, type ProgramRefusal } from './trust/run.js';
 
 export interface CommandResult {
   /** null when the command could not be started at all (not found, not executable). */
@@ -10,6 +11,8 @@ export interface CommandResult {
   stderr: string;
   /** Why it could not start or was stopped (ENOENT, timed out …). */
   failure?: string;
+  /** Set when cudawiz would not run the program (as root, one other users can change): why, and what to do. */
+  refused?: ProgramRefusal;
 }
 
 export interface RunOptions {
@@ -29,28 +32,8 @@ export interface Host {
   fsRoot?: string;
 }
 
-/** Runs a real child process; never throws. */
-export const runCommand: CommandRunner = async (file, args, options = {}) => {
-  try {
-    // Loaded on first use: execa costs start-up time that commands which run nothing should not pay.
-    const { execa } = await import('execa');
-    const r = await execa(file, [...args], {
-      env: options.env as Record<string, string> | undefined,
-      extendEnv: options.env === undefined,
-      cwd: options.cwd,
-      timeout: options.timeoutMs ?? 20_000,
-      reject: false,
-      stdin: 'ignore',
-      windowsHide: true,
-    });
-    if (r.failed && r.exitCode === undefined) {
-      return { exitCode: null, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), failure: r.timedOut ? 'timed out' : (r.code ?? r.shortMessage) };
-    }
-    return { exitCode: r.exitCode ?? null, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), failure: r.timedOut ? 'timed out' : undefined };
-  } catch (error) {
-    return { exitCode: null, stdout: '', stderr: '', failure: (error as Error).message };
-  }
-};
+/** Runs a real child process, located and checked by the one rule (src/trust/run.ts); never throws. */
+export const runCommand: CommandRunner = (file, args, options = {}) => runProgram(file, args, options);
 
 /** The real machine. Children see the host's env unless a call passes its own. */
 export function realHost(env: Env = process.env): Host {

@@ -7,7 +7,8 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { moveInto, newFileStream, privateFolder } from '../trust/write.js';
 import { safetyText } from '../i18n/safety.js';
 import path from 'node:path';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
+import { startProgram } from '../trust/run.js';
 import type { Catalog, CudaRelease } from '../catalog/schema.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { runCommand, type CommandRunner, type Host } from '../host.js';
@@ -261,7 +262,7 @@ async function runInstaller(
   const started = Date.now();
 
   phase('starting');
-  const child = execa(command.file, command.args, {
+  const { child } = await startProgram(command.file, command.args, {
     env: options.env as Record<string, string> | undefined,
     stdin: 'ignore',
     buffer: false,

@@ -2,7 +2,9 @@
 // our own streaming tar reader (tar-stream.ts) over zlib or an `xz -dc` child, in one pass.
 import { isFsError } from '../fs-errors.js';
 import { cudnnText } from '../i18n/cudnn.js';
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
+import { spawnProgram } from '../trust/run.js';
+import type { CudawizError } from '../errors.js';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, mkdir, open, realpath, rm, stat, unlink } from 'node:fs/promises';
@@ -202,13 +204,19 @@ export type TarFormat = Exclude<ArchiveFormat, 'zip'>;
 export const isTar = (format: ArchiveFormat | undefined): format is TarFormat => format === 'tar.gz' || format === 'tar.xz';
 
 /** The one place the `xz` program is started (`-dc FILE` to decompress it, `--robot --list FILE` for its sizes). */
-function startXz(args: string[]): ChildProcessByStdio<null, Readable, Readable> {
-  return spawn('xz', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, windowsHide: true });
+async function startXz(args: string[]): Promise<ChildProcessByStdio<null, Readable, Readable>> {
+  try {
+    return await spawnProgram('xz', args, { ...process.env, LC_ALL: 'C' });
+  } catch (error) {
+    if ((error as CudawizError).code === 'program-missing') throw new ArchiveReadError(cudnnText.noXz, 'unsupported');
+    throw error;
+  }
 }
 
 /** The uncompressed size the .xz index declares (read from its end, not by decompressing); undefined when unreadable. */
 async function xzUncompressedSize(file: string): Promise<number | undefined> {
-  const xz = startXz(['--robot', '--list', '--', file]);
+  const xz = await startXz(['--robot', '--list', '--', file]).catch(() => undefined);
+  if (!xz) return undefined;
   let out = '';
   xz.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
   xz.stderr.resume();
@@ -268,7 +276,7 @@ async function decompressTar(file: string, format: TarFormat, consume: (tar: Asy
   }
   // xz reads the file itself (fed through this process, the bytes cost the main thread ~a third of
   // the pass); -T0 lets xz ≥ 5.4 unpack a multi-block archive on every core (older ones ignore it).
-  const xz = startXz(['-dc', '-T0', '--', file]);
+  const xz = await startXz(['-dc', '-T0', '--', file]);
   const size = onRead ? xzUncompressedSize(file) : undefined;
   const stderr: Buffer[] = [];
   xz.stderr.on('data', (c: Buffer) => stderr.push(c));

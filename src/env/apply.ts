@@ -7,10 +7,13 @@ import type { Host } from '../host.js';
 import { deletePersistedPathScript, elevationHint, powershellCommand, setPersistedPathScript, type WindowsEnvScope } from '../platform.js';
 import { readEnvJournal, writeEnvJournal } from './journal.js';
 import { hasLine, withLineAppended, withLineRemoved } from './text-lines.js';
-import type { EnvApplyOptions, EnvApplyResult, EnvChange, EnvJournal, EnvJournalEntry, EnvRollbackResult } from './types.js';
+import type { EnvApplyOptions, EnvApplyResult, EnvChange, EnvCommand, EnvJournal, EnvJournalEntry, EnvRollbackResult } from './types.js';
 import { persistedValue, readPersistedPath } from './windows-path.js';
 import { undoPackageChange } from './package-change.js';
 import { replaceFile } from '../trust/write.js';
+import { CudawizError } from '../errors.js';
+import { trustText } from '../i18n/trust.js';
+import { checkRecordedProgram, programToRecord } from '../trust/run.js';
 
 async function readText(file: string): Promise<string | null> {
   try {
@@ -81,8 +84,16 @@ async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: En
     return { outcome: 'done', before: current, after };
   }
   if (change.kind === 'ldconfig') {
-    const cmd = change.command ?? { file: 'ldconfig', args: [] };
-    const entry = await record({ at: new Date().toISOString(), state: 'pending', change });
+    const planned = change.command ?? { file: 'ldconfig', args: [] };
+    // The ldconfig that runs is located and checked now; the journal keeps its path and owner for rollback's check.
+    let cmd: EnvCommand;
+    try {
+      cmd = await programToRecord(planned.file, planned.args, host.env);
+    } catch (error) {
+      if (!(error instanceof CudawizError)) throw error;
+      return { outcome: 'failed', message: error.message, fix: error.fix };
+    }
+    const entry = await record({ at: new Date().toISOString(), state: 'pending', change: { ...change, command: cmd } });
     const r = await host.run(cmd.file, cmd.args, { env: host.env });
     if (r.exitCode !== 0) return { outcome: 'failed', message: `${commandLine(cmd)} failed: ${r.failure ?? (r.stderr.trim() || `exit ${r.exitCode}`)}`, fix: elevationHint('linux', commandLine(cmd)) };
     entry.state = 'applied';
@@ -196,8 +207,13 @@ export async function rollbackEnvChanges(journalFile: string, options: { host: H
     }
   }
   if (rebuildCache?.command) {
-    const r = await options.host.run(rebuildCache.command.file, rebuildCache.command.args, { env: options.host.env });
-    if (r.exitCode !== 0) result.failed.push({ change: rebuildCache, message: `${commandLine(rebuildCache.command)} failed: ${r.failure ?? r.stderr.trim()}` });
+    // The journal names this ldconfig: it runs only if it passes the same check as any run now.
+    const checked = await checkRecordedProgram(rebuildCache.command, options.host.env);
+    if ('refused' in checked) result.failed.push({ change: rebuildCache, message: `${checked.refused.reason}\n    ${trustText.undoRunYourself(commandLine({ file: checked.refused.program, args: rebuildCache.command.args }))}` });
+    else {
+      const r = await options.host.run('program' in checked ? checked.program : rebuildCache.command.file, rebuildCache.command.args, { env: options.host.env });
+      if (r.exitCode !== 0) result.failed.push({ change: rebuildCache, message: `${commandLine(rebuildCache.command)} failed: ${r.failure ?? r.stderr.trim()}` });
+    }
   }
   await writeEnvJournal(journalFile, { format: 1, entries: left });
   result.ok = result.failed.length === 0;

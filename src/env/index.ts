@@ -6,4 +6,4 @@ export { describeEnvPlan, envLinesToRunYourself, prepareEnvPlan, type PrepareEnv
 export { parseRegQueryPath, readPersistedPath } from './windows-path.js';
 export type * from './types.js';
 export { loadOrderExportLine, planLoadOrder, prepareLoadOrder, type LoadOrderInput } from './load-order.js';
-export { applyPackageChange, commandLine, readPackageState, undoCommand, type PackageRun, type PackageState } from './package-change.js';
+export { applyPackageChange, commandLine, managerProgram, readPackageState, undoCommand, type PackageRun, type PackageState } from './package-change.js';

@@ -21,12 +21,12 @@ const changeSchema = z.object({
   target: z.string().min(1),
   before: text,
   after: text,
-  command: z.object({ file: z.string(), args: z.array(z.string()), script: z.string().optional() }).optional(),
+  command: z.object({ file: z.string(), args: z.array(z.string()), script: z.string().optional(), owner: z.number().int().optional() }).optional(),
   why: z.string(),
   line: z.string().optional(),
   valueKind: z.enum(['REG_SZ', 'REG_EXPAND_SZ']).optional(),
   libraries: z.array(z.string()).optional(),
-  undo: z.object({ file: z.string(), args: z.array(z.string()) }).optional(),
+  undo: z.object({ file: z.string(), args: z.array(z.string()), owner: z.number().int().optional() }).optional(),
 });
 const journalSchema = z.object({
   format: z.literal(1),

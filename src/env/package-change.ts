@@ -10,6 +10,8 @@ import { readEnvJournal, writeEnvJournal } from './journal.js';
 import { shownCommand } from './shell-quote.js';
 import { isElevated } from '../cuda/elevation.js';
 import type { EnvChange, EnvCommand, EnvJournal, EnvJournalEntry } from './types.js';
+import { checkRecordedProgram, programToRecord, type RecordedProgram } from '../trust/run.js';
+import { trustText } from '../i18n/trust.js';
 
 /** What a manager holds before the change: the state rollback returns to. */
 export interface PackageState {
@@ -41,6 +43,11 @@ export const commandLine = (c: { file: string; args: readonly string[] }): strin
 export function managerFile(host: Host, r: PackageReplacement): string {
   if (r.manager === 'conda') return host.env.CONDA_EXE || r.run.file;
   return r.run.file;
+}
+
+/** The manager cudawiz will run, located and checked now (as root: no one else can change it); throws CudawizError when refused. */
+export function managerProgram(host: Host, r: PackageReplacement): Promise<RecordedProgram> {
+  return programToRecord(managerFile(host, r), r.run.args, host.env);
 }
 
 /** `conda list --revisions` ends with the newest `(rev N)`. */
@@ -92,10 +99,13 @@ export function lastLines(text: string, n = 5): string[] {
  * holds what it held before, the entry is taken out again: there is nothing to roll back.
  */
 export async function applyPackageChange(host: Host, r: PackageReplacement, before: PackageState, journalFile: string, why: string): Promise<PackageRun> {
-  const file = managerFile(host, r);
+  // The program that runs is the one checked here, and the journal keeps its path and owner for rollback's check.
+  const program = await managerProgram(host, r);
+  const file = program.file;
   const command = { file, args: r.run.args };
   const target = r.target ?? 'apt';
-  const wayBack = undoCommand(host, r, before);
+  const planned = undoCommand(host, r, before);
+  const wayBack = planned && { file, args: planned.args, ...(program.owner !== undefined ? { owner: program.owner } : {}) };
   // Only what the journal will accept back is recorded (an absolute env or python, one of the three managers' undo):
   // anything else would make every later rollback refuse the whole journal.
   const undo = wayBack && (target === 'apt' || /^([a-zA-Z]:)?[\\/]/.test(target)) && !unsafePackageUndo({ kind: 'package', target, before: null, after: null, why, undo: wayBack }) ? wayBack : undefined;
@@ -135,8 +145,12 @@ export async function applyPackageChange(host: Host, r: PackageReplacement, befo
 export async function undoPackageChange(host: Host, change: EnvChange): Promise<{ ok: true } | { ok: false; message: string }> {
   const undo = change.undo;
   if (!undo) return { ok: false, message: envText.noUndoRecorded(change.target) };
-  if (undo.file === 'apt-get' && (await isElevated(host)) !== true) return { ok: false, message: envText.undoYourself(`sudo ${commandLine(undo)}`, envText.needsRoot) };
-  const out = await host.run(undo.file, undo.args, { env: host.env, timeoutMs: INSTALL_TIMEOUT_MS });
+  if (/(^|\/)apt-get$/.test(undo.file) && (await isElevated(host)) !== true) return { ok: false, message: envText.undoYourself(`sudo ${commandLine(undo)}`, envText.needsRoot) };
+  // A program the journal names runs only if it passes the same check as any run, and has the owner it had then.
+  const checked = await checkRecordedProgram(undo, host.env);
+  if ('refused' in checked) return { ok: false, message: `${checked.refused.reason}\n    ${trustText.undoRunYourself(commandLine(undo))}` };
+  if ('missing' in checked) return { ok: false, message: envText.undoYourself(commandLine(undo), 'ENOENT') };
+  const out = await host.run(checked.program, undo.args, { env: host.env, timeoutMs: INSTALL_TIMEOUT_MS });
   if (out.exitCode === 0) return { ok: true };
   const why = out.failure ?? (lastLines(`${out.stdout}\n${out.stderr}`, 1)[0] || envText.exited(out.exitCode));
   return { ok: false, message: envText.undoYourself(commandLine(undo), why) };

@@ -5,6 +5,7 @@ import { listToolkitLibraries, envPlaces, planEnvChanges, readLinuxEnvState, rea
 import { confDirs, sudoWriteConfLine } from './linux-plan.js';
 import type { EnvPlan, EnvPlaces } from './types.js';
 import { stepsText } from '../i18n/steps.js';
+import { untrustedLoaderFolder } from '../trust/loader-folder.js';
 
 export interface PrepareEnvOptions {
   host: Host;
@@ -48,7 +49,20 @@ export async function prepareEnvPlan(options: PrepareEnvOptions): Promise<{ plan
     forUser: options.forUser,
     rerunCommand: options.rerunCommand,
   });
+  await refuseUntrustedLoaderFolders(plan);
   return { plan, places };
+}
+
+/**
+ * A system loader file that would name a folder another user can change is not written: the plan's
+ * writes are dropped and it stops with the reason and the fix (the dry run shows the same stop).
+ */
+export async function refuseUntrustedLoaderFolders(plan: EnvPlan): Promise<void> {
+  const named = plan.changes.filter((c) => c.kind === 'ld-so-conf' && c.after !== null).flatMap((c) => confDirs(c.after ?? ''));
+  const untrusted = await untrustedLoaderFolder(named);
+  if (!untrusted) return;
+  plan.changes = [];
+  plan.refusals.push({ reason: untrusted.reason, fix: untrusted.fix });
 }
 
 /** The whole plan as plain lines, for --dry-run and the wizard's confirmation screen. */

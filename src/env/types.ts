@@ -9,6 +9,8 @@ export interface EnvCommand {
   args: string[];
   /** What the command does in readable form (the PowerShell script behind -EncodedCommand). */
   script?: string;
+  /** The uid that owned `file` (located by cudawiz, absolute) when cudawiz ran it; rollback runs it only if that still holds. */
+  owner?: number;
 }
 
 export interface EnvChange {

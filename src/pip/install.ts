@@ -1,7 +1,7 @@
 // `DIR/bin/pip install "tensorflow[and-cuda]==X"` as a child process whose output lines become typed
 // progress events ("Collecting …", "Downloading … (N MB)", "Installing collected packages"); an
 // AbortSignal stops it.
-import { execa } from 'execa';
+import { startProgram } from '../trust/run.js';
 import { andCudaRequirement } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { CudawizError, EXIT } from '../errors.js';
@@ -93,7 +93,7 @@ export async function pipInstallTensorflow(host: Host, options: PipInstallOption
   }
   if (options.signal?.aborted) throw abortError();
   const pip = typeof options.venv === 'string' ? venvProgram(host.os, options.venv, 'pip') : options.venv.pip;
-  const sub = execa(pip, ['install', '--progress-bar', 'off', requirement], {
+  const { child: sub } = await startProgram(pip, ['install', '--progress-bar', 'off', requirement], {
     cancelSignal: options.signal,
     all: true,
     reject: false,

@@ -14,7 +14,8 @@ const GPU_LIBRARY = /^(lib)?(cuda|cudart|cublas|cufft|curand|cusolver|cusparse|c
 export function parseLdCache(text: string): { name: string; path: string }[] {
   const out: { name: string; path: string }[] = [];
   for (const line of text.split(/\r?\n/)) {
-    const m = /^\s*(\S+)\s+\(([^)]*)\)\s+=>\s+(\S+)\s*$/.exec(line);
+    // The path runs to the end of the line: a library folder may hold a space.
+    const m = /^\s*(\S+)\s+\(([^)]*)\)\s+=>\s+(\S.*?)\s*$/.exec(line);
     // "(libc6)" marks 32-bit entries; TensorFlow is 64-bit only.
     if (m && /x86-64/.test(m[2])) out.push({ name: m[1], path: m[3] });
   }

@@ -67,7 +67,8 @@ describe("pip: the venv's python -m pip replaces the stale wheel, rollback reins
     const r = await applyPackageChange(v.host, v.replace, before as Exclude<typeof before, string>, v.journal, 'replace the stale copy');
     expect(r.ok).toBe(true);
     expect(r.tail.at(-1)).toBe('Successfully installed nvidia-cudnn-cu11-8.6.0.163');
-    expect(r.undo).toEqual({ file: v.python, args: ['-m', 'pip', 'install', 'nvidia-cudnn-cu11==8.5.0.96'] });
+    // The journal keeps the program cudawiz ran and its owner, for rollback's check (#37).
+    expect(r.undo).toEqual({ file: v.python, args: ['-m', 'pip', 'install', 'nvidia-cudnn-cu11==8.5.0.96'], owner: process.getuid?.() });
     expect(await readFile(path.join(v.site, 'nvidia/cudnn/lib/libcudnn.so.8'), 'utf8')).toBe('ELF cuDNN 8.6.0.163');
     const j = await readEnvJournal(v.journal);
     expect(j.entries.map((e) => [e.state, e.change.kind, e.change.target, e.change.before, e.change.after])).toEqual([['applied', 'package', v.python, 'nvidia-cudnn-cu11==8.5.0.96', 'nvidia-cudnn-cu11==8.6.0.163']]);
@@ -115,7 +116,7 @@ async function aptRoot() {
   }
   const env = { HOME: home, PATH: `${bin}:/usr/bin:/bin`, APT_CONFIG: path.join(root, 'etc/apt/apt.conf'), DPKG_ADMINDIR: path.join(root, 'var/lib/dpkg') };
   const replace = packageReplacement({ files: ['libcudnn.so.8'], owner: { manager: 'apt', dir: path.join(root, lib) } }, req)!;
-  return { root, lib: path.join(root, lib), host: hostWith(home, env), replace, journal: path.join(home, '.config', 'cudawiz', 'env-journal.json') };
+  return { root, bin, lib: path.join(root, lib), host: hostWith(home, env), replace, journal: path.join(home, '.config', 'cudawiz', 'env-journal.json') };
 }
 
 describe.runIf(process.getuid?.() === 0)('apt (as root): apt-get installs the version TF needs, rollback installs the old one back', () => {
@@ -129,7 +130,8 @@ describe.runIf(process.getuid?.() === 0)('apt (as root): apt-get installs the ve
     const r = await applyPackageChange(a.host, a.replace, before as Exclude<typeof before, string>, a.journal, 'replace the stale copy');
     expect(r.ok, r.tail.join('\n')).toBe(true);
     expect(r.tail).toContain('Setting up libcudnn8 (8.6.0.163-1+cuda11.8) ...');
-    expect(r.undo).toEqual({ file: 'apt-get', args: ['install', '-y', 'libcudnn8=8.5.0.96-1+cuda11.7'] });
+    // The apt-get cudawiz located on PATH, by absolute path, and its owner (#37).
+    expect(r.undo).toEqual({ file: `${a.bin}/apt-get`, args: ['install', '-y', 'libcudnn8=8.5.0.96-1+cuda11.7'], owner: 0 });
     expect(await readFile(path.join(a.lib, 'libcudnn.so.8'), 'utf8')).toBe('ELF cuDNN 8.6.0.163-1+cuda11.8');
 
     const undo = await rollbackEnvChanges(a.journal, { host: a.host });
@@ -144,7 +146,7 @@ describe.runIf(process.getuid?.() === 0)('apt (as root): apt-get installs the ve
     await execa('rm', ['-r', path.join(a.root, 'var/cache/apt/archives/libcudnn8_8.5.0.96-1+cuda11.7_amd64')]);
     const undo = await rollbackEnvChanges(a.journal, { host: a.host });
     expect(undo.ok).toBe(false);
-    expect(undo.failed[0].message).toBe("could not go back (E: Version '8.5.0.96-1+cuda11.7' for 'libcudnn8' was not found); run it yourself: apt-get install -y libcudnn8=8.5.0.96-1+cuda11.7");
+    expect(undo.failed[0].message).toBe(`could not go back (E: Version '8.5.0.96-1+cuda11.7' for 'libcudnn8' was not found); run it yourself: ${a.bin}/apt-get install -y libcudnn8=8.5.0.96-1+cuda11.7`);
     expect((await readEnvJournal(a.journal)).entries).toHaveLength(1);
   });
 });

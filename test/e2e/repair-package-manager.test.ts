@@ -76,7 +76,8 @@ describe("repair --package-manager: conda's own command on conda's stale copy", 
     expect(ran.evidence).toEqual(expect.arrayContaining([expect.stringMatching(/cudnn +8\.1\.0\.77-h90431f1_0 --> 8\.9\.2\.26-cuda11_0/)]));
     expect(ran.evidence![0]).toBe('exit code 0');
     expect(ran.evidence).toContain('Executing transaction: done');
-    expect(ran.evidence!.at(-1)).toBe(`cudawiz rollback runs: conda install --yes -p ${prefix} --revision 0`);
+    // The conda cudawiz located and checked, by absolute path: what the journal keeps for rollback (#37).
+    expect(ran.evidence!.at(-1)).toBe(`cudawiz rollback runs: ${c.env.CONDA_EXE ?? path.join(c.m.bin, 'conda')} install --yes -p ${prefix} --revision 0`);
 
     // The env as conda leaves it: the new records and files, the old ones gone, a revision 1 in its history.
     const meta = await readFile(path.join(prefix, 'conda-meta', 'cudnn-8.9.2.26-cuda11_0.json'), 'utf8');
@@ -94,7 +95,7 @@ describe("repair --package-manager: conda's own command on conda's stale copy", 
     // Undone by conda itself: the env's packages and files as they were; conda's history records the revert.
     const undo = await runBuilt(['rollback', ...c.m.globals], { env: c.env });
     expect(undo.code, undo.stdout + undo.stderr).toBe(0);
-    expect(undo.stdout).toContain(`${prefix}: back to rev 0 (conda install --yes -p ${prefix} --revision 0).`);
+    expect(undo.stdout).toContain(`${prefix}: back to rev 0 (${path.join(c.m.bin, 'conda')} install --yes -p ${prefix} --revision 0).`);
     expect(await envFiles(prefix)).toEqual(envBefore);
     expect(await revisions(c)).toContain('(rev 2)');
     expect(fails((await doctorInNewShell(c)).findings)).toEqual([`load-order:${right}/lib64`]);
@@ -155,14 +156,14 @@ describe("repair --package-manager: conda's own command on conda's stale copy", 
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain(`运行 conda install --yes -p ${prefix} "cudnn>=8.6,<9" cudatoolkit=11.8`);
     expect(r.stdout).toContain('conda 换掉了旧的那份');
-    expect(r.stdout).toContain(`cudawiz rollback 会运行：conda install --yes -p ${prefix} --revision 0`);
+    expect(r.stdout).toMatch(new RegExp(`cudawiz rollback 会运行：/\\S+/conda install --yes -p ${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} --revision 0`));
     // conda's own lines are quoted as conda wrote them; every line of ours is Chinese.
     const ours = r.stdout.split('\n').filter((l) => !/transaction: done|-->/.test(l));
     for (const l of ours) expect(englishRuns(l), l).toEqual([]);
     expect(fails((await doctorInNewShell(c)).findings)).toEqual([]);
     const undo = await runBuilt(['rollback', '--lang', 'zh', ...c.m.globals], { env: c.env });
     expect(undo.code, undo.stdout + undo.stderr).toBe(0);
-    expect(undo.stdout).toContain(`${prefix}：已退回到 rev 0（conda install --yes -p ${prefix} --revision 0）。`);
+    expect(undo.stdout).toContain(`${prefix}：已退回到 rev 0（${path.join(c.m.bin, 'conda')} install --yes -p ${prefix} --revision 0）。`);
     expect(await envFiles(prefix)).toEqual(envBefore);
   });
 });

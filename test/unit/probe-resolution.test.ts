@@ -29,6 +29,14 @@ describe('library search path', () => {
     ]);
   });
 
+  it('reads a library folder with a space in it from the ld cache, to the end of its line (#37)', () => {
+    const text = '2 libs found in cache `/etc/ld.so.cache\'\n\tlibcudnn.so.8 (libc6,x86-64) => /opt/NVIDIA cuDNN/lib/libcudnn.so.8\n\tlibcudart.so.11.0 (libc6,x86-64) => /opt/cuda 11/lib64/libcudart.so.11.0  \n';
+    expect(parseLdCache(text)).toEqual([
+      { name: 'libcudnn.so.8', path: '/opt/NVIDIA cuDNN/lib/libcudnn.so.8' },
+      { name: 'libcudart.so.11.0', path: '/opt/cuda 11/lib64/libcudart.so.11.0' },
+    ]);
+  });
+
   it('on Linux, LD_LIBRARY_PATH comes before the ld cache, and a toolkit off the path is listed last', async () => {
     const m = await fixtureMachine('linux', { PATH: '/usr/bin', LD_LIBRARY_PATH: '/opt/old-cudnn/lib64' });
     await m.file('/opt/old-cudnn/lib64/libcudnn.so.7', 'ELF');

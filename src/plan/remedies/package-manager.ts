@@ -5,7 +5,7 @@
 // else: this step runs before any other step that changes the machine.
 import type { PackageReplacement } from '../../doctor/cause.js';
 import type { Finding } from '../../doctor/finding.js';
-import { applyPackageChange, commandLine, envPlaces, readPackageState } from '../../env/index.js';
+import { applyPackageChange, commandLine, envPlaces, managerProgram, readPackageState } from '../../env/index.js';
 import { isElevated } from '../../cuda/elevation.js';
 import { CudawizError } from '../../errors.js';
 import { cliText } from '../../i18n/cli.js';
@@ -39,7 +39,12 @@ export function packageManagerStep(replace: PackageReplacement, items: RepairIte
     get title() {
       return `${R.packageStep(shown)} — ${R.fixes(cliText.semicolons(fixes.map((f) => f.title)))}`;
     },
-    check: async (ctx) => ({ done: false, reason: ctx.packageManager === 'yes' ? R.packageInstead(replace.manager) : R.packageAsks }),
+    async check(ctx) {
+      if (ctx.packageManager !== 'yes') return { done: false, reason: R.packageAsks };
+      // A manager root will not run (another user can change it) stops the plan before anything changes: the dry run says so too.
+      const refused = await managerProgram(ctx.host, replace).then(() => undefined, (error: unknown) => (error instanceof CudawizError && error.code === 'program-untrusted' ? error : undefined));
+      return { done: false, reason: R.packageInstead(replace.manager), ...(refused ? { stop: refused } : {}) };
+    },
     async run(ctx, io) {
       const consent = ctx.packageManager ?? 'no';
       if (consent === 'ask') throw new NeedsInput({ kind: 'confirm', question: R.packageConsent(shown), flag: '--package-manager yes' });
@@ -49,6 +54,7 @@ export function packageManagerStep(replace: PackageReplacement, items: RepairIte
       }
       // apt changes the system: only root runs it; anyone else gets the sudo line and the run waits on them (exit 3).
       if (replace.manager === 'apt' && (await isElevated(ctx.host)) !== true) throw new NeedsInput({ kind: 'elevation', message: R.packageNeedsRoot(replace.command), fix: replace.command });
+      await managerProgram(ctx.host, replace);
       const before = await readPackageState(ctx.host, replace);
       if (typeof before === 'string') throw new CudawizError(R.packageCannotRead(replace.manager, before), { code: 'package-manager-failed', fix: R.packageRunYourself(replace.command) });
       const journalFile = envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile;

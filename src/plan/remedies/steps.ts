@@ -8,7 +8,8 @@ import { doctorText as T } from '../../i18n/doctor.js';
 import { diagnose } from '../../doctor/diagnose.js';
 import type { Finding } from '../../doctor/finding.js';
 import { applyEnvChanges, envLinesToRunYourself, envPlaces, loadOrderExportLine, prepareLoadOrder } from '../../env/index.js';
-import { fileHead, sudoWriteConfLine } from '../../env/linux-plan.js';
+import { confDirs, fileHead, sudoWriteConfLine } from '../../env/linux-plan.js';
+import { untrustedLoaderFolder } from '../../trust/loader-folder.js';
 import { newShellHost } from '../../env/new-shell.js';
 import { readFile } from 'node:fs/promises';
 import type { EnvChange } from '../../env/types.js';
@@ -132,16 +133,22 @@ function loaderConfStep(spec: { id: string; title: string; writes: (ctx: PlanCon
       if (before !== w.content) list.push({ kind: 'ld-so-conf', target, before, after: w.content, why: spec.why });
     }
     if (list.length) list.push({ kind: 'ldconfig', target: 'ld.so.cache', before: null, after: null, command: { file: 'ldconfig', args: [] }, why: spec.why, libraries: ctx.req.libraries.map((l) => l.file) });
-    return { list, places };
+    // A loader file for every program names only folders no one but root can change (#37).
+    const untrusted = await untrustedLoaderFolder(list.flatMap((c) => (c.kind === 'ld-so-conf' && c.after !== null ? confDirs(c.after) : [])));
+    const stop = untrusted && new CudawizError(untrusted.reason, { code: 'loader-folder-untrusted', fix: untrusted.fix });
+    return { list, places, stop };
   };
   return {
     id: spec.id,
     title: spec.title,
     async check(ctx) {
-      return (await changes(ctx)).list.length ? { done: false, reason: spec.will } : { done: true, reason: R.loadOrderNothing };
+      const { list, stop } = await changes(ctx);
+      if (stop) return { done: false, reason: stop.message, stop };
+      return list.length ? { done: false, reason: spec.will } : { done: true, reason: R.loadOrderNothing };
     },
     async run(ctx, io) {
-      const { list, places } = await changes(ctx);
+      const { list, places, stop } = await changes(ctx);
+      if (stop) throw stop;
       if (!list.length) return { summary: R.loadOrderNothing };
       if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: spec.ask, flag: '--configure-env yes' });
       if (ctx.configureEnv === 'no') {

@@ -1,0 +1,38 @@
+// What cudawiz says when it will not run a program, or will not hand a folder to every program on the
+// machine, because someone other than root or you could change it (#37; docs/safety.md).
+import { localized } from './localized.js';
+
+export const trustText = localized({
+  en: {
+    writableByOthers: (p: string) => `${p} is writable by other users`,
+    folderOthersCanChange: (program: string, why: string) => `the folder ${program} sits in can be changed by another user (${why})`,
+    fileOthersCanChange: (program: string, why: string) => `another user can change ${program} (${why})`,
+    refused: (program: string, why: string) => `As root, cudawiz will not run ${program}: ${why}. Whoever can change it would run their program as root.`,
+    refusedFix: (dir: string, command: string) => `If you trust it, run it yourself: ${command}\n    Or make ${dir} and the folders above it root's and writable by no one else (chown root: DIR; chmod go-w DIR), then run cudawiz again.`,
+    notFound: (file: string) => `cudawiz found no program "${file}" in PATH's folders.`,
+    notFoundFix: (file: string) => `Install ${file}, or put the folder holding it on PATH (an absolute folder), then run again.`,
+    undoNotRun: (command: string, why: string) => `not run: ${why}`,
+    undoRunYourself: (command: string) => `If you trust it, run it yourself: ${command}`,
+    recordedOwnerChanged: (program: string, was: number, now: number) => `${program} was owned by user ${was} when cudawiz ran it, and is owned by user ${now} now`,
+    loaderFolderUntrusted: (folder: string, why: string) => `cudawiz will not make ${folder} a folder every program on this machine loads libraries from: ${why}. Whoever can change it could hand their libraries to root's programs.`,
+    loaderFolderUntrustedFix: (folder: string, culprit: string) => `Make ${culprit} root's and writable by no one else (sudo chown root: "${culprit}"; sudo chmod go-w "${culprit}"), or install where only root can write (the default --cuda-root), or run cudawiz as yourself for a per-user setup; then run again.`,
+    machinePathUntrusted: (folder: string, why: string) => `cudawiz will not add ${folder} to the Machine PATH, which every program and user reads: ${why}.`,
+    machinePathUntrustedFix: (folder: string) => `Let only Administrators and SYSTEM write ${folder}, or add it to your User PATH instead (run cudawiz without elevation).`,
+  },
+  zh: {
+    writableByOthers: (p) => `其他用户可以写入 ${p}`,
+    folderOthersCanChange: (program, why) => `${program} 所在的文件夹可被其他用户更改（${why}）`,
+    fileOthersCanChange: (program, why) => `其他用户可以更改 ${program}（${why}）`,
+    refused: (program, why) => `以 root 身份运行时，cudawiz 不会运行 ${program}：${why}。能更改它的人就能以 root 身份运行自己的程序。`,
+    refusedFix: (dir, command) => `如果你信任它，请自己运行：${command}\n    或者让 ${dir} 及其上层文件夹归 root 所有且其他人都不可写（chown root: 目录；chmod go-w 目录），然后再次运行 cudawiz。`,
+    notFound: (file) => `cudawiz 在 PATH 的文件夹中找不到程序“${file}”。`,
+    notFoundFix: (file) => `请安装 ${file}，或把包含它的文件夹（绝对路径）加入 PATH，然后再次运行。`,
+    undoNotRun: (_command, why) => `未运行：${why}`,
+    undoRunYourself: (command) => `如果你信任它，请自己运行：${command}`,
+    recordedOwnerChanged: (program, was, now) => `cudawiz 运行 ${program} 时它属于用户 ${was}，现在属于用户 ${now}`,
+    loaderFolderUntrusted: (folder, why) => `cudawiz 不会把 ${folder} 设为本机所有程序加载库的文件夹：${why}。能更改它的人就能把自己的库交给 root 的程序。`,
+    loaderFolderUntrustedFix: (folder, culprit) => `让 ${culprit} 归 root 所有且其他人都不可写（sudo chown root: "${culprit}"；sudo chmod go-w "${culprit}"），或安装到只有 root 能写的位置（默认的 --cuda-root），或以你自己的身份运行 cudawiz 做按用户的设置；然后再次运行。`,
+    machinePathUntrusted: (folder, why) => `cudawiz 不会把 ${folder} 加入所有程序和用户都会读取的 Machine PATH：${why}。`,
+    machinePathUntrustedFix: (folder) => `只允许 Administrators 和 SYSTEM 写入 ${folder}，或者改为加入你的 User PATH（不提升权限运行 cudawiz）。`,
+  },
+});
