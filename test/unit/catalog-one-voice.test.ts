@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { archiveAccess, isPublicArchive, publicCopyUrl } from '../../src/catalog/archive-facts.js';
-import { cudnnChoiceLines, cudnnGetFix, cudnnPlanReason } from '../../src/catalog/cudnn-choice.js';
+import { cudnnArchiveFor, cudnnChoiceLines, cudnnGetFix, cudnnPlanReason } from '../../src/catalog/cudnn-choice.js';
 import { builtinCatalog } from '../../src/catalog/load.js';
 import { findCudnnRelease, requirementsFor } from '../../src/catalog/queries.js';
 import { explainLog } from '../../src/doctor/explain.js';
@@ -67,8 +67,10 @@ describe('public copy or login: one fact', () => {
       const log = `I tensorflow/stream_executor/platform/default/dso_loader.cc:48] Successfully opened dynamic library ${cudart}\nW tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic library 'libcudnn.so.${cudnnMajor}'; dlerror: libcudnn.so.${cudnnMajor}: cannot open shared object file: No such file or directory`;
       const e = explainLog(catalog, log);
       const fix = e.findings.find((f) => f.id === 'missing-cudnn')!.fix;
-      const archive = findCudnnRelease(catalog, cudnnMajor, fix.match(/for CUDA ([\d.]+)/)![1], 'linux')!.archives.linux!;
-      if (archiveAccess(archive) === 'public') {
+      // The archive is the plan's for the TF the fix names (#40: one query, cudnnArchiveFor).
+      const archive = cudnnArchiveFor(catalog, fix.match(/--tf ([\d.]+)/)![1], 'linux')!.archive!;
+      expect(fix, cudart).toContain(archive.file);
+      if (archive.access === 'public') {
         expect(fix, cudart).toContain('a public copy, no login needed');
         expect(fix, cudart).not.toContain('--cudnn-archive');
       } else expect(fix, cudart).toContain('--cudnn-archive FILE');
