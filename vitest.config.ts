@@ -15,8 +15,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     exclude: [...configDefaults.exclude, 'test/fleet/**', 'test/windows/**'],
-    testTimeout: 60_000,
-    hookTimeout: 30_000,
+    // Files side by side share the cores: a test that takes 30 s alone can take twice that beside three others.
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: forks,
   },
