@@ -2,14 +2,23 @@
 // need more than that have folders and configs of their own, run by .ci/run after it provisions them:
 // test/fleet (ansible-core: `npm run test:fleet`, vitest.fleet.config.ts), test/windows (Wine:
 // `npm run test:windows`, vitest.windows.config.ts) and test/standalone (`npm run test:dist`, vitest.dist.config.ts).
+import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+
+// Most of the slow files wait on child processes (the built CLI, tmux, fixture installers, the loopback
+// mirror), not on a core: twice as many forks as cores keeps the cores busy. Vitest's own default
+// (cores − 1) ran one file at a time on a 2-core machine. Each file has its own temp homes, mirror
+// port and tmux socket (test/helpers), so files side by side share nothing.
+const forks = Math.min(8, 2 * os.availableParallelism());
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     exclude: [...configDefaults.exclude, 'test/fleet/**', 'test/windows/**'],
-    testTimeout: 60_000,
-    hookTimeout: 30_000,
+    // Files side by side share the cores: a test that takes 30 s alone can take twice that beside three others.
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
     pool: 'forks',
+    maxWorkers: forks,
   },
 });

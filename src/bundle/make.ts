@@ -10,6 +10,7 @@ import { publicCopyUnavailable } from '../catalog/cudnn-choice.js';
 import type { Catalog } from '../catalog/schema.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { fetchVerified, type DownloadProgress, type FetchResult } from '../fetch/index.js';
+import { assertReachable } from '../fetch/offline.js';
 import { bundleText } from '../i18n/bundle.js';
 import type { OsName } from '../platform.js';
 import type { RedistCatalog } from '../redist/catalog.js';
@@ -90,6 +91,7 @@ export async function makeBundle(o: MakeBundleOptions): Promise<MadeBundle> {
   };
   await writeBundleManifest(dir, manifest);
   const missing: MadeBundle['missing'] = [];
+  let reachable = false;
   const record = async (entry: BundleFileEntry, sha256: string, bytes: number) => {
     entry.sha256 = sha256;
     entry.size = bytes;
@@ -118,6 +120,8 @@ export async function makeBundle(o: MakeBundleOptions): Promise<MadeBundle> {
     o.onFile?.({ type: 'start', file: f });
     let result: FetchResult;
     try {
+      // A host that cannot be reached at all is "you are offline" at once, as install says it; asked until one answer shows it is there.
+      reachable ||= await assertReachable({ url: f.url!, file: f.file, cacheDir: o.cacheDir, mirror: o.mirror, signal: o.signal }, { tf: o.tf, route: o.route, os: o.os });
       result = await fetchVerified({
         url: f.url!,
         file: f.file,

@@ -8,6 +8,7 @@ import type { CommandContext } from '../cli/context.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, formatBytes, resolveCacheDir, type DownloadProgress, type DownloadTarget, type FetchResult } from '../fetch/index.js';
 import { loginNeededError } from '../fetch/download.js';
+import { assertReachable } from '../fetch/offline.js';
 import { catalogText } from '../i18n/catalog.js';
 import { fetchText, shownSource } from '../i18n/fetch.js';
 import { publicCopyUnavailable } from '../catalog/cudnn-choice.js';
@@ -96,6 +97,9 @@ export async function run(ctx: CommandContext): Promise<number> {
   const cacheDir = resolveCacheDir(ctx.globals.cacheDir);
   const { out } = ctx;
   if (!out.json) out.error(fetchText.downloading(target.label, target.file));
+  // A host that cannot be reached at all is "you are offline" at once, as install says it, not six retries of a raw network error.
+  const again = `cudawiz download ${kind} --version ${version}${cuda ? ` --cuda ${cuda}` : ''} --os ${os}`;
+  await assertReachable({ url: target.url, file: target.file, cacheDir, mirror: ctx.globals.mirror, signal: ctx.signal }, { command: again });
   // A public cuDNN copy that cannot be had (404, a mirror without it, other bytes) leaves the login path, exit 3.
   const result = await fetchVerified({
     url: target.url,

@@ -20,15 +20,13 @@ export function isNetworkDown(error: unknown): boolean {
   return e.cause !== undefined && e.cause !== error && isNetworkDown(e.cause);
 }
 
-/** What to tell the user: which bundle to make on a connected machine, and how to use it here. */
-export interface OfflineAdvice {
-  tf: string;
-  route: string;
-  os: string;
-}
+/** What to tell the user: which bundle to make on a connected machine, or (a one-file download) which command to run there. */
+export type OfflineAdvice = { tf: string; route: string; os: string } | { command: string };
 
 export function offlineError(advice: OfflineAdvice, url?: string): CudawizError {
-  return new CudawizError(bundleText.offline(url ? new URL(url).host : undefined, advice.tf, advice.route, advice.os), {
+  const host = url ? new URL(url).host : undefined;
+  const message = 'command' in advice ? bundleText.offlineOneFile(host, advice.command) : bundleText.offline(host, advice.tf, advice.route, advice.os);
+  return new CudawizError(message, {
     code: 'offline',
     exitCode: EXIT.problems,
     fix: bundleText.offlineFix,
@@ -39,11 +37,12 @@ export function offlineError(advice: OfflineAdvice, url?: string): CudawizError 
 /**
  * Before a download the cache cannot serve: one quick HEAD to the root of the host it would come from. A
  * host that cannot be reached at all is the offline error; anything else (an answer of any status,
- * a slow host) lets the download go ahead and fail or succeed on its own terms.
+ * a slow host) lets the download go ahead and fail or succeed on its own terms. Whether the host was
+ * asked (false: the cache holds the file).
  */
-export async function assertReachable(request: { url: string; file: string; cacheDir: string; mirror?: string; signal?: AbortSignal }, advice: OfflineAdvice): Promise<void> {
+export async function assertReachable(request: { url: string; file: string; cacheDir: string; mirror?: string; signal?: AbortSignal }, advice: OfflineAdvice): Promise<boolean> {
   const cached = await access(cachePaths(request.cacheDir, request.file).final).then(() => true, () => false);
-  if (cached) return;
+  if (cached) return false;
   const url = applyMirror(request.url, request.mirror);
   try {
     // The host's root, not the file: an answer of any kind means the host is there, and the file itself is asked for once, by the download.
@@ -52,4 +51,5 @@ export async function assertReachable(request: { url: string; file: string; cach
   } catch (error) {
     if (isNetworkDown(error)) throw offlineError(advice, url);
   }
+  return true;
 }

@@ -53,6 +53,8 @@ export const bundleText = localized({
     kindWithTf: '--tf makes a bundle of a whole route; cuda and cudnn fetch one file with --version. Use one or the other.',
     offline: (host: string | undefined, tf: string, route: string, os: string) =>
       `You are offline${host ? ` (${host} cannot be reached)` : ''}: make a bundle on a connected machine with cudawiz download --tf ${tf} --route ${route} --os ${os} --dest DIR, carry the folder here, and run cudawiz install --from DIR.`,
+    offlineOneFile: (host: string | undefined, command: string) =>
+      `You are offline${host ? ` (${host} cannot be reached)` : ''}: run ${command} on a connected machine and carry the file here; to set this machine up with no network, make a bundle there (cudawiz download --tf V --dest DIR), carry the folder here, and run cudawiz install --from DIR.`,
     offlineFix: 'If this machine should reach the network, check its connection, or give --mirror URL for a copy of NVIDIA\'s files it can reach.',
     notInBundle: (file: string, dir: string) => `${file} is not in the bundle ${dir}.`,
     fromBundle: (dir: string) => `the bundle in ${dir}`,
@@ -111,6 +113,8 @@ export const bundleText = localized({
     kindWithTf: '--tf 用于制作整条安装方式的安装包；cuda 和 cudnn 配合 --version 只下载一个文件。两者只能选一个。',
     offline: (host, tf, route, os) =>
       `这台机器没有联网${host ? `（无法连接 ${host}）` : ''}：请在联网的机器上运行 cudawiz download --tf ${tf} --route ${route} --os ${os} --dest DIR 制作安装包，把文件夹拷到这里，再运行 cudawiz install --from DIR。`,
+    offlineOneFile: (host, command) =>
+      `这台机器没有联网${host ? `（无法连接 ${host}）` : ''}：请在联网的机器上运行 ${command}，再把文件拷到这里；要让这台机器不联网也能装好，请在那台机器上制作安装包（cudawiz download --tf V --dest DIR），把文件夹拷到这里，再运行 cudawiz install --from DIR。`,
     offlineFix: '如果这台机器本应能联网，请检查网络连接；或者用 --mirror URL 指向一个它能访问的 NVIDIA 文件镜像。',
     notInBundle: (file, dir) => `安装包 ${dir} 里没有 ${file}。`,
     fromBundle: (dir) => `${dir} 里的安装包`,

@@ -2,7 +2,7 @@
 // overlay pointing at fixture files with fixture checksums.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -259,5 +259,32 @@ describe('cudawiz download cudnn', () => {
     expect(r.stderr).toContain('choose cuda or cudnn');
     expect(existsSync(m.cache)).toBe(false);
     await rm(m.overlay);
+  });
+});
+
+describe('cudawiz download with no network', () => {
+  /** A host no resolver can find: the name lookup fails at once, as on a machine with no network. */
+  const NOWHERE = 'https://nonexistent.invalid/';
+
+  it('says "you are offline" at once, as install does, for one file and for a bundle, in both languages, and writes nothing into the cache', async () => {
+    const home = await tempDir('cw-home-');
+    const cache = path.join(home, 'cache');
+    const env = { HOME: home, XDG_CACHE_HOME: path.join(home, '.cache') };
+    const one = await runBuilt(['download', 'cuda', '--version', '10.1', '--os', 'linux', '--mirror', NOWHERE, '--cache-dir', cache, '--no-color'], { env });
+    expect(one.code, one.stdout + one.stderr).toBe(1);
+    expect(one.stderr).toContain('You are offline (nonexistent.invalid cannot be reached): run cudawiz download cuda --version 10.1 --os linux on a connected machine');
+    const bundle = await runBuilt(['download', '--tf', '2.10', '--route', 'redist', '--os', 'windows', '--dest', path.join(home, 'tf-2.10'), '--mirror', NOWHERE, '--cache-dir', cache, '--no-color'], { env });
+    expect(bundle.code, bundle.stdout + bundle.stderr).toBe(1);
+    expect(bundle.stderr).toContain('You are offline (nonexistent.invalid cannot be reached): make a bundle on a connected machine with cudawiz download --tf 2.10 --route redist --os windows --dest DIR');
+    const json = await runBuilt(['download', '--tf', '2.10', '--route', 'redist', '--os', 'windows', '--dest', path.join(home, 'tf-2.10'), '--mirror', NOWHERE, '--cache-dir', cache, '--json'], { env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'offline' } });
+    for (const r of [one, bundle, json]) {
+      // Not the retries' raw network error: the first request answers it.
+      expect(r.stdout + r.stderr).not.toMatch(/ENOTFOUND|getaddrinfo|tries/);
+    }
+    const zh = await runBuilt(['download', 'cuda', '--version', '10.1', '--os', 'linux', '--mirror', NOWHERE, '--cache-dir', cache, '--lang', 'zh'], { env });
+    expect(zh.code).toBe(1);
+    expect(zh.stderr).toContain('这台机器没有联网（无法连接 nonexistent.invalid）');
+    expect(await readdir(cache).catch(() => [])).toEqual([]);
   });
 });

@@ -16,6 +16,13 @@ export interface FixtureEntry {
 
 export type FixtureFormat = 'zip' | 'tar.gz' | 'tar.xz';
 
+let python: Promise<string> | undefined;
+/** python3's own interpreter (sys.executable), asked once: a version manager's shim costs a shell and several programs per spawn, and the fixtures spawn it hundreds of times a run. */
+export function pythonItself(): Promise<string> {
+  python ??= execa('python3', ['-c', 'import sys; print(sys.executable)']).then((r) => r.stdout.trim());
+  return python;
+}
+
 const WRITER = String.raw`
 import base64, io, json, sys, tarfile, zipfile
 spec = json.load(sys.stdin)
@@ -57,7 +64,7 @@ export async function writeArchive(file: string, format: FixtureFormat, entries:
     xzPreset: options.xzPreset,
     entries: entries.map((e) => ({ name: e.name, type: e.type ?? 'file', target: e.target, data: Buffer.from(e.data ?? '').toString('base64') })),
   };
-  await execa('python3', ['-c', WRITER], { input: JSON.stringify(spec) });
+  await execa(await pythonItself(), ['-c', WRITER], { input: JSON.stringify(spec) });
   return file;
 }
 

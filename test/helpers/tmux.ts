@@ -27,7 +27,8 @@ export async function openTerminal(command: string[], options: { env?: Record<st
   const quoted = ['env', '-i', ...envPrefix, ...command.map(quote)].join(' ');
   await execa('tmux', [...socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), ...(options.cwd ? ['-c', options.cwd] : []), `${quoted}; echo "[exit $?]"; sleep 3600`]);
   const screen = async () => (await execa('tmux', [...socket, 'capture-pane', '-p', '-t', name], { reject: false })).stdout;
-  const waitFor = async (expected: string | RegExp, timeoutMs = 15_000) => {
+  // Generous: npm test runs files side by side, and a screen waits for its turn at a core.
+  const waitFor = async (expected: string | RegExp, timeoutMs = 30_000) => {
     const deadline = Date.now() + timeoutMs;
     let last = '';
     while (Date.now() < deadline) {

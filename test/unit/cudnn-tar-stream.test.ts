@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { CudawizError } from '../../src/errors.js';
 import { importCudnn, inspectCudnnArchive } from '../../src/cudnn/index.js';
-import { cudnnHeader, makeToolkit, treeDigest } from '../helpers/cudnn-archive.js';
+import { cudnnHeader, makeToolkit, pythonItself, treeDigest } from '../helpers/cudnn-archive.js';
 import { tempDir } from '../helpers/tmp.js';
 
 interface RawEntry {
@@ -52,7 +52,7 @@ async function writeTar(
   options: { tar?: 'gnu' | 'pax'; zip?: 'gz' | 'xz'; flipAt?: number; noEnd?: boolean } = {},
 ): Promise<string> {
   const spec = { file, tar: options.tar ?? 'gnu', zip: options.zip ?? 'gz', flipAt: options.flipAt, noEnd: options.noEnd, entries: entries.map((e) => ({ type: 'file', ...e })) };
-  await execa('python3', ['-c', WRITER], { input: JSON.stringify(spec) });
+  await execa(await pythonItself(), ['-c', WRITER], { input: JSON.stringify(spec) });
   return file;
 }
 
