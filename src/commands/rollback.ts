@@ -10,13 +10,26 @@ import { manifestPaths } from '../cudnn/manifest.js';
 import { commandLine, envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
-import { defaultCudaRoot, elevationHint, runsAsRoot, userCudnnRoot, userToolkitRoot } from '../platform.js';
+import { defaultCudaRoot, elevationHint, runsAsRoot, userCudnnRoot, userToolkitRoot, venvActivateScript } from '../platform.js';
 import { redistText } from '../i18n/redist.js';
 import { hasRedistManifest, readRedistManifest, redistToolkitsUnder, removeRedistToolkit, type RedistRemoval } from '../redist/toolkit.js';
 import { untrustedBookkeeping } from '../cudnn/owner-trust.js';
 import { withLock } from '../lock/index.js';
 import { stepsText } from '../i18n/steps.js';
 import { cliText } from '../i18n/cli.js';
+import { undoWheelLibraryFix } from '../pip/index.js';
+import type { Undo } from '../env/index.js';
+
+/** A venv's activate block, taken out through the venv's own record (believed only as src/trust/bookkeeping.ts says). */
+async function undoVenv(venv: string): Promise<Undo> {
+  try {
+    await undoWheelLibraryFix(venv);
+    return { outcome: 'undone' };
+  } catch (error) {
+    if (error instanceof CudawizError) return { outcome: 'kept', reason: error.message, fix: error.fix };
+    return { outcome: 'failed', message: (error as Error).message };
+  }
+}
 
 /**
  * Toolkit folders under the root that hold cudawiz's bookkeeping (a manifest, or the scratch
@@ -88,7 +101,7 @@ function render(reports: RollbackReport[], refused: Refusal[], root: string | un
 
 function renderEnv(env: EnvRollbackResult, out: Output): void {
   if (env.undone.length + env.kept.length + env.failed.length === 0) return;
-  for (const c of env.undone) out.line(`${out.symbol('pass')} ${c.kind === 'package' && c.undo ? commandsText.packageUndone(c.target, c.before ?? '', commandLine(c.undo)) : commandsText.envUndone(c.target)}`);
+  for (const c of env.undone) out.line(`${out.symbol('pass')} ${c.kind === 'package' && c.undo ? commandsText.packageUndone(c.target, c.before ?? '', commandLine(c.undo)) : commandsText.envUndone(c.kind === 'venv-activate' ? venvActivateScript('linux', c.target) : c.target)}`);
   for (const k of env.kept) out.line(`${out.symbol('warn')} ${commandsText.envKept(k.change.target, k.reason, k.fix)}`);
   for (const f of env.failed) out.line(`${out.symbol('fail')} ${f.change.target}: ${f.message}`);
 }
@@ -155,7 +168,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     }
   }
   // A whole-machine rollback also undoes what cudawiz wrote to the environment (ld.so.conf.d, rc files, PATH).
-  const env = cudaDir === undefined ? await rollbackEnvChanges(envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile, { host: ctx.host }) : undefined;
+  const env = cudaDir === undefined ? await rollbackEnvChanges(envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile, { host: ctx.host, undoVenv }) : undefined;
   if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, ...(removedRedist.length ? { redistToolkits: removedRedist.map((r) => ({ dir: r.dir, release: r.release, files: r.files, changed: r.changed, left: r.left })) } : {}), ...(refused.length ? { refused } : {}), environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
   else {
     for (const r of removedRedist) {
