@@ -2,7 +2,10 @@
 // installs), each file with its size and sha256, whether it is complete, and which cudawiz made it.
 // Written before the first download (incomplete) and after every file, so an interrupted bundle says
 // what it still lacks.
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
+import { readBookkeeping } from '../trust/bookkeeping.js';
+import { untrustedBookkeeping } from '../trust/ownership.js';
+import { bundleText } from '../i18n/bundle.js';
 import path from 'node:path';
 import * as z from 'zod';
 import type { RouteFile, RouteId } from './routes.js';
@@ -43,19 +46,23 @@ export type BundleFileEntry = z.infer<typeof fileSchema>;
 
 export const manifestPath = (dir: string) => path.join(dir, BUNDLE_MANIFEST);
 
-/** The manifest in `dir`: undefined when there is none, `invalid` when it is not one cudawiz wrote. */
-export async function readBundleManifest(dir: string): Promise<{ manifest?: BundleManifest; invalid?: string }> {
-  let text: string;
+/**
+ * The manifest in `dir`: undefined when there is none, `invalid` when it is not one cudawiz wrote (a link,
+ * not a file, too large, not its shape). Read once, never through a link (src/trust/bookkeeping.ts); a
+ * bundle others own or can write is read too (its files are each hashed again), `untrusted` says why.
+ */
+export async function readBundleManifest(dir: string): Promise<{ manifest?: BundleManifest; invalid?: string; untrusted?: string }> {
+  const read = await readBookkeeping(manifestPath(dir), [dir], { anyOwner: true });
+  if ('missing' in read) return {};
+  if ('untrusted' in read) return { invalid: read.untrusted };
+  if ('unreadable' in read) return { invalid: read.unreadable };
+  const untrusted = await untrustedBookkeeping([dir, manifestPath(dir)]);
   try {
-    text = await readFile(manifestPath(dir), 'utf8');
+    const r = manifestSchema.safeParse(JSON.parse(read.text));
+    // A parse error's own words can quote the file's bytes: only the position is said.
+    return r.success ? { manifest: r.data, ...(untrusted ? { untrusted } : {}) } : { invalid: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
   } catch {
-    return {};
-  }
-  try {
-    const r = manifestSchema.safeParse(JSON.parse(text));
-    return r.success ? { manifest: r.data } : { invalid: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
-  } catch (e) {
-    return { invalid: (e as Error).message };
+    return { invalid: bundleText.notJson };
   }
 }
 

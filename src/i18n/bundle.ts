@@ -4,6 +4,7 @@ import { localized } from './localized.js';
 
 export const bundleText = localized({
   en: {
+    notJson: 'not complete JSON',
     routesTitle: 'What each route downloads (a bundle for an offline machine: cudawiz download --tf V --route R --dest DIR):',
     routeName: (route: string): string => ({ toolkit: 'toolkit — the CUDA installer and cuDNN', redist: 'redist — only the CUDA components TensorFlow loads, and cuDNN', pip: 'pip — tensorflow[and-cuda] and the NVIDIA wheels it pins' })[route] ?? route,
     routeMissing: (reason: string) => `not here: ${reason}`,
@@ -58,6 +59,7 @@ export const bundleText = localized({
     useBundle: (name: string, route: string) => `Use the downloaded bundle ${name} (${route} route, no network)`,
   },
   zh: {
+    notJson: '不是完整的 JSON',
     routesTitle: '每种方式要下载的文件（给离线机器做安装包：cudawiz download --tf V --route R --dest DIR）：',
     routeName: (route) => ({ toolkit: 'toolkit —— CUDA 安装程序和 cuDNN', redist: 'redist —— 只下载 TensorFlow 加载的 CUDA 组件，以及 cuDNN', pip: 'pip —— tensorflow[and-cuda] 及其锁定版本的 NVIDIA wheel' })[route] ?? route,
     routeMissing: (reason) => `这里不可用：${reason}`,
