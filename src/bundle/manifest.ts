@@ -2,14 +2,13 @@
 // installs), each file with its size and sha256, whether it is complete, and which cudawiz made it.
 // Written before the first download (incomplete) and after every file, so an interrupted bundle says
 // what it still lacks.
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { readBookkeeping } from '../trust/bookkeeping.js';
+import { untrustedBookkeeping } from '../trust/ownership.js';
 import path from 'node:path';
 import * as z from 'zod';
 import type { RouteFile, RouteId } from './routes.js';
 import { bundleText } from '../i18n/bundle.js';
-import { verifiedText } from '../i18n/verified.js';
-import { NOFOLLOW, replaceFile } from '../trust/write.js';
+import { replaceFile } from '../trust/write.js';
 
 export const BUNDLE_MANIFEST = 'cudawiz-bundle.json';
 export const BUNDLE_FORMAT = 1;
@@ -47,42 +46,24 @@ export type BundleFileEntry = z.infer<typeof fileSchema>;
 
 export const manifestPath = (dir: string) => path.join(dir, BUNDLE_MANIFEST);
 
-/** Far larger than any manifest cudawiz writes (a few KiB): a bigger file is not one, and is not read. */
-const MANIFEST_MAX_BYTES = 1 << 20;
-
-/** The manifest's text: opened once, never through a link, only a regular file of a manifest's size. */
-async function readManifestText(file: string): Promise<{ text?: string; invalid?: string }> {
-  let fh;
+/**
+ * The manifest in `dir`: undefined when there is none, `invalid` when it is not one cudawiz wrote (a link,
+ * not a file, too large, not its shape). Read once, never through a link (src/trust/bookkeeping.ts); a
+ * bundle others own or can write is read too (its files are each hashed again), `untrusted` says why.
+ */
+export async function readBundleManifest(dir: string): Promise<{ manifest?: BundleManifest; invalid?: string; untrusted?: string }> {
+  const read = await readBookkeeping(manifestPath(dir), [dir], { anyOwner: true });
+  if ('missing' in read) return {};
+  if ('untrusted' in read) return { invalid: read.untrusted };
+  if ('unreadable' in read) return { invalid: read.unreadable };
+  const untrusted = await untrustedBookkeeping([dir, manifestPath(dir)]);
   try {
-    fh = await open(file, constants.O_RDONLY | NOFOLLOW | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'EMLINK') return { invalid: bundleText.manifestNotAFile(verifiedText.isALink(file)) };
-    return {};
-  }
-  try {
-    const s = await fh.stat();
-    if (!s.isFile()) return { invalid: bundleText.manifestNotAFile(verifiedText.notAFile(file)) };
-    if (s.size > MANIFEST_MAX_BYTES) return { invalid: bundleText.manifestNotAFile(verifiedText.wrongSize(file, s.size, MANIFEST_MAX_BYTES)) };
-    return { text: await fh.readFile('utf8') };
-  } finally {
-    await fh.close();
-  }
-}
-
-/** The manifest in `dir`: undefined when there is none, `invalid` when it is not one cudawiz wrote. */
-export async function readBundleManifest(dir: string): Promise<{ manifest?: BundleManifest; invalid?: string }> {
-  const read = await readManifestText(manifestPath(dir));
-  if (read.text === undefined) return read.invalid ? { invalid: read.invalid } : {};
-  let json: unknown;
-  try {
-    json = JSON.parse(read.text);
+    const r = manifestSchema.safeParse(JSON.parse(read.text));
+    // A parse error's own words can quote the file's bytes: only the position is said.
+    return r.success ? { manifest: r.data, ...(untrusted ? { untrusted } : {}) } : { invalid: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
   } catch {
-    // Never the parser's own message: it quotes the file's first bytes, and the file may be a secret.
     return { invalid: bundleText.notJson };
   }
-  const r = manifestSchema.safeParse(json);
-  return r.success ? { manifest: r.data } : { invalid: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
 }
 
 /** Written whole to a private temp name and renamed over it: a crash leaves the old manifest or the new one, and a link planted at either name is never written through. */

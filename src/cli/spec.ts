@@ -127,8 +127,10 @@ export const COMMAND_SPECS = {
     summary: 'rollbackSummary',
     flags: {
       'cuda-dir': { type: 'string', value: 'DIR', help: 'rollbackCudaDir' },
+      'dry-run': { type: 'boolean', help: 'rollbackDryRun' },
+      'keep-toolkits': { type: 'boolean', help: 'rollbackKeepToolkits' },
     },
-    examples: ['cudawiz rollback', 'cudawiz rollback --cuda-dir /usr/local/cuda-10.1'],
+    examples: ['cudawiz rollback --dry-run', 'cudawiz rollback', 'cudawiz rollback --keep-toolkits', 'cudawiz rollback --cuda-dir /usr/local/cuda-10.1'],
   },
 } as const satisfies Record<string, CommandSpec>;
 

@@ -6,17 +6,30 @@ import path from 'node:path';
 import type { CommandContext } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
 import { rollbackImport, type RollbackReport } from '../cudnn/import.js';
-import { manifestPaths } from '../cudnn/manifest.js';
+import { manifestPaths, readManifest } from '../cudnn/manifest.js';
 import { commandLine, envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
-import { defaultCudaRoot, elevationHint, runsAsRoot, userCudnnRoot, userToolkitRoot } from '../platform.js';
+import { defaultCudaRoot, elevationHint, runsAsRoot, userCudnnRoot, userToolkitRoot, venvActivateScript } from '../platform.js';
 import { redistText } from '../i18n/redist.js';
 import { hasRedistManifest, readRedistManifest, redistToolkitsUnder, removeRedistToolkit, type RedistRemoval } from '../redist/toolkit.js';
 import { untrustedBookkeeping } from '../cudnn/owner-trust.js';
 import { withLock } from '../lock/index.js';
 import { stepsText } from '../i18n/steps.js';
 import { cliText } from '../i18n/cli.js';
+import { undoWheelLibraryFix } from '../pip/index.js';
+import type { Undo } from '../env/index.js';
+
+/** A venv's activate block, taken out through the venv's own record (believed only as src/trust/bookkeeping.ts says). */
+async function undoVenv(venv: string): Promise<Undo> {
+  try {
+    await undoWheelLibraryFix(venv);
+    return { outcome: 'undone' };
+  } catch (error) {
+    if (error instanceof CudawizError) return { outcome: 'kept', reason: error.message, fix: error.fix };
+    return { outcome: 'failed', message: (error as Error).message };
+  }
+}
 
 /**
  * Toolkit folders under the root that hold cudawiz's bookkeeping (a manifest, or the scratch
@@ -88,13 +101,67 @@ function render(reports: RollbackReport[], refused: Refusal[], root: string | un
 
 function renderEnv(env: EnvRollbackResult, out: Output): void {
   if (env.undone.length + env.kept.length + env.failed.length === 0) return;
-  for (const c of env.undone) out.line(`${out.symbol('pass')} ${c.kind === 'package' && c.undo ? commandsText.packageUndone(c.target, c.before ?? '', commandLine(c.undo)) : commandsText.envUndone(c.target)}`);
+  for (const c of env.undone) out.line(`${out.symbol('pass')} ${c.kind === 'package' && c.undo ? commandsText.packageUndone(c.target, c.before ?? '', commandLine(c.undo)) : commandsText.envUndone(c.kind === 'venv-activate' ? venvActivateScript('linux', c.target) : c.target)}`);
   for (const k of env.kept) out.line(`${out.symbol('warn')} ${commandsText.envKept(k.change.target, k.reason, k.fix)}`);
   for (const f of env.failed) out.line(`${out.symbol('fail')} ${f.change.target}: ${f.message}`);
 }
 
+/** `--dry-run`: every item rollback would undo or remove, from the same bookkeeping, believed the same way; nothing changed. */
+async function listOnly(ctx: CommandContext, dirs: string[], redistDirs: string[], keepToolkits: boolean, journalFile: string | undefined): Promise<number> {
+  const lines: string[] = [];
+  const items: { kind: string; target: string; detail?: string }[] = [];
+  const refused: Refusal[] = [];
+  const say = (kind: string, target: string, line: string, detail?: string) => {
+    items.push({ kind, target, ...(detail ? { detail } : {}) });
+    lines.push(`${ctx.out.symbol('info')} ${line}`);
+  };
+  const cudnnCopy = async (dir: string) => {
+    const m = await readManifest(dir);
+    if (m && m.state !== 'rolled-back') say('cudnn', dir, commandsText.wouldUndoCudnn(dir, m.files.length, m.files.filter((f) => f.original).length));
+  };
+  for (const dir of [...redistDirs, ...dirs.filter((d) => !redistDirs.includes(d))]) {
+    try {
+      const untrusted = await untrustedCopy(dir);
+      if (untrusted) throw new CudawizError(safetyText.unsafeOwner(dir, untrusted), { code: 'manifest-unsafe', fix: safetyText.unsafeOwnerFix(dir) });
+      if (!redistDirs.includes(dir)) await cudnnCopy(dir);
+      else if (keepToolkits) say('toolkit-kept', dir, commandsText.toolkitKept(dir));
+      else {
+        const m = await readRedistManifest(dir);
+        await cudnnCopy(dir);
+        say('toolkit', dir, commandsText.wouldRemoveToolkit(dir, m?.release ?? '?', m?.files.length ?? 0));
+      }
+    } catch (error) {
+      if (!(error instanceof CudawizError)) throw error;
+      refused.push({ toolkitDir: dir, message: error.message, fix: error.fix });
+    }
+  }
+  if (journalFile) {
+    const env = await rollbackEnvChanges(journalFile, { host: ctx.host, dryRun: true });
+    for (const c of env.undone) {
+      if (c.kind === 'ldconfig') say(c.kind, c.target, commandsText.wouldRebuildCache);
+      else if (c.kind === 'package' && c.undo) say(c.kind, c.target, commandsText.wouldRunUndo(c.target, commandLine(c.undo)), commandLine(c.undo));
+      else {
+        const target = c.kind === 'venv-activate' ? venvActivateScript('linux', c.target) : c.target;
+        say(c.kind, target, commandsText.wouldUndoEnv(target));
+      }
+    }
+  }
+  if (ctx.out.json) ctx.out.writeJson({ dryRun: true, items, ...(refused.length ? { refused } : {}) });
+  else {
+    for (const r of refused) {
+      ctx.out.line(`${ctx.out.symbol('fail')} ${r.message}`);
+      if (r.fix) ctx.out.line(`    ${r.fix}`);
+    }
+    for (const l of lines) ctx.out.line(l);
+    ctx.out.line(items.length ? commandsText.dryRunNothingChanged : `${ctx.out.symbol('info')} ${stepsText.nothingToRollBack(stepsText.inAnyUnder(ctx.globals.cudaRoot ?? defaultCudaRoot(ctx.host.os, ctx.host.env)))}`);
+  }
+  return refused.length ? EXIT.problems : EXIT.ok;
+}
+
 export async function run(ctx: CommandContext): Promise<number> {
   const cudaDir = ctx.values['cuda-dir'] as string | undefined;
+  const dryRun = ctx.values['dry-run'] === true;
+  const keepToolkits = ctx.values['keep-toolkits'] === true;
   let dirs: string[];
   let root: string | undefined;
   if (cudaDir !== undefined) {
@@ -111,11 +178,18 @@ export async function run(ctx: CommandContext): Promise<number> {
   const redistDirs = cudaDir !== undefined
     ? ((await hasRedistManifest(dirs[0])) ? [dirs[0]] : [])
     : [...new Set([...(await redistToolkitsUnder(root!)), ...(await redistToolkitsUnder(userToolkitRoot(ctx.host.os, ctx.host.env, ctx.host.home)))])];
+  const journalFile = cudaDir === undefined ? envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile : undefined;
+  if (dryRun) return listOnly(ctx, dirs, redistDirs, keepToolkits, journalFile);
   const removedRedist: ({ dir: string } & RedistRemoval)[] = [];
+  const keptToolkits: string[] = [];
   const reports: RollbackReport[] = [];
   const refused: Refusal[] = [];
   const refusable = (error: unknown): error is CudawizError => error instanceof CudawizError && ['manifest-invalid', 'manifest-unsafe', 'redist-manifest-untrusted'].includes(error.code ?? '');
   for (const dir of redistDirs) {
+    if (keepToolkits) {
+      keptToolkits.push(dir);
+      continue;
+    }
     try {
       // Both pieces of bookkeeping are checked before anything is removed.
       await readRedistManifest(dir);
@@ -155,16 +229,17 @@ export async function run(ctx: CommandContext): Promise<number> {
     }
   }
   // A whole-machine rollback also undoes what cudawiz wrote to the environment (ld.so.conf.d, rc files, PATH).
-  const env = cudaDir === undefined ? await rollbackEnvChanges(envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile, { host: ctx.host }) : undefined;
-  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, ...(removedRedist.length ? { redistToolkits: removedRedist.map((r) => ({ dir: r.dir, release: r.release, files: r.files, changed: r.changed, left: r.left })) } : {}), ...(refused.length ? { refused } : {}), environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
+  const env = journalFile ? await rollbackEnvChanges(journalFile, { host: ctx.host, undoVenv }) : undefined;
+  if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, ...(removedRedist.length ? { redistToolkits: removedRedist.map((r) => ({ dir: r.dir, release: r.release, files: r.files, changed: r.changed, left: r.left })) } : {}), ...(refused.length ? { refused } : {}), ...(keptToolkits.length ? { keptToolkits } : {}), environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
   else {
+    for (const dir of keptToolkits) ctx.out.line(`${ctx.out.symbol('skip')} ${commandsText.toolkitKept(dir)}`);
     for (const r of removedRedist) {
       const whole = r.changed.length + r.left.length === 0;
       ctx.out.line(`${ctx.out.symbol(whole ? 'pass' : 'warn')} ${whole ? redistText.removed(r.dir, r.release ?? '?', r.files) : redistText.removedFiles(r.dir, r.release ?? '?', r.files)}`);
       if (r.changed.length) ctx.out.line(`    ${redistText.leftChanged(r.changed.length, fewOf(r.changed))}`);
       if (r.left.length) ctx.out.line(`    ${redistText.leftTheirs(r.left.length, fewOf(r.left))}`);
     }
-    if (reports.length || refused.length || !removedRedist.length) render(reports, refused, root, ctx.out);
+    if (reports.length || refused.length || !(removedRedist.length || keptToolkits.length)) render(reports, refused, root, ctx.out);
     if (env) renderEnv(env, ctx.out);
   }
   return (env && !env.ok) || refused.length > 0 ? EXIT.problems : EXIT.ok;

@@ -12,7 +12,8 @@ import type { ArchiveFormat } from './archive.js';
 import type { LayoutEra } from './layout.js';
 import { sha256File } from './file-hasher.js';
 import { hostPath, isRelativeInside } from './member-paths.js';
-import { untrustedBookkeeping } from './owner-trust.js';
+import { untrustedBookkeeping } from '../trust/ownership.js';
+import { readBookkeeping } from '../trust/bookkeeping.js';
 import { replaceFile } from '../trust/write.js';
 
 export { hostPath, isRelativeInside, sha256File };
@@ -92,18 +93,13 @@ export function manifestPaths(toolkitDir: string) {
 export async function readManifest(toolkitDir: string): Promise<Manifest | undefined> {
   const paths = manifestPaths(toolkitDir);
   const file = paths.manifest;
-  // Someone else's manifest (or one they could have rewritten) would hand them cudawiz's writes and deletions.
-  if (await lstat(file).then(() => true, () => false)) {
-    const untrusted = await untrustedBookkeeping([toolkitDir, paths.dir, file, paths.backup]);
-    if (untrusted) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, untrusted), { code: 'manifest-unsafe', fix: safetyText.unsafeOwnerFix(toolkitDir) });
-  }
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new CudawizError(safetyText.manifestUnreadable(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message), { code: 'manifest-invalid', fix: safetyText.manifestUnreadableFix(file) });
-  }
+  // Someone else's manifest (or one they could have rewritten) would hand them cudawiz's writes and deletions:
+  // believed as src/trust/bookkeeping.ts says (the toolkit, .cudawiz, backup and the file, read once, never a link).
+  const read = await readBookkeeping(file, [toolkitDir, paths.dir, paths.backup]);
+  if ('missing' in read) return undefined;
+  if ('untrusted' in read) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, read.untrusted), { code: 'manifest-unsafe', fix: safetyText.unsafeOwnerFix(toolkitDir) });
+  if ('unreadable' in read) throw new CudawizError(safetyText.manifestUnreadable(file, read.unreadable), { code: 'manifest-invalid', fix: safetyText.manifestUnreadableFix(file) });
+  const text = read.text;
   let json: unknown;
   try {
     json = JSON.parse(text);

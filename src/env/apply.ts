@@ -4,6 +4,10 @@ import { envText } from '../i18n/env.js';
 import { lstat, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Host } from '../host.js';
+import { safetyText } from '../i18n/safety.js';
+import { sha256Text, writeOwnState } from '../trust/bookkeeping.js';
+import { writableByOthers } from '../trust/ownership.js';
+import { confDirs } from './linux-plan.js';
 import { deletePersistedPathScript, elevationHint, powershellCommand, setPersistedPathScript, type WindowsEnvScope } from '../platform.js';
 import { readEnvJournal, writeEnvJournal } from './journal.js';
 import { hasLine, withLineAppended, withLineRemoved } from './text-lines.js';
@@ -23,15 +27,41 @@ async function readText(file: string): Promise<string | null> {
   }
 }
 
-async function writeText(file: string, content: string | null): Promise<void> {
+async function writeText(file: string, content: string | null, kind?: EnvChange['kind']): Promise<void> {
   if (content === null) {
     await rm(file, { force: true });
     return;
   }
+  // An env script is cudawiz's own state beside its journal: 0600 in a 0700 folder.
+  if (kind === 'env-script') return writeOwnState(file, content);
   await mkdir(path.dirname(file), { recursive: true });
   // Replaced whole (a private temp renamed over it), never written through a link; it keeps its mode and owner.
   const like = await lstat(file).then((s) => (s.isFile() ? s : undefined), () => undefined);
   await replaceFile(file, content, like ? { like } : {});
+}
+
+/** What the journal keeps of a change: for an rc file, the line and the file's hashes, never its content. */
+function journalled(change: EnvChange, before: string | null, after: string | null): EnvChange {
+  if (change.kind !== 'rc-line') return { ...change, before, after };
+  return { ...change, before: null, after: null, sha256Before: before === null ? null : sha256Text(before), sha256After: sha256Text(after ?? '') };
+}
+
+/**
+ * The rc file without the line cudawiz appended: unchanged since (its hash), the exact file from before
+ * (its hash again); edited since, that one line where it stands exactly once; otherwise undefined.
+ */
+function rcWithoutOurLine(current: string, change: EnvChange): string | null | undefined {
+  const line = change.line ?? '';
+  if (sha256Text(current) === change.sha256After && current.endsWith(`${line}\n`)) {
+    const cut = current.slice(0, current.length - line.length - 1);
+    if (change.sha256Before === null && cut === '') return null;
+    for (const candidate of [cut, cut.endsWith('\n') ? cut.slice(0, -1) : undefined]) if (candidate !== undefined && sha256Text(candidate) === change.sha256Before) return candidate;
+  }
+  const lines = current.split('\n');
+  const at = lines.flatMap((l, i) => (l === line ? [i] : []));
+  if (at.length !== 1) return undefined;
+  lines.splice(at[0], 1);
+  return lines.join('\n');
 }
 
 function commandLine(c: { file: string; args: readonly string[] }): string {
@@ -73,9 +103,9 @@ async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: En
     const current = await readText(change.target);
     if (change.kind === 'rc-line' ? hasLine(current, change.line ?? '') : current === change.after) return { outcome: 'skipped', reason: envText.alreadyThere };
     const after = change.kind === 'rc-line' ? withLineAppended(current, change.line ?? '') : change.after;
-    const entry = await record({ at: new Date().toISOString(), state: 'pending', change: { ...change, before: current, after } });
+    const entry = await record({ at: new Date().toISOString(), state: 'pending', change: journalled(change, current, after) });
     try {
-      await writeText(change.target, after);
+      await writeText(change.target, after, change.kind);
     } catch (error) {
       forgetIfUnchanged(entry, (await readText(change.target)) === current);
       return { outcome: 'failed', message: envText.couldNotWrite(change.target, (error as Error).message), fix: elevationHint(host.os, 'cudawiz install --configure-env yes') };
@@ -146,9 +176,28 @@ export async function applyEnvChanges(changes: readonly EnvChange[], options: En
   return result;
 }
 
-type Undo = { outcome: 'undone' } | { outcome: 'kept'; reason: string; fix?: string } | { outcome: 'failed'; message: string };
 
-async function undoOne(host: Host, change: EnvChange): Promise<Undo> {
+async function undoOne(host: Host, change: EnvChange, options: RollbackOptions): Promise<Undo> {
+  if (change.kind === 'rc-line' && change.sha256After !== undefined) {
+    const current = await readText(change.target);
+    if (current === null || !current.split('\n').includes(change.line ?? '')) return { outcome: 'undone' };
+    const next = rcWithoutOurLine(current, change);
+    if (next === undefined) return { outcome: 'kept', reason: safetyText.rcChangedAfter(change.target), fix: envText.editedAfterFix(change.target) };
+    try {
+      await writeText(change.target, next);
+    } catch (error) {
+      return { outcome: 'failed', message: envText.couldNotRestore(change.target, (error as Error).message) };
+    }
+    return { outcome: 'undone' };
+  }
+  if (change.kind === 'venv-activate') return options.undoVenv ? options.undoVenv(change.target) : { outcome: 'kept', reason: envText.editedAfter(change.target) };
+  if (change.kind === 'ld-so-conf' && change.before !== null) {
+    // Restoring an older loader file of cudawiz's own: only for folders no other user could have changed since.
+    for (const dir of confDirs(change.before)) {
+      const open = await writableByOthers(dir);
+      if (open) return { outcome: 'kept', reason: safetyText.loaderFolderNotSafe(dir, safetyText.writableByOthers(open)), fix: safetyText.loaderFolderNotSafeFix(change.target) };
+    }
+  }
   if (change.kind === 'ld-so-conf' || change.kind === 'env-script' || change.kind === 'rc-line') {
     const current = await readText(change.target);
     if (current === null || current === change.before) return { outcome: 'undone' };
@@ -157,7 +206,7 @@ async function undoOne(host: Host, change: EnvChange): Promise<Undo> {
     else if (current === change.after) next = change.before;
     else return { outcome: 'kept', reason: envText.editedAfter(change.target), fix: envText.editedAfterFix(change.target) };
     try {
-      if (next !== current) await writeText(change.target, next);
+      if (next !== current) await writeText(change.target, next, change.kind);
     } catch (error) {
       return { outcome: 'failed', message: envText.couldNotRestore(change.target, (error as Error).message) };
     }
@@ -181,8 +230,18 @@ async function undoOne(host: Host, change: EnvChange): Promise<Undo> {
   return { outcome: 'undone' };
 }
 
+export type Undo = { outcome: 'undone' } | { outcome: 'kept'; reason: string; fix?: string } | { outcome: 'failed'; message: string };
+
+export interface RollbackOptions {
+  host: Host;
+  /** Takes a venv's activate block out through its record (src/pip, above this layer). */
+  undoVenv?: (venvDir: string) => Promise<Undo>;
+  /** List what would be undone, change nothing. */
+  dryRun?: boolean;
+}
+
 /** Undoes every journalled change, newest first, then rebuilds the loader cache if a conf file went. */
-export async function rollbackEnvChanges(journalFile: string, options: { host: Host }): Promise<EnvRollbackResult> {
+export async function rollbackEnvChanges(journalFile: string, options: RollbackOptions): Promise<EnvRollbackResult> {
   const result: EnvRollbackResult = { ok: true, undone: [], kept: [], failed: [] };
   const journal = await readEnvJournal(journalFile);
   // Nothing recorded: nothing to undo, and no journal file to create.
@@ -191,12 +250,12 @@ export async function rollbackEnvChanges(journalFile: string, options: { host: H
   let rebuildCache: EnvChange | undefined;
   for (const entry of [...journal.entries].reverse()) {
     const { change } = entry;
-    if (change.kind === 'ldconfig') {
-      rebuildCache = change;
+    if (change.kind === 'ldconfig' || options.dryRun) {
+      if (change.kind === 'ldconfig') rebuildCache = change;
       result.undone.push(change);
       continue;
     }
-    const undo = await undoOne(options.host, change);
+    const undo = await undoOne(options.host, change, options);
     if (undo.outcome === 'undone') result.undone.push(change);
     else if (undo.outcome === 'kept') {
       result.kept.push({ change, reason: undo.reason, fix: undo.fix });
@@ -206,6 +265,7 @@ export async function rollbackEnvChanges(journalFile: string, options: { host: H
       left.unshift(entry);
     }
   }
+  if (options.dryRun) return result;
   if (rebuildCache?.command) {
     // The journal names this ldconfig: it runs only if it passes the same check as any run now.
     const checked = await checkRecordedProgram(rebuildCache.command, options.host.env);
@@ -218,4 +278,22 @@ export async function rollbackEnvChanges(journalFile: string, options: { host: H
   await writeEnvJournal(journalFile, { format: 1, entries: left });
   result.ok = result.failed.length === 0;
   return result;
+}
+
+/**
+ * Journals a venv's activate block before it is added (its record, in the venv, says what was added):
+ * rollback finds the venv here and undoes the block through that record. Returns how to take the
+ * entry out again when nothing was added.
+ */
+export async function journalVenvFix(journalFile: string, venvDir: string, why: string): Promise<() => Promise<void>> {
+  const journal = await readEnvJournal(journalFile);
+  const known = journal.entries.some((e) => e.change.kind === 'venv-activate' && e.change.target === venvDir);
+  if (known) return async () => undefined;
+  const entry: EnvJournalEntry = { at: new Date().toISOString(), state: 'applied', change: { kind: 'venv-activate', target: venvDir, before: null, after: null, why } };
+  journal.entries.push(entry);
+  await writeEnvJournal(journalFile, journal);
+  return async () => {
+    const now = await readEnvJournal(journalFile);
+    await writeEnvJournal(journalFile, { format: 1, entries: now.entries.filter((e) => !(e.change.kind === 'venv-activate' && e.change.target === venvDir)) });
+  };
 }

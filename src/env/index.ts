@@ -1,5 +1,5 @@
 // Making TF's libraries findable: the loader path on Linux, PATH on Windows.
-export { applyEnvChanges, rollbackEnvChanges } from './apply.js';
+export { applyEnvChanges, journalVenvFix, rollbackEnvChanges, type RollbackOptions, type Undo } from './apply.js';
 export { readEnvJournal } from './journal.js';
 export { describeEnvChange, envConsent, envPlaces, packageConsent, listToolkitLibraries, planEnvChanges, readLinuxEnvState, readWindowsEnvState, type EnvConsent } from './plan.js';
 export { describeEnvPlan, envLinesToRunYourself, prepareEnvPlan, type PrepareEnvOptions } from './prepare.js';

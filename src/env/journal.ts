@@ -3,21 +3,25 @@
 // CudawizError with a fix), and that every change is one cudawiz makes: a conf file of its own name
 // in an ld.so.conf.d, an env script of its own name beside the journal, a line in a shell's rc
 // file, a PATH scope, plain `ldconfig`, and a package manager's way back to a recorded state. A journal rewritten by someone else cannot make a
-// rollback write, delete or run anything else.
+// rollback write, delete or run anything else. The journal is believed only as src/trust/bookkeeping.ts
+// says (owned by root or this user, writable by no one else, its folders too), is kept 0600 in a 0700
+// folder, and holds cudawiz's own lines and hashes, never a copy of the user's files: an rc change is
+// the line cudawiz added and the file's sha256 before and after (#37.4, E5).
 import { envText } from '../i18n/env.js';
-import { lstat, mkdir, readFile, realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { CudawizError } from '../errors.js';
-import { CUDAWIZ_LD_SO_CONF_NAME } from '../platform.js';
+import { CUDAWIZ_FILE_MARK, CUDAWIZ_LD_SO_CONF_NAME } from '../platform.js';
 import { safetyText } from '../i18n/safety.js';
+import { readBookkeeping, removeBookkeeping, writeOwnState } from '../trust/bookkeeping.js';
 import type { EnvChange, EnvJournal } from './types.js';
-import { unsafePackageUndo } from './package-change.js';
-import { replaceFile } from '../trust/write.js';
+import { unsafePackageUndo } from './package-undo.js';
+import { rcSourceLine } from './linux-plan.js';
 
 const text = z.string().nullable();
 const changeSchema = z.object({
-  kind: z.enum(['ld-so-conf', 'ldconfig', 'env-script', 'rc-line', 'windows-path', 'package']),
+  kind: z.enum(['ld-so-conf', 'ldconfig', 'env-script', 'rc-line', 'windows-path', 'package', 'venv-activate']),
   target: z.string().min(1),
   before: text,
   after: text,
@@ -27,6 +31,8 @@ const changeSchema = z.object({
   valueKind: z.enum(['REG_SZ', 'REG_EXPAND_SZ']).optional(),
   libraries: z.array(z.string()).optional(),
   undo: z.object({ file: z.string(), args: z.array(z.string()), owner: z.number().int().optional() }).optional(),
+  sha256Before: z.string().regex(/^[0-9a-f]{64}$/).nullable().optional(),
+  sha256After: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 const journalSchema = z.object({
   format: z.literal(1),
@@ -66,9 +72,12 @@ async function unsafeChange(change: EnvChange, journalFile: string): Promise<str
     }
     case 'ld-so-conf':
       if (!cleanAbsolute(t) || !LD_CONF_NAME.test(base(t)) || parentName(t) !== 'ld.so.conf.d') return envText.notOurConf;
+      // `before` is what rollback writes back; `after` is only compared.
+      if (change.before !== null && notOwnLoaderContent(change.before) !== undefined) return safetyText.notOwnLoaderLines(notOwnLoaderContent(change.before)!);
       return (await isLink(t)) ? envText.isALink : undefined;
     case 'env-script': {
       if (!cleanAbsolute(t) || !ENV_SCRIPT_NAME.test(base(t))) return envText.notOurScript;
+      if (change.before !== null && notOwnScriptContent(change.before) !== undefined) return safetyText.notOwnScriptLines(notOwnScriptContent(change.before)!);
       const dir = path.dirname(t);
       const own = path.dirname(journalFile);
       const [a, b] = await Promise.all([realpath(dir).catch(() => dir), realpath(own).catch(() => own)]);
@@ -77,12 +86,39 @@ async function unsafeChange(change: EnvChange, journalFile: string): Promise<str
     }
     case 'rc-line':
       if (!cleanAbsolute(t) || !RC_FILES.has(base(t))) return envText.notRcFile;
-      return change.line === undefined ? envText.noLineRecorded : undefined;
+      if (change.line === undefined) return envText.noLineRecorded;
+      return ownRcLine(change.line, journalFile) ? undefined : safetyText.notOwnRcLine(change.line);
+    case 'venv-activate':
+      // The venv's folder only: its activate script and record are derived from it at undo.
+      return cleanAbsolute(t) ? undefined : envText.notOurScript;
     case 'package':
       // Rollback runs only the undo: one of three managers back to a recorded state.
       if (t !== 'apt' && !cleanAbsolute(t)) return envText.notPackageTarget;
       return unsafePackageUndo(change);
   }
+}
+
+/** The first line of a loader file's content that cudawiz would not write (its mark, then library folders); undefined when all are its own. */
+export function notOwnLoaderContent(content: string): string | undefined {
+  const lines = content.split('\n');
+  if (!lines[0].startsWith(CUDAWIZ_FILE_MARK)) return lines[0];
+  // A library folder of a toolkit or of cuDNN's own folder: an absolute clean path ending in lib or lib64.
+  return lines.slice(1).find((l) => l !== '' && !(cleanAbsolute(l) && l.startsWith('/') && !/\s/.test(l) && /\/lib(64)?$/.test(l)));
+}
+
+/** The first line of an env script's content that cudawiz would not write (its mark, then PATH and LD_LIBRARY_PATH lines); undefined when all are its own. */
+function notOwnScriptContent(content: string): string | undefined {
+  const lines = content.split('\n');
+  if (!lines[0].startsWith(CUDAWIZ_FILE_MARK)) return lines[0];
+  return lines.slice(1).find((l) => l !== '' && !/^(export (PATH|LD_LIBRARY_PATH)=|set -gx (PATH|LD_LIBRARY_PATH) )/.test(l));
+}
+
+/** Is this the line cudawiz adds to an rc file: sourcing one of its env scripts beside the journal? */
+function ownRcLine(line: string, journalFile: string): boolean {
+  const name = /env-cuda-\d+\.\d+\.(sh|fish)/.exec(line)?.[0];
+  if (!name) return false;
+  const script = path.join(path.dirname(journalFile), name);
+  return line === rcSourceLine(script, 'posix') || line === rcSourceLine(script, 'fish');
 }
 
 const isLink = (p: string) => lstat(p).then(
@@ -91,16 +127,14 @@ const isLink = (p: string) => lstat(p).then(
 );
 
 export async function readEnvJournal(file: string): Promise<EnvJournal> {
-  let raw: string;
-  try {
-    raw = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { format: 1, entries: [] };
-    throw new CudawizError(safetyText.journalUnreadable(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message), { code: 'journal-invalid', fix: safetyText.journalUnreadableFix(file) });
-  }
+  const dir = path.dirname(file);
+  const read = await readBookkeeping(file, [path.dirname(dir), dir]);
+  if ('missing' in read) return { format: 1, entries: [] };
+  if ('untrusted' in read) throw new CudawizError(safetyText.bookkeepingUntrusted(file, read.untrusted), { code: 'journal-untrusted', fix: safetyText.bookkeepingUntrustedFix(file) });
+  if ('unreadable' in read) throw new CudawizError(safetyText.journalUnreadable(file, read.unreadable), { code: 'journal-invalid', fix: safetyText.journalUnreadableFix(file) });
   let json: unknown;
   try {
-    json = JSON.parse(raw);
+    json = JSON.parse(read.text);
   } catch {
     throw new CudawizError(safetyText.journalUnreadable(file, envText.notCompleteJson), { code: 'journal-invalid', fix: safetyText.journalUnreadableFix(file) });
   }
@@ -117,8 +151,11 @@ export async function readEnvJournal(file: string): Promise<EnvJournal> {
   return journal;
 }
 
-/** Written to a temp file and renamed, so an interrupted write never leaves half a journal. */
+/**
+ * Written to a private temp file and renamed, so an interrupted write never leaves half a journal;
+ * 0600 in a 0700 folder. A journal with nothing left in it is removed rather than left empty.
+ */
 export async function writeEnvJournal(file: string, journal: EnvJournal): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await replaceFile(file, `${JSON.stringify(journal, null, 2)}\n`, { mode: 0o600 });
+  if (journal.entries.length === 0) return removeBookkeeping(file);
+  await writeOwnState(file, `${JSON.stringify(journal, null, 2)}\n`);
 }

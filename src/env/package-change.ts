@@ -7,7 +7,7 @@ import { envText } from '../i18n/env.js';
 import type { Host } from '../host.js';
 import type { PackageReplacement } from '../doctor/cause.js';
 import { readEnvJournal, writeEnvJournal } from './journal.js';
-import { shownCommand } from './shell-quote.js';
+import { commandLine, unsafePackageUndo } from './package-undo.js';
 import { isElevated } from '../cuda/elevation.js';
 import type { EnvChange, EnvCommand, EnvJournal, EnvJournalEntry } from './types.js';
 import { checkRecordedProgram, programToRecord, type RecordedProgram } from '../trust/run.js';
@@ -34,10 +34,7 @@ export interface PackageRun {
 
 /** A conda install can take minutes; pip and apt too. */
 const INSTALL_TIMEOUT_MS = 60 * 60_000;
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
-const VERSION = /^[A-Za-z0-9][A-Za-z0-9.+!_:~-]*$/;
-
-export const commandLine = (c: { file: string; args: readonly string[] }): string => shownCommand([c.file, ...c.args]);
+export { commandLine, unsafePackageUndo };
 
 /** The manager's executable: conda from an activated env's CONDA_EXE, else the names on PATH. */
 export function managerFile(host: Host, r: PackageReplacement): string {
@@ -154,25 +151,4 @@ export async function undoPackageChange(host: Host, change: EnvChange): Promise<
   if (out.exitCode === 0) return { ok: true };
   const why = out.failure ?? (lastLines(`${out.stdout}\n${out.stderr}`, 1)[0] || envText.exited(out.exitCode));
   return { ok: false, message: envText.undoYourself(commandLine(undo), why) };
-}
-
-/** Why a journalled package change is not one cudawiz makes (its undo could run anything else); undefined when it is. */
-export function unsafePackageUndo(change: EnvChange): string | undefined {
-  const u = change.undo;
-  if (!u) return undefined;
-  const base = u.file.split(/[\\/]/).pop() ?? '';
-  const a = u.args;
-  if (/^(conda|mamba|micromamba)(\.exe|\.bat)?$/i.test(base)) {
-    const ok = a.length === 6 && a[0] === 'install' && a[1] === '--yes' && a[2] === '-p' && a[3] === change.target && a[4] === '--revision' && /^\d+$/.test(a[5]);
-    return ok ? undefined : envText.runsCommand(commandLine(u));
-  }
-  if (/^python(\d+(\.\d+)?)?(\.exe)?$/i.test(base)) {
-    const ok = u.file === change.target && a.length >= 4 && a[0] === '-m' && a[1] === 'pip' && a[2] === 'install' && a.slice(3).every((p) => { const [n, v, ...rest] = p.split('=='); return rest.length === 0 && NAME.test(n) && VERSION.test(v ?? ''); });
-    return ok ? undefined : envText.runsCommand(commandLine(u));
-  }
-  if (base === 'apt-get' && change.target === 'apt') {
-    const ok = a.length >= 3 && a[0] === 'install' && a[1] === '-y' && a.slice(2).every((p) => { const [n, v, ...rest] = p.split('='); return rest.length === 0 && NAME.test(n) && VERSION.test(v ?? ''); });
-    return ok ? undefined : envText.runsCommand(commandLine(u));
-  }
-  return envText.runsCommand(commandLine(u));
 }

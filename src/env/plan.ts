@@ -102,6 +102,8 @@ export function describeEnvChange(change: EnvChange): string[] {
       return [envText.runManager([change.command?.file, ...(change.command?.args ?? [])].join(' '), change.why)];
     case 'rc-line':
       return [envText.addLine(change.target, change.why), `    ${change.line}`];
+    case 'venv-activate':
+      return [envText.addLine(path.posix.join(change.target, 'bin', 'activate'), change.why)];
     case 'windows-path':
       return [
         envText.setPath(change.target, change.why),

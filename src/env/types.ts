@@ -2,7 +2,7 @@
 import type { Host } from '../host.js';
 import type { OsName, WindowsEnvScope } from '../platform.js';
 
-export type EnvChangeKind = 'ld-so-conf' | 'ldconfig' | 'env-script' | 'rc-line' | 'windows-path' | 'package';
+export type EnvChangeKind = 'ld-so-conf' | 'ldconfig' | 'env-script' | 'rc-line' | 'windows-path' | 'package' | 'venv-activate';
 
 export interface EnvCommand {
   file: string;
@@ -15,7 +15,7 @@ export interface EnvCommand {
 
 export interface EnvChange {
   kind: EnvChangeKind;
-  /** A file path; 'Machine' or 'User' for windows-path; 'ld.so.cache' for ldconfig; package: the conda prefix, the venv's python, or 'apt'. */
+  /** A file path; venv-activate: the venv's folder; 'Machine' or 'User' for windows-path; 'ld.so.cache' for ldconfig; package: the conda prefix, the venv's python, or 'apt'. */
   target: string;
   /** The file's content or the persisted value before the change; null when it did not exist. */
   before: string | null;
@@ -32,6 +32,9 @@ export interface EnvChange {
   libraries?: string[];
   /** package: the manager's own command back to `before` (conda --revision N, pip name==old, apt-get name=old). */
   undo?: EnvCommand;
+  /** rc-line, as journalled: the rc file's sha256 before (null: it did not exist) and after cudawiz's line; its content is never kept. */
+  sha256Before?: string | null;
+  sha256After?: string;
 }
 
 /** A change cudawiz will not make, with what the user can do instead. */

@@ -10,7 +10,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ArchiveReadError, detectFormat, extractArchive } from '../cudnn/archive.js';
 import { sha256File } from '../cudnn/file-hasher.js';
 import { hostPath, isRelativeInside, landsOutside, linkStaysInside } from '../cudnn/member-paths.js';
-import { notOurFolder, untrustedBookkeeping } from '../cudnn/owner-trust.js';
+import { notOurFolder, untrustedBookkeeping } from '../trust/ownership.js';
+import { readBookkeeping } from '../trust/bookkeeping.js';
 import * as z from 'zod';
 import { envText } from '../i18n/env.js';
 import { safetyText } from '../i18n/safety.js';
@@ -99,14 +100,17 @@ export const hasRedistManifest = (toolkitDir: string) => lstat(redistManifestFil
 export async function readRedistManifest(toolkitDir: string): Promise<RedistManifest | undefined> {
   const file = redistManifestFile(toolkitDir);
   if (!(await hasRedistManifest(toolkitDir))) return undefined;
-  const untrusted = await untrustedBookkeeping([toolkitDir, path.dirname(file), file]);
-  if (untrusted) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, untrusted), { code: 'redist-manifest-untrusted', fix: safetyText.unsafeOwnerFix(toolkitDir) });
+  // Believed as src/trust/bookkeeping.ts says: the toolkit, its .cudawiz folder and the file (read once, no link) root's or yours, writable by no one else.
+  const read = await readBookkeeping(file, [toolkitDir, path.dirname(file)]);
+  if ('missing' in read) return undefined;
+  if ('untrusted' in read) throw new CudawizError(safetyText.unsafeOwner(toolkitDir, read.untrusted), { code: 'redist-manifest-untrusted', fix: safetyText.unsafeOwnerFix(toolkitDir) });
   const unreadable = (why: string) => new CudawizError(safetyText.manifestUnreadable(file, why), { code: 'manifest-invalid', fix: safetyText.manifestUnreadableFix(file) });
+  if ('unreadable' in read) throw unreadable(read.unreadable);
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    throw unreadable((error as NodeJS.ErrnoException).code ?? envText.notCompleteJson);
+    json = JSON.parse(read.text);
+  } catch {
+    throw unreadable(envText.notCompleteJson);
   }
   const parsed = redistManifestSchema.safeParse(json);
   if (!parsed.success) throw unreadable(redistText.manifestField(parsed.error.issues[0].path.join('.')));

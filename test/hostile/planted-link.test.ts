@@ -6,7 +6,7 @@
 // stands for a root-only file (/etc/shadow): a 0600 file in a temp folder.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, open, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBundleManifest, writeBundleManifest, type BundleManifest } from '../../src/bundle/manifest.js';
@@ -54,10 +54,11 @@ describe('a link planted where cudawiz writes is never written through (#37 B12,
     await writeFile(activate, '# activate\nexport VIRTUAL_ENV=x\n', { mode: 0o644 });
     await symlink(v, path.join(venv, FIX_RECORD));
     const plan = { venv, activateScript: activate, missingDirs: ['/x/nvidia/cudnn/lib'], dirs: ['/x/nvidia/cudnn/lib'], needed: true, recommended: true, alreadyApplied: false, why: [], lines: ['# >>> cudawiz', 'export LD_LIBRARY_PATH=/x/nvidia/cudnn/lib', '# <<< cudawiz'] } as unknown as WheelLibraryFix;
-    const r = applyWheelLibraryFix(plan, { consent: true });
+    const r = await applyWheelLibraryFix(plan, { consent: true });
     expect(r.applied).toBe(true);
     expect(await readFile(v, 'utf8')).toBe(SECRET);
-    expect(JSON.parse(await readFile(path.join(venv, FIX_RECORD), 'utf8')).activateScript).toBe(activate);
+    expect(JSON.parse(await readFile(path.join(venv, FIX_RECORD), 'utf8')).dirs).toEqual(['/x/nvidia/cudnn/lib']);
+    expect((await lstat(path.join(venv, FIX_RECORD))).isFile()).toBe(true);
     expect(await readFile(activate, 'utf8')).toContain('/x/nvidia/cudnn/lib');
     expect(((await stat(activate)).mode & 0o777).toString(8)).toBe('644');
   });

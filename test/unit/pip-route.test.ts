@@ -185,7 +185,7 @@ describe('TF 2.16.1 with its wheel folders off the loader path (tensorflow/tenso
     await expect(Promise.resolve().then(() => applyWheelLibraryFix(plan, { consent: false }))).rejects.toMatchObject({ code: 'consent-needed', exitCode: 3 });
     expect(readFileSync(activate).equals(original)).toBe(true);
 
-    const applied = applyWheelLibraryFix(plan, { consent: true });
+    const applied = await applyWheelLibraryFix(plan, { consent: true });
     expect(applied.applied).toBe(true);
     const after = await activatedLdLibraryPath(dir, { LD_LIBRARY_PATH: '/usr/local/cuda-12.3/lib64' });
     expect(after.slice(0, before.libDirs.length).sort()).toEqual([...before.libDirs].sort());
@@ -198,20 +198,20 @@ describe('TF 2.16.1 with its wheel folders off the loader path (tensorflow/tenso
     const replanned = planWheelLibraryFix(reprobed);
     expect(replanned.alreadyApplied).toBe(true);
     expect(replanned.missingDirs).toEqual([]);
-    expect(applyWheelLibraryFix(replanned, { consent: true }).applied).toBe(false);
+    expect((await applyWheelLibraryFix(replanned, { consent: true })).applied).toBe(false);
 
-    expect(undoWheelLibraryFix(dir)).toMatchObject({ undone: true, exact: true });
+    expect(await undoWheelLibraryFix(dir)).toMatchObject({ undone: true, exact: true });
     expect(readFileSync(activate).equals(original)).toBe(true);
     expect(await activatedLdLibraryPath(dir)).not.toContain(cudnnDir);
-    expect(undoWheelLibraryFix(dir)).toMatchObject({ undone: false });
+    expect(await undoWheelLibraryFix(dir)).toMatchObject({ undone: false });
   });
 
   it("keeps the user's own later edits when undoing", async () => {
     const { dir, python } = await installed('2.16');
     const activate = path.join(dir, 'bin', 'activate');
-    applyWheelLibraryFix(planWheelLibraryFix(await probePipCuda(host(), python)), { consent: true });
+    await applyWheelLibraryFix(planWheelLibraryFix(await probePipCuda(host(), python)), { consent: true });
     writeFileSync(activate, `${readFileSync(activate, 'utf8')}export MY_SETTING=1\n`);
-    expect(undoWheelLibraryFix(dir)).toMatchObject({ undone: true, exact: false });
+    expect(await undoWheelLibraryFix(dir)).toMatchObject({ undone: true, exact: false });
     const text = readFileSync(activate, 'utf8');
     expect(text).not.toContain('# >>> cudawiz');
     expect(text.endsWith('export MY_SETTING=1\n')).toBe(true);
@@ -247,7 +247,7 @@ describe('which copy TF loads when the wheels and a system toolkit both have it'
     mkdirSync(system, { recursive: true });
     writeFileSync(path.join(system, 'libcudnn.so.8'), '');
     expect(whichLibraryTfLoads(facts, 'libcudnn.so.8', { ldLibraryPath: [], systemDirs: [system] })).toMatchObject({ from: 'system' });
-    applyWheelLibraryFix(planWheelLibraryFix(facts), { consent: true });
+    await applyWheelLibraryFix(planWheelLibraryFix(facts), { consent: true });
     const activated = await activatedLdLibraryPath(dir);
     expect(whichLibraryTfLoads(facts, 'libcudnn.so.8', { ldLibraryPath: activated, systemDirs: [system] })).toMatchObject({ from: 'wheels', via: 'LD_LIBRARY_PATH' });
   });

@@ -156,7 +156,7 @@ describe('the pip modules with the language set to zh (real files, real processe
     const python = path.join(venv, 'bin', 'python');
     await pipInstallTensorflow(l.host, { venv, catalog: builtinCatalog(), tf: '2.16' });
     const plan = planWheelLibraryFix(await probePipCuda(l.host, python));
-    applyWheelLibraryFix(plan, { consent: true });
+    await applyWheelLibraryFix(plan, { consent: true });
     const activate = path.join(venv, 'bin', 'activate');
     await writeFile(activate, (await readFile(activate, 'utf8')).replace('unset _cudawiz_dir', 'unset _cudawiz_dir  # mine'));
     const { zh } = await sayBoth(() => undoWheelLibraryFix(venv));

@@ -14,7 +14,7 @@ import { newShellHost } from '../../env/new-shell.js';
 import { readFile } from 'node:fs/promises';
 import type { EnvChange } from '../../env/types.js';
 import { CudawizError, EXIT } from '../../errors.js';
-import { applyWheelLibraryFix } from '../../pip/index.js';
+import { applyVenvFixJournalled } from '../venv-fix.js';
 import { cudnnHomeDir, cudnnLdSoConfFileName, LINUX_LD_SO_CONF_DIR, runsAsRoot, toolkitLibraryDir, userCudnnRoot } from '../../platform.js';
 import { toolkitInUse } from '../../doctor/toolkit-lookup.js';
 import { major, majorMinor } from '../../version.js';
@@ -208,7 +208,7 @@ export function wheelLoaderPathRemedy(facts: MachineFacts, fixes: Finding[]): St
         for (const l of fix.lines) io.log(l);
         return { summary: R.leftToYou, evidence: fix.lines };
       }
-      const r = applyWheelLibraryFix(fix, { consent: true });
+      const r = await applyVenvFixJournalled(ctx.host, fix, R.loadOrderStep(fix.missingDirs.join(', ') || fix.dirs.join(', ')));
       return { summary: R.loadOrderDone(r.applied ? 1 : 0), evidence: [fix.activateScript ?? '', r.recordFile ?? ''].filter(Boolean) };
     },
     accept(ctx, answer) {

@@ -27,6 +27,7 @@ import {
 import { pythonCommands, venvBinDir, venvProgram } from '../../platform.js';
 import { importTensorflow } from '../../verify/tensorflow.js';
 import type { PipPlanContext } from '../context.js';
+import { applyVenvFixJournalled } from '../venv-fix.js';
 import { NeedsInput, type Step, type StepIO } from '../runner.js';
 import { verifyStep } from './verify.js';
 
@@ -135,7 +136,7 @@ export const wheelLoaderPathStep: Step<PipPlanContext> = {
       for (const l of plan.lines) io.log(l);
       return { summary: pipText.leftAsIs(plan.activateScript), evidence: plan.lines };
     }
-    const r = applyWheelLibraryFix(plan, { consent: true });
+    const r = await applyVenvFixJournalled(ctx.host, plan, plan.why[0] ?? pipText.stepVerify);
     return { summary: r.applied ? pipText.foldersAdded(plan.dirs.length, plan.activateScript, r.recordFile) : stepsText.nothingToChange, evidence: plan.why };
   },
   accept(ctx, answer) {

@@ -1,0 +1,78 @@
+// Rollback takes back everything cudawiz did (#39.4), install's and repair's alike, through the built CLI
+// (npm run build first): the machine (temp home, toolkit root, venv) is compared file by file with its
+// copy from before; `rollback --dry-run` lists every item first and changes nothing. Downloads stay in
+// the cache (--cache-dir), by design: they are not part of the machine's setup.
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runBuilt } from '../helpers/cli.js';
+import { treeDigest } from '../helpers/cudnn-archive.js';
+import { redistUser } from '../helpers/redist-user.js';
+import { otherUserLabel } from '../helpers/other-user.js';
+import { venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+/** Every file (not folder) under `dir`, its mode and sha256; what `skip` matches left out. */
+async function files(dir: string, skip: RegExp): Promise<Record<string, string>> {
+  return Object.fromEntries(Object.entries(await treeDigest(dir)).filter(([k, v]) => !v.startsWith('dir:') && !skip.test(k)));
+}
+
+type Item = { kind: string; target: string };
+
+describe(`rollback takes back everything (${otherUserLabel} for the redist install)`, () => {
+  it('install --route redist: --dry-run lists the toolkit, its cuDNN copy, the env script and the rc line; rollback leaves every file as before', async () => {
+    const m = await redistUser();
+    close = () => m.mirror.close();
+    const skip = /^home\/cache\//;
+    const before = await files(m.base, skip);
+    const r = await m.run(['install', '--tf', '2.10', '--route', 'redist', '--yes', ...m.globals]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+
+    const dry = await m.run(['rollback', '--dry-run', '--json', ...m.globals]);
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    const items = (JSON.parse(dry.stdout) as { items: Item[] }).items;
+    const script = path.join(m.home, '.config/cudawiz/env-cuda-11.8.sh');
+    expect(items).toEqual(expect.arrayContaining([
+      { kind: 'toolkit', target: m.toolkit },
+      { kind: 'cudnn', target: m.toolkit },
+      { kind: 'env-script', target: script },
+      { kind: 'rc-line', target: path.join(m.home, '.bashrc') },
+    ]));
+    // Listing changed nothing.
+    expect(await lstat(script).then(() => true)).toBe(true);
+
+    const undo = await m.run(['rollback', ...m.globals]);
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect(await files(m.base, skip)).toEqual(before);
+  }, 300_000);
+
+  it('repair with a venv fix: --dry-run lists the activate block; rollback takes it and its record out, leaving every file as before', async () => {
+    const c: RepairClass = await venvWheelsOffPath();
+    close = () => c.close();
+    const flags = [...c.m.globals, ...c.flags];
+    // Python's bytecode cache, and the run's log in the cache folder, aside.
+    const skip = /__pycache__|^cache\//;
+    const before = await files(c.m.home, skip);
+    const r = await runBuilt(['repair', '--tf', c.tf, '--yes', ...flags], { env: c.env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const activate = path.join(c.at.venv, 'bin', 'activate');
+
+    const dry = await runBuilt(['rollback', '--dry-run', '--json', ...c.m.globals], { env: c.env });
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    expect((JSON.parse(dry.stdout) as { items: Item[] }).items).toEqual([{ kind: 'venv-activate', target: activate }]);
+    const plain = await runBuilt(['rollback', '--dry-run', ...c.m.globals], { env: c.env });
+    expect(plain.stdout).toContain(`${activate}: would undo cudawiz's change.`);
+    expect(plain.stdout).toContain('Nothing was changed (--dry-run).');
+
+    const undo = await runBuilt(['rollback', ...c.m.globals], { env: c.env });
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect(undo.stdout).toContain(`${activate}: cudawiz's change undone.`);
+    // The activate script byte for byte, no record, no empty journal.
+    expect(await files(c.m.home, skip)).toEqual(before);
+  });
+});
