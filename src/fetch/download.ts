@@ -16,7 +16,7 @@ import { applyMirror } from './mirror.js';
 import { hashFile, type Digests } from './ordered-hasher.js';
 import { ProgressMeter, type ProgressListener } from './progress.js';
 import { interruptedError, Transfer, type TransferTuning } from './transfer.js';
-import { copyVerified, privateCopy, type Expected } from '../trust/verified-file.js';
+import { copyVerified, privateCopy, VerifyFailure, type Expected } from '../trust/verified-file.js';
 import { moveInto, replaceFile } from '../trust/write.js';
 
 export interface FetchRequest {
@@ -151,7 +151,7 @@ async function fetchVerifiedUnguarded(req: FetchRequest, paths: CachePaths, noti
     const d = await hashFile(paths.final);
     if (matches(expected, d)) {
       await writeProof(paths, d, expected.source);
-      return { path: paths.final, bytes: d.bytes, sha256: d.sha256, md5: d.md5, source: expected.source, url: null, resumedFrom: d.bytes, fromCache: true };
+      return ownCopyIfShared(othersCanWrite, { path: paths.final, bytes: d.bytes, sha256: d.sha256, md5: d.md5, source: expected.source, url: null, resumedFrom: d.bytes, fromCache: true });
     }
   }
 
@@ -167,7 +167,22 @@ async function fetchVerifiedUnguarded(req: FetchRequest, paths: CachePaths, noti
   await moveInto(paths.part, paths.final);
   await rm(paths.partState, { force: true });
   await writeProof(paths, result, expected?.source ?? null);
-  return { path: paths.final, bytes: result.bytes, sha256: result.sha256, md5: result.md5, source: expected?.source ?? null, url: result.url, resumedFrom: result.resumedFrom, fromCache: false };
+  return ownCopyIfShared(othersCanWrite, { path: paths.final, bytes: result.bytes, sha256: result.sha256, md5: result.md5, source: expected?.source ?? null, url: result.url, resumedFrom: result.resumedFrom, fromCache: false });
+}
+
+/**
+ * In a cache others can write, the verified file could be swapped after its check: the caller gets a
+ * private copy instead (a fresh 0700 folder), made from one open of the file and hashed again (#37).
+ */
+async function ownCopyIfShared<R extends { path: string; bytes: number; sha256: string }>(othersCanWrite: string | undefined, r: R): Promise<R> {
+  if (!othersCanWrite) return r;
+  try {
+    const copy = await privateCopy(r.path, tmpdir(), { sha256: r.sha256, size: r.bytes });
+    return { ...r, path: copy.path };
+  } catch (error) {
+    if (!(error instanceof VerifyFailure)) throw error;
+    throw new CudawizError(error.message, { code: 'checksum-mismatch', fix: fetchText.mismatchFix });
+  }
 }
 
 /** Thrown when the user must fetch a file themselves (a login-gated cuDNN archive). */

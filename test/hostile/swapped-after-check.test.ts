@@ -6,9 +6,11 @@
 // are the original's, or the file is refused with nothing put in place.
 import { createHash, randomBytes } from 'node:crypto';
 import { watch } from 'node:fs';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fetchVerified } from '../../src/fetch/download.js';
+import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
 import type { OpenBundle } from '../../src/bundle/check.js';
 import { fileFromBundle } from '../../src/bundle/source.js';
 import { importCudnn } from '../../src/cudnn/import.js';
@@ -108,6 +110,27 @@ describe('a file swapped after its check is never the file used (#37 B1, B2)', (
     const error = await privateCopy(a.file, scratchParent, { sha256: checked }).catch((e: unknown) => e);
     expect((error as { problem?: string }).problem).toBe('digest');
     expect(await readdir(scratchParent)).toEqual([]);
+  });
+});
+
+let mirror: NvidiaMirror | undefined;
+afterEach(async () => {
+  await mirror?.close();
+  mirror = undefined;
+});
+
+describe('a download into a cache others can write (#37: a file from a mirror)', () => {
+  it('is handed to the plan as a private copy (a fresh 0700 folder), hashed again from one open, never as the shared cache\'s name', async () => {
+    mirror = await startMirror({ root: await tempDir('cw-mirror-') });
+    const RUN = 'compute/cuda/10.1/Prod/local_installers/cuda_10.1.243_418.87.00_linux.run';
+    const content = randomBytes(512 * 1024);
+    const info = await mirror.addFile(RUN, content);
+    const cache = await tempDir('cw-shared-cache-');
+    await chmod(cache, 0o777);
+    const r = await fetchVerified({ url: `https://developer.download.nvidia.com/${RUN}`, file: path.basename(RUN), checksum: { sha256: info.sha256 }, cacheDir: cache, mirror: mirror.url, connections: 1 });
+    expect(path.dirname(r.path)).not.toBe(cache);
+    expect(((await stat(path.dirname(r.path))).mode & 0o777).toString(8)).toBe('700');
+    expect(sha256(await readFile(r.path))).toBe(info.sha256);
   });
 });
 
