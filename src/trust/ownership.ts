@@ -18,6 +18,9 @@ export const checksOwnership = (): boolean => process.platform !== 'win32';
 export function whyNotOurs(p: string, s: Pick<Stats, 'uid' | 'gid' | 'mode'>): string | undefined {
   if (!checksOwnership()) return undefined;
   if (s.uid !== 0 && s.uid !== ownUid()) return safetyText.ownedByOtherUser(p, s.uid);
+  // A sticky folder (/tmp) lets others add names, never replace or remove ours: its write bits are no reason.
+  const stickyFolder = (s.mode & 0o170000) === 0o040000 && (s.mode & 0o1000) !== 0;
+  if (stickyFolder) return undefined;
   if (s.mode & 0o002 || (s.mode & 0o020 && s.gid !== ownGid())) return safetyText.writableByOthers(p);
   return undefined;
 }
