@@ -12,7 +12,7 @@ import { hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machi
 import { runBuilt, runCli } from '../helpers/cli.js';
 import { treeDigest } from '../helpers/cudnn-archive.js';
 import { englishRuns } from '../helpers/english-runs.js';
-import { condaCudnnFirst, condaNeedsNewerDriver, staleToolkitFirst, systemCudnnTooOld, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
+import { condaCudnnFirst, condaNeedsNewerDriver, oldCudnnNotInCatalog, REPAIR_CLASSES, staleToolkitFirst, systemCudnnTooOld, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
 
 interface Repaired {
   findings: Finding[];
@@ -170,6 +170,20 @@ describe('repair, class by class', () => {
     expect(await digest()).toEqual(before);
   });
 
+  it("TF 1.0 beside CUDA 8.0 with no cuDNN 5.1 in the catalog: the dry run stops where the run stops, naming NVIDIA's file, its page and --cudnn-archive", async () => {
+    const c = await oldCudnnNotInCatalog();
+    const r = await repair(c);
+    expect(fails(r.findings)).toEqual(expect.arrayContaining(['cudnn', 'library:cudnn']));
+    const p = plan(r.events);
+    expect(p.stop).toMatchObject({ step: 'obtain-cudnn', code: 'cudnn-not-in-catalog', message: 'The catalog has no cuDNN 5.1 build for CUDA 8.0 on linux.' });
+    expect(p.stop!.fix).toContain("NVIDIA's file cudnn-8.0-linux-x64-v5.1*.tgz");
+    expect(p.stop!.fix).toContain('https://developer.nvidia.com/rdp/cudnn-archive');
+    expect(p.stop!.fix).toContain('cudawiz repair --tf 1.0 --cudnn-archive PATH');
+    expect(r.exitCode).toBe(1);
+    expect(existsSync(path.join(c.at.right, 'include'))).toBe(true);
+    expect(existsSync(path.join(c.at.right, 'lib64', 'libcudnn.so.5'))).toBe(false);
+  });
+
   it('in Chinese: the stale toolkit class, plan → run → doctor, without an English sentence', async () => {
     const c = await staleToolkitFirst();
     open = c;
@@ -182,4 +196,34 @@ describe('repair, class by class', () => {
     for (const out of [doctor.stdout, r.stdout]) expect(englishRuns(out.split('```')[0])).toEqual([]);
     expect(fails((await doctorInNewShell(c.m, '2.12')).findings)).toEqual([]);
   });
+});
+
+const events = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as RunnerEvent);
+
+describe('the dry run tells the truth, class by class', () => {
+  // Every step the dry run lists either runs, or is the step it says the run will stop at (exit 1 both ways).
+  for (const [name, build] of Object.entries(REPAIR_CLASSES)) {
+    it(`${name}: the dry run's steps are the run's, and its stop is where the run stops`, async () => {
+      const c = await build();
+      open = c;
+      const flags = ['repair', '--tf', c.tf, '--yes', '--json', ...c.m.globals, ...c.flags];
+      const dry = await runBuilt([...flags, '--dry-run'], { env: c.env });
+      const real = await runBuilt(flags, { env: c.env });
+      const dryPlan = plan(events(dry.stdout));
+      const ran = events(real.stdout);
+      expect(dryPlan.steps.map((s) => [s.id, s.title])).toEqual(plan(ran).steps.map((s) => [s.id, s.title]));
+      const failed = ran.filter((e) => e.type === 'step-failed') as Extract<RunnerEvent, { type: 'step-failed' }>[];
+      if (dryPlan.stop) {
+        expect(dry.code).toBe(1);
+        expect(failed.map((f) => [f.id, f.message, f.fix])).toEqual([[dryPlan.stop.step, dryPlan.stop.message, dryPlan.stop.fix]]);
+        expect(real.code).toBe(1);
+        return;
+      }
+      expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+      expect(failed, JSON.stringify(failed)).toEqual([]);
+      const finished = new Set(ran.filter((e) => e.type === 'step-done').map((e) => (e as { id: string }).id));
+      expect(dryPlan.steps.filter((s) => !s.done && !finished.has(s.id)).map((s) => s.id)).toEqual([]);
+      expect(real.code).toBe(0);
+    });
+  }
 });
