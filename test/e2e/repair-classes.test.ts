@@ -12,7 +12,7 @@ import { hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machi
 import { runBuilt, runCli } from '../helpers/cli.js';
 import { treeDigest } from '../helpers/cudnn-archive.js';
 import { englishRuns } from '../helpers/english-runs.js';
-import { condaCudnnFirst, condaNeedsNewerDriver, oldCudnnNotInCatalog, REPAIR_CLASSES, staleToolkitFirst, systemCudnnTooOld, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
+import { cloudCudaCudnnTooOld, condaCudnnFirst, condaNeedsNewerDriver, oldCudnnNotInCatalog, REPAIR_CLASSES, staleToolkitFirst, systemCudnnTooOld, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
 
 interface Repaired {
   findings: Finding[];
@@ -131,7 +131,8 @@ describe('repair, class by class', () => {
     expect(stale.title).toBe(`libcudnn.so.8 resolves to ${sys}, but it is cuDNN 8.5.0, older than 8.6`);
     expect(stale.fix).toContain('or replace the stale copy with its package manager: sudo apt-get install libcudnn8=8.6.0.163-1+cuda11.8');
     const steps = plan(r.events).steps;
-    expect(steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'package-manager-left', 'verify']);
+    expect(steps.map((s) => s.id)).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'package-manager-left', 'verify']);
+    expect(steps[0].title).toBe(`Keep CUDA 11.8.89 at ${right}: it serves TensorFlow 2.12 exactly (TensorFlow was built with it), so only cuDNN 8.6 is brought`);
     expect(steps.find((s) => s.id === 'package-manager-left')!.title).toContain('Left to you: sudo apt-get install libcudnn8=8.6.0.163-1+cuda11.8 would replace the stale copy');
     expect(steps.find((s) => s.id === 'load-order')!.title).toContain(`Put ${right}/lib64 first for new shells`);
     expect(r.exitCode, why(r)).toBe(0);
@@ -140,6 +141,22 @@ describe('repair, class by class', () => {
     expect(c.mirror!.requests.map((q) => q.path).filter((p) => p !== '/')).toEqual([expect.stringContaining(archive)]);
     expect(await treeDigest(c.m.sysroot)).toEqual(sysBefore);
     expect(fails((await doctorInNewShell(c.m, '2.12')).findings)).toEqual([]);
+  });
+
+  it("a cloud image's CUDA 11.3 with cuDNN 8.0.5 for TF 2.11 (CUDA 11.2, cuDNN 8.1): keeps that CUDA, saying why it serves, imports cuDNN 8.1 only; the full toolkit is the named alternative with its size", async () => {
+    const c = await cloudCudaCudnnTooOld();
+    const r = await repair(c);
+    expect(fails(r.findings)).toEqual(expect.arrayContaining(['cudnn', 'library:cudnn']));
+    expect(fails(r.findings)).not.toContain('toolkit');
+    const steps = plan(r.events).steps;
+    expect(steps.map((s) => s.id).filter((id) => id !== 'left-to-you')).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'verify']);
+    expect(steps[0].title).toBe(`Keep CUDA 11.3.109 at ${c.at.cloud}: it serves TensorFlow 2.11 by CUDA 11 minor-version compatibility (TensorFlow was built with 11.2; driver 450.80.02 or newer), so only cuDNN 8.1 is brought`);
+    expect(steps[0].reason).toMatch(/^the alternative, a full CUDA toolkit of its own: cudawiz install --tf 2\.11 --route redist — \d+ files, [\d.]+ GiB in all$/);
+    expect(r.events.find((e) => e.type === 'step-failed'), why(r)).toBeUndefined();
+    // Only the cuDNN archive came down; the cloud CUDA's own files are as they were, cuDNN 8.1.1 beside them.
+    expect(c.mirror!.requests.map((q) => q.path).filter((p) => p !== '/')).toEqual([expect.stringContaining(c.at.archive)]);
+    expect(await readFile(path.join(c.at.cloud, 'include', 'cudnn_version.h'), 'utf8')).toContain('#define CUDNN_MINOR 1');
+    expect(fails((await doctorInNewShell(c.m, '2.11')).findings).filter((id) => id !== 'python')).toEqual([]);
   });
 
   it("a venv whose nvidia/*/lib wheels are not on the loader path (TF 2.16.1): the venv's activate script gets the marked block, nothing downloaded", async () => {
@@ -223,7 +240,8 @@ describe('the dry run tells the truth, class by class', () => {
       expect(failed, JSON.stringify(failed)).toEqual([]);
       const finished = new Set(ran.filter((e) => e.type === 'step-done').map((e) => (e as { id: string }).id));
       expect(dryPlan.steps.filter((s) => !s.done && !finished.has(s.id)).map((s) => s.id)).toEqual([]);
-      expect(real.code).toBe(0);
+      // Exit 3 only where the plan lists an action left to the user (a Python outside TF's range on this host).
+      expect(real.code).toBe(dryPlan.steps.some((s) => s.id === 'left-to-you') && real.code === 3 ? 3 : 0);
     });
   }
 });
