@@ -12,7 +12,7 @@ import { hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machi
 import { runBuilt, runCli } from '../helpers/cli.js';
 import { treeDigest } from '../helpers/cudnn-archive.js';
 import { englishRuns } from '../helpers/english-runs.js';
-import { cloudCudaCudnnTooOld, condaCudnnFirst, condaNeedsNewerDriver, oldCudnnNotInCatalog, REPAIR_CLASSES, staleToolkitFirst, systemCudnnTooOld, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
+import { cloudCudaCudnnTooOld, condaCudnnAheadOfPip, condaCudnnFirst, condaNeedsNewerDriver, oldCudnnNotInCatalog, REPAIR_CLASSES, staleToolkitFirst, systemCudnnTooOld, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
 
 interface Repaired {
   findings: Finding[];
@@ -157,6 +157,22 @@ describe('repair, class by class', () => {
     expect(c.mirror!.requests.map((q) => q.path).filter((p) => p !== '/')).toEqual([expect.stringContaining(c.at.archive)]);
     expect(await readFile(path.join(c.at.cloud, 'include', 'cudnn_version.h'), 'utf8')).toContain('#define CUDNN_MINOR 1');
     expect(fails((await doctorInNewShell(c.m, '2.11')).findings).filter((id) => id !== 'python')).toEqual([]);
+  });
+
+  it("a conda env's cuDNN 8.5 ahead of the venv's nvidia-cudnn-cu12 8.9.7 (TF 2.16.1): the wheels' folders first, conda's command named — no toolkit, no cuDNN download", async () => {
+    const c = await condaCudnnAheadOfPip();
+    const envBefore = await treeDigest(c.at.prefix);
+    const r = await repair(c);
+    // The cuDNN verdict is the load order's: one finding, whose right copy is the wheel's (its version from its dist-info).
+    const lo = r.findings.find((f) => f.id.startsWith('load-order:'))!;
+    expect(lo.title).toContain('(cuDNN 8.9.7.29)');
+    expect(fails(r.findings)).not.toContain('cudnn');
+    const ids = plan(r.events).steps.map((s) => s.id);
+    expect(ids).toEqual(['load-order', 'wheel-loader-path', 'package-manager-left', 'verify']);
+    expect(r.exitCode, why(r)).toBe(0);
+    expect(existsSync(path.join(c.m.cudaRoot, 'cuda-12.3'))).toBe(false);
+    expect(await treeDigest(c.at.prefix)).toEqual(envBefore);
+    expect(fails((await doctorInNewShell(c.m, '2.16')).findings)).toEqual([]);
   });
 
   it("a venv whose nvidia/*/lib wheels are not on the loader path (TF 2.16.1): the venv's activate script gets the marked block, nothing downloaded", async () => {

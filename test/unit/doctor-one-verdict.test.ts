@@ -79,3 +79,19 @@ describe("a distribution's CUDA (Debian's nvidia-cuda-toolkit 11.8.89 in /usr)",
     expect(JSON.stringify(Object.values(f))).not.toMatch(/partial|full toolkit/);
   });
 });
+
+describe('each distinct fix once', () => {
+  it("TF 2.6 over CUDA 11.0 alone (the same file names, an older minor): one toolkit finding names the 7 libraries, not 7 × \"Install the right one\"", async () => {
+    const m = await fixtureMachine('linux');
+    await m.toolkit('/usr/local/cuda-11.0', { version: '11.0.221', versionFile: 'version.json', libraries: CUDA118, cudnn: '8.1.1' });
+    await m.script('/sbin/ldconfig', `cat <<'EOF'\n8 libs found in cache \`/etc/ld.so.cache'\n${[...CUDA118, 'libcudnn.so.8'].map((f) => `\t${f} (libc6,x86-64) => /usr/local/cuda-11.0/lib64/${f}`).join('\n')}\nEOF`);
+    const facts = await probeMachine({ ...m.host, env: { PATH: '/usr/bin' } }, { cudaRoot: '/usr/local' });
+    const findings = diagnose(catalog, facts, { tf: '2.6' });
+    const fixes = findings.filter((f) => f.status !== 'pass' && f.fix).map((f) => f.fix);
+    expect(fixes.filter((x) => x!.includes('cudawiz install --tf 2.6'))).toHaveLength(1);
+    expect(findings.some((f) => f.fix?.startsWith('Install the right one'))).toBe(false);
+    const toolkit = byId(findings).toolkit;
+    expect(toolkit.status).toBe('fail');
+    expect(toolkit.evidence).toContain("7 of TensorFlow's libraries load a wrong copy, and no right one is on this machine: libcudart.so.11.0, libcublas.so.11, libcublasLt.so.11, libcufft.so.10, libcurand.so.10, libcusolver.so.11, libcusparse.so.11");
+  });
+});
