@@ -7,7 +7,8 @@ import type { MachineFacts } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
 import { doctorText as T } from '../i18n/doctor.js';
 import { DRIVER_DOWNLOAD_PAGE, finding, type Finding } from './finding.js';
-import { cudnnCopyIn, samePath, toolkitOwning, toolkitServes } from './toolkit-lookup.js';
+import { runtimeVersionIn } from './runtime-serving.js';
+import { cudnnCopyIn, samePath, servesBuild, toolkitOwning, toolkitServes } from './toolkit-lookup.js';
 
 /** Findings of a file found nowhere at all (grouped when several share the reason); not by title, which is localized. */
 const NOWHERE = new WeakSet<Finding>();
@@ -29,6 +30,9 @@ export function wrongVersion(facts: MachineFacts, req: Requirements, lib: Requir
     // The conda env's folder is no toolkit, but its cudatoolkit package says which CUDA it holds.
     const conda = facts.conda?.cuda;
     if (!owner && conda && samePath(facts.os, dir, facts.conda!.libDir) && conda.majorMinor !== req.cuda) return T.condaCudaCopy(conda.majorMinor, req.cuda);
+    // No toolkit or conda record: the runtime's own file name (libcudart.so.11.2.152) says it, judged by the rule that credits runtimes.
+    const named = owner || conda ? undefined : runtimeVersionIn(facts, dir);
+    if (named?.majorMinor && req.cuda && !servesBuild(named.majorMinor, req.cuda)) return T.notCudaCopy(named.majorMinor, req.cuda);
   }
   if (lib.from === 'cudnn' && req.cudnn) {
     const found = cudnnCopyIn(facts, dir);
@@ -71,7 +75,22 @@ function libraryFinding(facts: MachineFacts, req: Requirements, lib: RequiredLib
     return finding(id, 'fail', T.resolvesWrong(lib.file, r.winner.dir, wrong, !!right), evidence,
       right ? addToSearchPath(facts, right.dir) : T.installRight(req.tensorflow));
   }
+  // A cuDNN whose version nothing on the machine says, ahead of one that is right: never a pass.
+  const unknown = lib.from === 'cudnn' ? unreadCudnnAhead(facts, req, lib, r) : undefined;
+  if (unknown) return finding(id, 'warn', T.unknownCudnnWins(lib.file, r.winner.dir, unknown.version, unknown.dir), evidence, addToSearchPath(facts, unknown.dir));
   return finding(id, 'pass', T.resolves(lib.file, r.winner.dir), evidence);
+}
+
+/** The right cuDNN further down the search, when the copy that wins has no version cudawiz can read. */
+function unreadCudnnAhead(facts: MachineFacts, req: Requirements, lib: RequiredLibrary, r: Resolution): { version: string; dir: string } | undefined {
+  const won = cudnnCopyIn(facts, r.winner!.dir);
+  if (!won || won.version || !req.cudnn) return undefined;
+  for (const c of r.candidates) {
+    if (c === r.winner) continue;
+    const copy = cudnnCopyIn(facts, c.dir);
+    if (copy?.version && !wrongVersion(facts, req, lib, c.dir)) return { version: copy.version, dir: c.dir };
+  }
+  return undefined;
 }
 
 /** Several files missing for one reason (no CUDA 10.1 at all) read as one problem with one fix. */

@@ -1,5 +1,6 @@
 // One finding per CUDA runtime the loader finds: which catalog TensorFlow versions it serves, exactly or
 // by minor-version compatibility (with the driver floor that implies), and which of its major it cannot.
+import type { Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { doctorText as T } from '../i18n/doctor.js';
 import type { MachineFacts } from '../probe/types.js';
@@ -23,7 +24,7 @@ function byCuda<X extends { cuda: string }>(items: X[]): Map<string, X[]> {
   return m;
 }
 
-export function runtimeFinding(catalog: Catalog, facts: MachineFacts, r: CudaRuntime): Finding {
+export function runtimeFinding(catalog: Catalog, facts: MachineFacts, r: CudaRuntime, req?: Requirements): Finding {
   const id = `cuda-runtime:${r.dir}`;
   const from = r.from === 'unknown' ? '' : T.runtimeFrom(r.from, r.toolkit);
   if (!r.majorMinor) return finding(id, 'skip', T.runtimeVersionUnknown(r.dir, r.cudart), []);
@@ -36,9 +37,14 @@ export function runtimeFinding(catalog: Catalog, facts: MachineFacts, r: CudaRun
   for (const [cuda, list] of byCuda(r.notServed)) evidence.push(T.notServedMissing(tfRange(catalog, facts.os, list.map((s) => s.tf)), cuda, T.list([...new Set(list.flatMap((s) => s.missing))])));
   if (r.serves.length === 0) return finding(id, 'skip', T.runtimeServesNone(version, r.dir, r.cudart), evidence);
   evidence.push(T.eachNeedsCudnn);
+  // The runtime TF itself loads (its libcudart) and one that does not serve it: the library's verdict, said here too.
+  const tfCudart = req?.cuda ? req.libraries.find((l) => l.name === 'cudart')?.file : undefined;
+  if (req?.cuda && tfCudart === r.cudart && !r.serves.some((s) => s.tf === req.row)) {
+    return finding(id, 'warn', T.runtimeNotThisTf(version, r.dir, r.cudart, tfRange(catalog, facts.os, r.serves.map((s) => s.tf)), req.tensorflow, req.cuda), evidence, T.runtimeNotThisTfFix(`cudawiz repair --tf ${req.tensorflow}`));
+  }
   return finding(id, 'pass', T.runtimeServes(version, r.dir, r.cudart, tfRange(catalog, facts.os, r.serves.map((s) => s.tf))), evidence);
 }
 
-export function runtimeFindings(catalog: Catalog, facts: MachineFacts): Finding[] {
-  return cudaRuntimes(catalog, facts).map((r) => runtimeFinding(catalog, facts, r));
+export function runtimeFindings(catalog: Catalog, facts: MachineFacts, req?: Requirements): Finding[] {
+  return cudaRuntimes(catalog, facts).map((r) => runtimeFinding(catalog, facts, r, req));
 }

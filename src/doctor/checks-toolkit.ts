@@ -42,11 +42,13 @@ export function toolkitInventory(facts: MachineFacts): Finding[] {
   if (readable.length === 0) {
     return [finding('toolkit', 'warn', T.noToolkit, [T.lookedUnder(facts.cudaRoot), ...nvcc], null)];
   }
-  return readable.map((t) => {
-    const missing = t.missing;
-    const evidence = [T.foundVia(T.list(t.foundVia.map(gpuText.toolkitVia))), T.has(label(present(t))), ...nvcc];
-    if (missing.length === 0) return finding(`toolkit:${t.path}`, 'pass', describeToolkit(t), evidence);
-    return finding(`toolkit:${t.path}`, 'warn', T.partial(describeToolkit(t), label(missing)), evidence, T.partialFix);
+  // Complete is every CUDA library TF loads; nvcc is for compiling, and cuDNN never ships in a toolkit: its own finding.
+  return readable.flatMap((t) => {
+    const missing = t.missing.filter((c) => c !== 'cudnn' && c !== 'nvcc');
+    const evidence = [T.foundVia(T.list(t.foundVia.map(gpuText.toolkitVia))), T.has(label(present(t))), ...(t.missing.includes('nvcc') ? [T.noNvcc] : []), ...nvcc];
+    const cudnn = t.missing.includes('cudnn') && !facts.cudnn.length ? [finding(`cudnn:${t.path}`, 'warn', T.cudnnMissingBeside(describeToolkit(t)), [], T.cudnnMissingBesideFix)] : [];
+    if (missing.length === 0) return [finding(`toolkit:${t.path}`, 'pass', describeToolkit(t), evidence), ...cudnn];
+    return [finding(`toolkit:${t.path}`, 'warn', T.partial(describeToolkit(t), label(missing)), evidence, T.partialFix), ...cudnn];
   });
 }
 

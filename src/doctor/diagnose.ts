@@ -40,7 +40,7 @@ export function diagnose(catalog: Catalog, facts: MachineFacts, options: Diagnos
   out.push(...copyInterruptedFindings(facts));
   if (req?.gpuSupported) {
     out.push(...toolkitFindings(facts, req, catalog));
-    out.push(...runtimeFindings(catalog, facts));
+    out.push(...runtimeFindings(catalog, facts, req));
     out.push(...libraryFindings(facts, req));
     out.push(...pipFindings(facts, req));
     const used = toolkitInUse(facts, req);

@@ -18,13 +18,21 @@ import { cudnnCopyIn, samePath, toolkitOwning } from './toolkit-lookup.js';
 function copyLabel(facts: MachineFacts, lib: RequiredLibrary, dir: string): string | undefined {
   if (lib.from === 'cudnn') {
     const c = cudnnCopyIn(facts, dir);
-    return c ? `cuDNN ${c.version ?? `${c.major}.x`}` : undefined;
+    return c ? `cuDNN ${cudnnVersionIn(facts, dir) ?? `${c.major}.x`}` : undefined;
   }
   const t = toolkitOwning(facts, dir);
   if (t?.version) return `CUDA ${t.version}`;
   if (facts.conda?.cuda && samePath(facts.os, dir, facts.conda.libDir)) return `CUDA ${facts.conda.cuda.version}`;
   if (facts.pip?.cudaFromWheels && facts.pip.libDirs.some((d) => samePath(facts.os, d, dir))) return `CUDA ${facts.pip.cudaFromWheels}`;
   return undefined;
+}
+
+/** The cuDNN version in `dir`: its copy's (header or file name), else the wheel's dist-info where `dir` is a pip wheel's folder. */
+function cudnnVersionIn(facts: MachineFacts, dir: string): string | undefined {
+  const copy = cudnnCopyIn(facts, dir);
+  if (copy?.version) return copy.version;
+  const wheel = facts.pip?.cudnnFromWheels;
+  return copy && wheel && major(wheel) === copy.major && facts.pip!.libDirs.some((d) => samePath(facts.os, d, dir)) ? wheel : undefined;
 }
 
 /** The right copy of a cuDNN TF can use: its major, a minor not older. */
@@ -82,6 +90,9 @@ export function loadOrderCauses(facts: MachineFacts, req: Requirements): LoadOrd
     ...ownConfs(g),
   }));
 }
+
+/** The finding of this load-order cause (its copy carries the package command, so not the same object). */
+const isCause = (f: Finding, cause: LoadOrderCause | undefined) => Boolean(cause && f.cause?.kind === 'load-order' && f.cause.rightDirs[0] === cause.rightDirs[0]);
 
 /** The line that fixes the current shell: the right folders first on LD_LIBRARY_PATH (PATH on Windows). */
 export function currentShellLine(os: MachineFacts['os'], dirs: string[]): string {
@@ -167,7 +178,7 @@ export function groupFindings(findings: Finding[], facts: MachineFacts, req: Req
   const emitted = new Set<LoadOrderCause>();
   const out: Finding[] = [];
   // A cuDNN verdict explained by the same load order: the right cuDNN sits in one of the right folders.
-  const cudnnCause = causes.find((c) => c.rightDirs.some((d) => cudnnServes(cudnnCopyIn(facts, d)?.version, req.cudnn)));
+  const cudnnCause = causes.find((c) => c.rightDirs.some((d) => cudnnServes(cudnnVersionIn(facts, d), req.cudnn)));
   for (const f of findings) {
     const lib = req.libraries.find((l) => f.id === `library:${l.name}`);
     const cause = lib ? byFile.get(lib.file) : undefined;
@@ -189,7 +200,7 @@ export function groupFindings(findings: Finding[], facts: MachineFacts, req: Req
     if (f.id === 'cudnn' && f.status === 'fail') {
       if (cudnnCause) {
         // Said once, in the load-order finding; the evidence keeps what the cuDNN check saw.
-        const lo = out.find((x) => x.cause === cudnnCause);
+        const lo = out.find((x) => isCause(x, cudnnCause));
         if (lo) {
           lo.evidence.push(R.alsoExplains(f.title));
           continue;
@@ -211,15 +222,50 @@ export function groupFindings(findings: Finding[], facts: MachineFacts, req: Req
   const elsewhere = out.find((x) => x.cause?.kind === 'cudnn-elsewhere');
   const cudnnLibrary = (f: Finding) => f.id === 'libraries:cudnn' || req.libraries.some((l) => l.from === 'cudnn' && f.id === `library:${l.name}`);
   // A cuDNN finding that came before the libraries: fold it in now that the cause's finding exists.
-  return out.flatMap((f) => {
+  return oneFindingPerFix(out.flatMap((f) => {
     if (elsewhere && f.status === 'fail' && cudnnLibrary(f)) {
       elsewhere.evidence.push(R.alsoExplains(f.title));
       return [];
     }
     if (f.id !== 'cudnn' || f.status !== 'fail' || !cudnnCause) return [f];
-    const lo = out.find((x) => x.cause === cudnnCause);
+    const lo = out.find((x) => isCause(x, cudnnCause));
     if (!lo) return [f];
     lo.evidence.push(R.alsoExplains(f.title));
     return [];
-  });
+  }), req);
+}
+
+/**
+ * Each distinct fix once: failing library findings of one kind (CUDA's, cuDNN's) with no cause of their
+ * own and the same fix (TF's own toolkit, none of it here) read as one finding naming the files it covers.
+ */
+function oneFindingPerFix(findings: Finding[], req: Requirements): Finding[] {
+  const fromOf = (f: Finding) => req.libraries.find((l) => f.id === `library:${l.name}`)?.from;
+  const key = (f: Finding) => (f.status === 'fail' && !f.cause && f.fix && fromOf(f) ? `${fromOf(f)}\n${f.fix}` : undefined);
+  const groups = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const k = key(f);
+    if (k) groups.set(k, [...(groups.get(k) ?? []), f]);
+  }
+  const taken = new Set(findings.map((f) => f.id));
+  const out: Finding[] = [];
+  for (const f of findings) {
+    const group = groups.get(key(f) ?? '');
+    if (!group || group.length < 2) {
+      out.push(f);
+      continue;
+    }
+    if (group[0] !== f) continue;
+    const from = fromOf(f)!;
+    const id = taken.has(`libraries:${from}`) ? `libraries:${from}:same-fix` : `libraries:${from}`;
+    const files = group.map((g) => req.libraries.find((l) => g.id === `library:${l.name}`)!.file);
+    // CUDA's files with TF's toolkit missing: the toolkit finding's fix is theirs; said there, once.
+    const toolkit = from === 'toolkit' ? findings.find((x) => x.id === 'toolkit' && x.status === 'fail') : undefined;
+    if (toolkit) {
+      toolkit.evidence.push(T.manyWrongCopies(group.length, T.list(files)));
+      continue;
+    }
+    out.push({ ...finding(id, 'fail', T.manyWrongCopies(group.length, T.list(files)), group.flatMap((g) => [g.title, ...g.evidence]), f.fix) });
+  }
+  return out;
 }

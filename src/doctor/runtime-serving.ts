@@ -51,6 +51,11 @@ export interface CudaRuntime {
 
 const CUDART_FILE = /^(libcudart\.so\.\d+(?:\.\d+)?|cudart64_\d+\.dll)$/i;
 
+/** The CUDA runtime version of the copies in `dir`, by the one rule every verdict uses: its toolkit, conda's record, pip's wheels, else the file's own name. */
+export function runtimeVersionIn(facts: MachineFacts, dir: string): Pick<CudaRuntime, 'version' | 'majorMinor' | 'from' | 'toolkit'> {
+  return runtimeVersion(facts, dir, facts.search.dirs.find((d) => samePath(facts.os, d.dir, dir))?.files ?? []);
+}
+
 function runtimeVersion(facts: MachineFacts, dir: string, files: string[]): Pick<CudaRuntime, 'version' | 'majorMinor' | 'from' | 'toolkit'> {
   const owner = toolkitOwning(facts, dir);
   if (owner?.majorMinor) return { version: owner.version, majorMinor: owner.majorMinor, from: 'toolkit', toolkit: owner.path };

@@ -1,8 +1,10 @@
 // Every cuDNN copy: inside each toolkit and in any directory on the library search path, with its
-// version from cudnn_version.h (8+) or cudnn.h (≤ 7); a copy without a header gets only its major.
+// version from cudnn_version.h (8+) or cudnn.h (≤ 7), else from a library's full file name
+// (libcudnn.so.8.0.4); a copy with neither gets only its major.
 import { pathFor } from '../platform.js';
 import type { MachineFs } from './machine-fs.js';
 import type { CudnnCopy, SearchPath, Toolkit } from './types.js';
+import { compareDotted } from '../version.js';
 
 export function parseCudnnHeader(text: string): string | undefined {
   const get = (k: string) => new RegExp(`#define\\s+${k}\\s+(\\d+)`).exec(text)?.[1];
@@ -30,6 +32,23 @@ function readHeader(mfs: MachineFs, includeDirs: string[]): { version: string; h
   return undefined;
 }
 
+/** libcudnn.so.8.0.4 → 8.0.4: the version a library's full file name carries (the newest, where several). */
+export function cudnnVersionFromFileName(files: string[]): { version: string; file: string } | undefined {
+  const named = files.flatMap((f) => {
+    const m = /^libcudnn\.so\.(\d+\.\d+\.\d+)$/.exec(f);
+    return m ? [{ version: m[1], file: f }] : [];
+  });
+  return named.sort((a, b) => compareDotted(b.version, a.version))[0];
+}
+
+/** The header's version, else the one in the library's file name (the file named as the source). */
+function versionOf(mfs: MachineFs, includeDirs: string[], libDir: string, libs: string[]): { version: string; header: string } | undefined {
+  const h = readHeader(mfs, includeDirs);
+  if (h) return h;
+  const named = cudnnVersionFromFileName(libs);
+  return named && { version: named.version, header: pathFor(mfs.os).join(libDir, named.file) };
+}
+
 function mainLibraries(files: string[]): string[] {
   return files.filter((f) => cudnnMajorFromFile(f) !== undefined);
 }
@@ -41,7 +60,7 @@ export function probeCudnn(mfs: MachineFs, toolkits: Toolkit[], search: SearchPa
   const norm = (d: string) => (mfs.os === 'windows' ? d.toLowerCase() : d).replace(/[\\/]+$/, '');
   for (const t of toolkits) {
     const libs = mainLibraries(t.components.cudnn ?? []);
-    const h = t.readable ? readHeader(mfs, [p.join(t.path, 'include')]) : undefined;
+    const h = t.readable ? versionOf(mfs, [p.join(t.path, 'include')], t.libraryDir, libs) : undefined;
     if (libs.length === 0 && !h) continue;
     seen.add(norm(t.libraryDir));
     const major = h ? Number(h.version.split('.')[0]) : cudnnMajorFromFile(libs[0]);
@@ -52,7 +71,7 @@ export function probeCudnn(mfs: MachineFs, toolkits: Toolkit[], search: SearchPa
     if (libs.length === 0 || seen.has(norm(d.dir))) continue;
     seen.add(norm(d.dir));
     // Headers sit beside lib: DIR/../include (a cuDNN folder), DIR/../../include (/usr/lib/x86_64-linux-gnu → /usr/include).
-    const h = readHeader(mfs, [p.join(d.dir, '..', 'include'), p.join(d.dir, '..', '..', 'include')]);
+    const h = versionOf(mfs, [p.join(d.dir, '..', 'include'), p.join(d.dir, '..', '..', 'include')], d.dir, libs);
     const major = h ? Number(h.version.split('.')[0]) : cudnnMajorFromFile(libs[0]);
     copies.push({ path: d.dir, version: h?.version, major, header: h?.header, libraries: libs, where: 'search path' });
   }

@@ -12,7 +12,7 @@ import { hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machi
 import { runBuilt, runCli } from '../helpers/cli.js';
 import { treeDigest } from '../helpers/cudnn-archive.js';
 import { englishRuns } from '../helpers/english-runs.js';
-import { condaCudnnFirst, condaNeedsNewerDriver, staleToolkitFirst, systemCudnnTooOld, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
+import { cloudCudaCudnnTooOld, condaCudnnAheadOfPip, condaCudnnFirst, condaNeedsNewerDriver, oldCudnnNotInCatalog, REPAIR_CLASSES, staleToolkitFirst, systemCudnnTooOld, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
 
 interface Repaired {
   findings: Finding[];
@@ -131,7 +131,8 @@ describe('repair, class by class', () => {
     expect(stale.title).toBe(`libcudnn.so.8 resolves to ${sys}, but it is cuDNN 8.5.0, older than 8.6`);
     expect(stale.fix).toContain('or replace the stale copy with its package manager: sudo apt-get install libcudnn8=8.6.0.163-1+cuda11.8');
     const steps = plan(r.events).steps;
-    expect(steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'package-manager-left', 'verify']);
+    expect(steps.map((s) => s.id)).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'package-manager-left', 'verify']);
+    expect(steps[0].title).toBe(`Keep CUDA 11.8.89 at ${right}: it serves TensorFlow 2.12 exactly (TensorFlow was built with it), so only cuDNN 8.6 is brought`);
     expect(steps.find((s) => s.id === 'package-manager-left')!.title).toContain('Left to you: sudo apt-get install libcudnn8=8.6.0.163-1+cuda11.8 would replace the stale copy');
     expect(steps.find((s) => s.id === 'load-order')!.title).toContain(`Put ${right}/lib64 first for new shells`);
     expect(r.exitCode, why(r)).toBe(0);
@@ -140,6 +141,38 @@ describe('repair, class by class', () => {
     expect(c.mirror!.requests.map((q) => q.path).filter((p) => p !== '/')).toEqual([expect.stringContaining(archive)]);
     expect(await treeDigest(c.m.sysroot)).toEqual(sysBefore);
     expect(fails((await doctorInNewShell(c.m, '2.12')).findings)).toEqual([]);
+  });
+
+  it("a cloud image's CUDA 11.3 with cuDNN 8.0.5 for TF 2.11 (CUDA 11.2, cuDNN 8.1): keeps that CUDA, saying why it serves, imports cuDNN 8.1 only; the full toolkit is the named alternative with its size", async () => {
+    const c = await cloudCudaCudnnTooOld();
+    const r = await repair(c);
+    expect(fails(r.findings)).toEqual(expect.arrayContaining(['cudnn', 'library:cudnn']));
+    expect(fails(r.findings)).not.toContain('toolkit');
+    const steps = plan(r.events).steps;
+    expect(steps.map((s) => s.id).filter((id) => id !== 'left-to-you')).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'verify']);
+    expect(steps[0].title).toBe(`Keep CUDA 11.3.109 at ${c.at.cloud}: it serves TensorFlow 2.11 by CUDA 11 minor-version compatibility (TensorFlow was built with 11.2; driver 450.80.02 or newer), so only cuDNN 8.1 is brought`);
+    expect(steps[0].reason).toMatch(/^the alternative, a full CUDA toolkit of its own: cudawiz install --tf 2\.11 --route redist — \d+ files, [\d.]+ GiB in all$/);
+    expect(r.events.find((e) => e.type === 'step-failed'), why(r)).toBeUndefined();
+    // Only the cuDNN archive came down; the cloud CUDA's own files are as they were, cuDNN 8.1.1 beside them.
+    expect(c.mirror!.requests.map((q) => q.path).filter((p) => p !== '/')).toEqual([expect.stringContaining(c.at.archive)]);
+    expect(await readFile(path.join(c.at.cloud, 'include', 'cudnn_version.h'), 'utf8')).toContain('#define CUDNN_MINOR 1');
+    expect(fails((await doctorInNewShell(c.m, '2.11')).findings).filter((id) => id !== 'python')).toEqual([]);
+  });
+
+  it("a conda env's cuDNN 8.5 ahead of the venv's nvidia-cudnn-cu12 8.9.7 (TF 2.16.1): the wheels' folders first, conda's command named — no toolkit, no cuDNN download", async () => {
+    const c = await condaCudnnAheadOfPip();
+    const envBefore = await treeDigest(c.at.prefix);
+    const r = await repair(c);
+    // The cuDNN verdict is the load order's: one finding, whose right copy is the wheel's (its version from its dist-info).
+    const lo = r.findings.find((f) => f.id.startsWith('load-order:'))!;
+    expect(lo.title).toContain('(cuDNN 8.9.7.29)');
+    expect(fails(r.findings)).not.toContain('cudnn');
+    const ids = plan(r.events).steps.map((s) => s.id);
+    expect(ids).toEqual(['load-order', 'wheel-loader-path', 'package-manager-left', 'verify']);
+    expect(r.exitCode, why(r)).toBe(0);
+    expect(existsSync(path.join(c.m.cudaRoot, 'cuda-12.3'))).toBe(false);
+    expect(await treeDigest(c.at.prefix)).toEqual(envBefore);
+    expect(fails((await doctorInNewShell(c.m, '2.16')).findings)).toEqual([]);
   });
 
   it("a venv whose nvidia/*/lib wheels are not on the loader path (TF 2.16.1): the venv's activate script gets the marked block, nothing downloaded", async () => {
@@ -170,6 +203,20 @@ describe('repair, class by class', () => {
     expect(await digest()).toEqual(before);
   });
 
+  it("TF 1.0 beside CUDA 8.0 with no cuDNN 5.1 in the catalog: the dry run stops where the run stops, naming NVIDIA's file, its page and --cudnn-archive", async () => {
+    const c = await oldCudnnNotInCatalog();
+    const r = await repair(c);
+    expect(fails(r.findings)).toEqual(expect.arrayContaining(['cudnn', 'library:cudnn']));
+    const p = plan(r.events);
+    expect(p.stop).toMatchObject({ step: 'obtain-cudnn', code: 'cudnn-not-in-catalog', message: 'The catalog has no cuDNN 5.1 build for CUDA 8.0 on linux.' });
+    expect(p.stop!.fix).toContain("NVIDIA's file cudnn-8.0-linux-x64-v5.1*.tgz");
+    expect(p.stop!.fix).toContain('https://developer.nvidia.com/rdp/cudnn-archive');
+    expect(p.stop!.fix).toContain('cudawiz repair --tf 1.0 --cudnn-archive PATH');
+    expect(r.exitCode).toBe(1);
+    expect(existsSync(path.join(c.at.right, 'include'))).toBe(true);
+    expect(existsSync(path.join(c.at.right, 'lib64', 'libcudnn.so.5'))).toBe(false);
+  });
+
   it('in Chinese: the stale toolkit class, plan → run → doctor, without an English sentence', async () => {
     const c = await staleToolkitFirst();
     open = c;
@@ -182,4 +229,35 @@ describe('repair, class by class', () => {
     for (const out of [doctor.stdout, r.stdout]) expect(englishRuns(out.split('```')[0])).toEqual([]);
     expect(fails((await doctorInNewShell(c.m, '2.12')).findings)).toEqual([]);
   });
+});
+
+const events = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as RunnerEvent);
+
+describe('the dry run tells the truth, class by class', () => {
+  // Every step the dry run lists either runs, or is the step it says the run will stop at (exit 1 both ways).
+  for (const [name, build] of Object.entries(REPAIR_CLASSES)) {
+    it(`${name}: the dry run's steps are the run's, and its stop is where the run stops`, async () => {
+      const c = await build();
+      open = c;
+      const flags = ['repair', '--tf', c.tf, '--yes', '--json', ...c.m.globals, ...c.flags];
+      const dry = await runBuilt([...flags, '--dry-run'], { env: c.env });
+      const real = await runBuilt(flags, { env: c.env });
+      const dryPlan = plan(events(dry.stdout));
+      const ran = events(real.stdout);
+      expect(dryPlan.steps.map((s) => [s.id, s.title])).toEqual(plan(ran).steps.map((s) => [s.id, s.title]));
+      const failed = ran.filter((e) => e.type === 'step-failed') as Extract<RunnerEvent, { type: 'step-failed' }>[];
+      if (dryPlan.stop) {
+        expect(dry.code).toBe(1);
+        expect(failed.map((f) => [f.id, f.message, f.fix])).toEqual([[dryPlan.stop.step, dryPlan.stop.message, dryPlan.stop.fix]]);
+        expect(real.code).toBe(1);
+        return;
+      }
+      expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+      expect(failed, JSON.stringify(failed)).toEqual([]);
+      const finished = new Set(ran.filter((e) => e.type === 'step-done').map((e) => (e as { id: string }).id));
+      expect(dryPlan.steps.filter((s) => !s.done && !finished.has(s.id)).map((s) => s.id)).toEqual([]);
+      // Exit 3 only where the plan lists an action left to the user (a Python outside TF's range on this host).
+      expect(real.code).toBe(dryPlan.steps.some((s) => s.id === 'left-to-you') && real.code === 3 ? 3 : 0);
+    });
+  }
 });

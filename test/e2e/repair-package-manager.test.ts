@@ -70,7 +70,7 @@ describe("repair --package-manager: conda's own command on conda's stale copy", 
     // One or the other: conda's command, and no load-order step for the same copy.
     const steps = plan(ev);
     expect(steps.map((s) => s.id)).toEqual(['package-manager', 'verify']);
-    expect(steps[0].title).toBe(`Run conda install --yes -p ${prefix} "cudnn>=8.6,<9" cudatoolkit=11.8 — fixes: 8 of TensorFlow's libraries load from ${prefix}/lib/ (CUDA 11.2.2, cuDNN 8.x), ahead of the right copies in ${right}/lib64 (CUDA 11.8.89, cuDNN 8.6.0)`);
+    expect(steps[0].title).toBe(`Run conda install --yes -p ${prefix} "cudnn>=8.6,<9" cudatoolkit=11.8 — fixes: 8 of TensorFlow's libraries load from ${prefix}/lib/ (CUDA 11.2.2, cuDNN 8.1.0), ahead of the right copies in ${right}/lib64 (CUDA 11.8.89, cuDNN 8.6.0)`);
     expect(steps[0].reason).toContain('so it is not worked around');
     const ran = done(ev, 'package-manager');
     expect(ran.evidence).toEqual(expect.arrayContaining([expect.stringMatching(/cudnn +8\.1\.0\.77-h90431f1_0 --> 8\.9\.2\.26-cuda11_0/)]));

@@ -230,7 +230,7 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
       const steps = planOf(r)!.steps;
       const ids = steps.map((s) => s.id).filter((id) => id !== 'left-to-you');
       const cudnn = tf === '2.12' ? '8.6' : '8.1';
-      expect(ids, r.doctor.text).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'cudnn-for-everyone', 'verify']);
+      expect(ids, r.doctor.text).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'cudnn-for-everyone', 'verify']);
       expect(steps.find((s) => s.id === 'import-cudnn')!.reason).toBe(`include, lib into /usr/local/cudnn-${cudnn}-cuda11 (nothing of the distribution's packages is written), under a manifest`);
       expect(steps.find((s) => s.id === 'cudnn-for-everyone')!.reason).toBe(`writes /etc/ld.so.conf.d/cudawiz-cudnn-${cudnn}-cuda11.conf, ldconfig`);
       // No conf file for a CUDA folder: nothing shadows apt's libraries for any program.
@@ -256,7 +256,7 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
     });
     log("install --tf 2.12 --yes over apt's CUDA, as root (the second run)", r);
     expect(r.doctor.code, r.doctor.text).toBe(0);
-    expect(planOf(r)!.steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'cudnn-for-everyone', 'verify']);
+    expect(planOf(r)!.steps.map((s) => s.id)).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'cudnn-for-everyone', 'verify']);
     // Only the cuDNN archive came down.
     expect(requests.filter((p) => p.endsWith('.xz') || p.endsWith('.run'))).toEqual([expect.stringContaining(archive.name)]);
     const [intact, conf, rc, findings, rollback, libsLeft, confsLeft] = r.after.trim().split('\n');
@@ -276,7 +276,7 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
       after: (flags) => [APT_INTACT, 'ls /etc/ld.so.conf.d | grep -c cudawiz || true', ...doctorLines('bash -ic', flags)],
     });
     log("install --tf 2.12 --yes over apt's CUDA, as nobody (the second run)", r);
-    expect(planOf(r)!.steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
+    expect(planOf(r)!.steps.map((s) => s.id)).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
     const [intact, confs, rc, findings] = r.after.trim().split('\n');
     expect(intact).toBe('apt-files-intact');
     expect(confs).toBe('0');
@@ -294,7 +294,7 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
     // Run again, it has nothing left to do.
     expect(r.doctor.code, r.doctor.text).toBe(0);
     const steps = planOf(r)!.steps;
-    expect(steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'remove-own-conf', 'cudnn-for-everyone', 'verify']);
+    expect(steps.map((s) => s.id)).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'remove-own-conf', 'cudnn-for-everyone', 'verify']);
     expect(steps[3].title).toMatch(/^Remove cudawiz's own \/etc\/ld\.so\.conf\.d\/cudawiz-cuda-11\.2\.conf \(an older run's\), then ldconfig — fixes: 1 of TensorFlow's libraries load from \/usr\/local\/cuda-11\.2\/lib64/);
     // Every program: the probe runs after the repair as root, with no LD_LIBRARY_PATH, and the real loader takes apt's copy.
     expect(r.dlopen.loaded['libcudart.so.11.0']).toBe(`${LIB}/libcudart.so.11.8.89`);

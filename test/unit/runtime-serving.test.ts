@@ -97,7 +97,7 @@ describe("the plan over apt's CUDA (install and repair alike)", () => {
     for (const [tf, cudnn] of [['2.12', '8.6'], ['2.11', '8.1']]) {
       for (const mode of ['install', 'repair'] as const) {
         const plan = choosePlan(machine, { mode, tf, facts, options: { yes: true, configureEnv: 'no', command: 'cudawiz', cudaRoot: '/usr/local' } });
-        expect(plan.stepIds.filter((id) => id !== 'left-to-you'), `${mode} ${tf}`).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
+        expect(plan.stepIds.filter((id) => id !== 'left-to-you'), `${mode} ${tf}`).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
         expect(plan.ctx.cudnnDir).toBe(`/usr/local/cudnn-${cudnn}-cuda11`);
         expect(plan.lockTarget).toBe(plan.ctx.cudnnDir);
       }
@@ -146,7 +146,7 @@ describe("the plan over NVIDIA's CUDA 11.8 for TF 2.11 (built with 11.2)", () =>
     const machine = { catalog, host: m.host, redist: () => loadRedistCatalog() };
     for (const mode of ['install', 'repair'] as const) {
       const plan = choosePlan(machine, { mode, tf: '2.11', facts, options: { yes: true, configureEnv: 'no', command: 'cudawiz', cudaRoot: '/usr/local' } });
-      expect(plan.stepIds.filter((id) => id !== 'left-to-you'), mode).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'verify']);
+      expect(plan.stepIds.filter((id) => id !== 'left-to-you'), mode).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'verify']);
       expect(plan.ctx.toolkitDir).toBe('/usr/local/cuda-11.2');
       expect(plan.ctx.cudnnDir).toBe('/usr/local/cuda-11.8');
     }

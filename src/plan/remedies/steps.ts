@@ -27,6 +27,10 @@ import { settleInterruptedCopy } from '../steps/settle.js';
 import { NeedsInput, type Step } from '../runner.js';
 import { cudnnInToolkit, importCudnnBesideStep, importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
 import { spaceStep } from '../steps/space.js';
+import { servingRuntimeFor } from '../../doctor/runtime-serving.js';
+import { routeFiles } from '../../bundle/routes.js';
+import { routeTotal } from '../../bundle/describe.js';
+import { loadRedistCatalog } from '../../redist/catalog.js';
 import { packageLeftStep, packageManagerStep, stopError, unlessReplaced } from './package-manager.js';
 
 /** Space for the one download a cuDNN-only repair makes. */
@@ -244,6 +248,36 @@ export const newShellVerifyStep = (leftToUser: ReadonlySet<string> = new Set()):
 });
 
 /**
+ * Says why the CUDA TF loads already serves it (runtime-serving's rule, the doctor's own), so only cuDNN
+ * comes, and names the full toolkit as the alternative with its size. Changes nothing: done from the start.
+ */
+export function cudaServesStep(facts: MachineFacts, ctx: PlanContext): Step<PlanContext> | undefined {
+  const s = servingRuntimeFor(ctx.catalog, facts, ctx.tf, ctx.os);
+  if (!s || !ctx.req.cudnn) return undefined;
+  const { runtime, served } = s;
+  const how = served.how === 'exact' ? R.servesExactly : R.servesByMinorCompat(String(major(served.cuda)), served.cuda, served.driverMin);
+  const title = R.keepCuda(runtime.version ?? runtime.majorMinor ?? '', runtime.toolkit ?? runtime.dir, ctx.tf, how, ctx.req.cudnn);
+  return {
+    id: 'cuda-serves',
+    title,
+    check: async () => ({ done: false, reason: fullToolkitAlternative(ctx) }),
+    run: async () => ({ summary: R.cudaKept }),
+  };
+}
+
+/** The full toolkit instead of the smallest change: the redist route's command and download, else the installer's size. */
+function fullToolkitAlternative(ctx: PlanContext): string | undefined {
+  try {
+    const redist = routeFiles(ctx.catalog, loadRedistCatalog(), ctx.tf, ctx.os, 'redist');
+    if (redist.available) return R.fullToolkitInstead(`cudawiz install --tf ${ctx.tf} --route redist`, routeTotal(redist));
+    const toolkit = routeFiles(ctx.catalog, loadRedistCatalog(), ctx.tf, ctx.os, 'toolkit');
+    return toolkit.available ? R.fullToolkitSize(ctx.cuda, routeTotal(toolkit)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Where a cuDNN-only remedy puts cuDNN, from the toolkit TF loads its CUDA libraries from (the doctor's
  * `toolkitInUse`), set on `ctx.cudnnDir`: beside a distro's CUDA (apt's, in /usr: its packages' files,
  * never written) a folder of its own, per user — under --cuda-root when given, else beside the per-user
@@ -292,7 +326,11 @@ export function remedySteps(findings: readonly Finding[], facts: MachineFacts, c
   const place = has('import-cudnn') && !has('install-toolkit') ? placeCudnn(facts, ctx) : 'toolkit';
   const beside = place !== 'toolkit';
   if (has('install-toolkit')) steps.push(...routeSteps.filter((s) => s.id !== 'verify' && s.id !== 'preflight').map((s) => orOnNo(s, fixing('install-toolkit'))));
-  else if (has('import-cudnn')) steps.push(...[cudnnSpaceStep, obtainCudnnStep, beside ? importCudnnBesideStep : importCudnnStep].map((s) => orOnNo(s, fixing('import-cudnn'))));
+  else if (has('import-cudnn')) {
+    const serves = cudaServesStep(facts, ctx);
+    if (serves) steps.push(serves);
+  }
+  if (!has('install-toolkit') && has('import-cudnn')) steps.push(...[cudnnSpaceStep, obtainCudnnStep, beside ? importCudnnBesideStep : importCudnnStep].map((s) => orOnNo(s, fixing('import-cudnn'))));
   // One load-order step for every folder that must come first: the causes the doctor found, and the
   // toolkit a cuDNN goes into when the copy that wins today is elsewhere (a system folder's, apt's).
   const ordered = fixing('load-order').flatMap((f) => (f.cause?.kind === 'load-order' ? [{ f, cause: f.cause }] : []));

@@ -43,6 +43,24 @@ export async function cudnnInToolkit(ctx: PlanContext): Promise<string | undefin
   return undefined;
 }
 
+/**
+ * NVIDIA's file name for a cuDNN the catalog has no row for, by the naming of its era (assets/cudnn.json's
+ * sources: cudnn-<CUDA>-linux-x64-v<cuDNN>….tgz up to 8.2, cudnn-<os>-x86_64-<cuDNN>…_cuda<major>-archive from 8.3).
+ */
+export function nvidiaCudnnFileName(cudnn: string, cuda: string, os: PlanContext['os']): string {
+  if (compareDotted(majorMinor(cudnn), '8.3') < 0) return os === 'windows' ? `cudnn-${cuda}-windows10-x64-v${cudnn}*.zip` : `cudnn-${cuda}-linux-x64-v${cudnn}*.tgz`;
+  return os === 'windows' ? `cudnn-windows-x86_64-${cudnn}.*_cuda${major(cuda)}-archive.zip` : `cudnn-linux-x86_64-${cudnn}.*_cuda${major(cuda)}-archive.tar.xz`;
+}
+
+/** The stop where the catalog has no cuDNN build for this CUDA: the file to get, its page, and how to hand it over. */
+function notInCatalog(ctx: PlanContext): CudawizError {
+  const cudnn = String(ctx.req.cudnn);
+  return new CudawizError(stepsText.noCudnnBuild(cudnn, ctx.cuda, ctx.os), {
+    code: 'cudnn-not-in-catalog',
+    fix: stepsText.noCudnnBuildFix(cudnn, ctx.cuda, nvidiaCudnnFileName(cudnn, ctx.cuda, ctx.os), ctx.catalog.cudnn.archivePage, `${ctx.command} --cudnn-archive PATH`),
+  });
+}
+
 export const obtainCudnnStep: Step<PlanContext> = {
   id: 'obtain-cudnn',
   get title() {
@@ -52,15 +70,19 @@ export const obtainCudnnStep: Step<PlanContext> = {
     const v = await cudnnInToolkit(ctx);
     if (v) return { done: true, reason: stepsText.cudnnAlready(v, cudnnTargetDir(ctx)) };
     const a = ctx.req.cudnnArchive;
-    return { done: false, reason: a ? cudnnPlanReason(a) : undefined };
+    if (a || ctx.cudnnArchive) return { done: false, reason: a ? cudnnPlanReason(a) : ctx.cudnnArchive };
+    // No build in the catalog and none handed over: the run stops here, and the preview says so with what to bring.
+    const stop = notInCatalog(ctx);
+    return { done: false, reason: stop.message, stop };
   },
   async run(ctx, io) {
     const archive = ctx.req.cudnnArchive;
-    if (!archive) throw new CudawizError(stepsText.noCudnnBuild(String(ctx.req.cudnn), ctx.cuda, ctx.os), { fix: stepsText.noCudnnBuildFix });
+    // The user's own archive needs no catalog row: the import reads its version and refuses a wrong one.
     if (ctx.cudnnArchive) {
-      if (!(await exists(ctx.cudnnArchive))) throw new CudawizError(stepsText.archiveMissing(ctx.cudnnArchive), { fix: stepsText.archiveMissingFix(archive.file), exitCode: EXIT.usage });
+      if (!(await exists(ctx.cudnnArchive))) throw new CudawizError(stepsText.archiveMissing(ctx.cudnnArchive), { fix: stepsText.archiveMissingFix(archive?.file ?? nvidiaCudnnFileName(String(ctx.req.cudnn), ctx.cuda, ctx.os)), exitCode: EXIT.usage });
       return { summary: ctx.cudnnArchive };
     }
+    if (!archive) throw notInCatalog(ctx);
     // The tested build a compatible public pick stands in for counts too, when the user already has it.
     const found = (await findArchiveInDownloads(ctx.downloadsDir, archive.file)) ?? (archive.alternative && (await findArchiveInDownloads(ctx.downloadsDir, archive.alternative.file)));
     if (found) {
