@@ -8,7 +8,7 @@ export const en = {
   scanCudnn: 'cuDNN copies',
   scanPython: 'Python / TensorFlow',
   none: 'none found',
-  existingInstall: 'This machine already has CUDA. What would you like to do?',
+  chooseWhat: 'What would you like to do?',
   repair: 'Repair it (fix what the doctor finds)',
   newSetup: 'New setup for a TensorFlow version',
   problemsFound: (n: number) => `${n} problem${n === 1 ? '' : 's'} found`,
@@ -53,6 +53,8 @@ export const en = {
   done: 'Done. Your machine is ready for TensorFlow.',
   doneLeftToYou: 'Done with what cudawiz may change. What is left to you is listed above; TensorFlow works once it is done.',
   keysSelect: '↑/↓ move · Enter choose · Esc back · Ctrl+C quit',
+  /** The first screen has nothing to go back to: Esc and q leave. */
+  keysScan: '↑/↓ move · Enter choose · Esc or q quit',
   keysInput: 'Enter accept · Esc back · Ctrl+C quit',
   keysRun: 'Ctrl+C stop (you can resume later)',
   keysDone: 'Enter or q quit',
