@@ -18,6 +18,9 @@ export const en = {
   chooseTfHint: 'The version decides the CUDA and cuDNN: the library names encode them.',
   needs: (cuda: string, cudnn: string, python: string) => `CUDA ${cuda} · cuDNN ${cudnn} · Python ${python}`,
   cannotRun: 'cannot run here',
+  /** Under a list longer than the screen: what is above and below, and that typing a version jumps to it. */
+  listMore: (above: number, below: number, typed: string) =>
+    [above ? `↑ ${above} more` : '', below ? `↓ ${below} more` : '', typed ? `typed ${typed}` : 'type a version (2.3) to jump to it'].filter(Boolean).join(' · '),
   slowFirstStart: '(slow first start: JIT)',
   chooseRoute: (tf: string) => `How should TensorFlow ${tf} get CUDA and cuDNN?`,
   routePip: 'pip wheels in a virtual environment (changes nothing outside it)',

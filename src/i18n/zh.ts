@@ -18,6 +18,8 @@ export const zh: Strings = {
   chooseTf: '选择 TensorFlow 版本',
   chooseTfHint: '版本决定了 CUDA 和 cuDNN：动态库的文件名里就写着版本号。',
   needs: (cuda: string, cudnn: string, python: string) => `CUDA ${cuda} · cuDNN ${cudnn} · Python ${python}`,
+  listMore: (above: number, below: number, typed: string) =>
+    [above ? `↑ 上面还有 ${above} 个` : '', below ? `↓ 下面还有 ${below} 个` : '', typed ? `已输入 ${typed}` : '输入版本号（如 2.3）可直接跳到那里'].filter(Boolean).join(' · '),
   cannotRun: '这里无法运行',
   slowFirstStart: '（首次启动较慢：JIT 编译）',
   chooseRoute: (tf: string) => `TensorFlow ${tf} 的 CUDA 和 cuDNN 从哪里来？`,
