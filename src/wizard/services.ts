@@ -75,7 +75,7 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
     lines,
     problems: causes.map((c) => ({ title: c.finding.title, fix: c.finding.fix ?? undefined })),
     // Whatever the doctor finds is repair's to fix or to stop at, on any machine (pip's wheels, conda, a distro's CUDA).
-    canRepair: causes.length > 0,
+    canRepair: causes.length > 0 || Boolean(beyond),
     ...(blocking.length ? { blocking: blocking.map((f) => ({ title: f.title, fix: f.fix ?? undefined })) } : {}),
     installedTf,
     ...(catalog.warnings?.length ? { warnings: catalog.warnings } : {}),
@@ -101,11 +101,12 @@ export function whatNowFor(catalog: Catalog, os: OsName, tf: string | undefined,
   const fits = py !== undefined && pythonFits(py, req.python);
   const installed = facts?.python.tensorflow?.version;
   const rowOf = (v: string) => { try { return requirementsFor(catalog, v, os).row; } catch { return undefined; } };
-  const has = fits && installed !== undefined && (installed === tf || rowOf(installed) === req.row);
+  // TF already installed (it imports; verify said so): nothing to install, whatever the Python's version.
+  const has = installed !== undefined && (installed === tf || rowOf(installed) === req.row);
   const range = pythonRange(req.python);
   return {
     ...(has ? {} : { pip: req.pip }),
-    ...(fits ? {} : { python: py ? wizardText.pythonCannotTake(majorMinor(py), majorMinor(req.row), range) : wizardText.pythonNeeded(majorMinor(req.row), range) }),
+    ...(has || fits ? {} : { python: py ? wizardText.pythonCannotTake(majorMinor(py), majorMinor(req.row), range) : wizardText.pythonNeeded(majorMinor(req.row), range) }),
   };
 }
 
