@@ -49,7 +49,7 @@ export function App({ controller }: { controller: WizardController }) {
           {t.title}
         </Text>
       )}
-      {state.screen === 'scan' ? <ScanScreen scan={state.scan} onChoose={(m) => void controller.chooseMode(m)} /> : null}
+      {state.screen === 'scan' ? <ScanScreen scan={state.scan} onChoose={(m) => void controller.chooseMode(m)} onQuit={quit} /> : null}
       {state.screen === 'preparing' ? <Spinner label={wizardText.preparing(state.tf ?? '')} /> : null}
       {state.screen === 'newer' ? <NewerTfScreen beyond={state.beyond} onPick={(v) => void controller.pickTf(v)} onBack={() => controller.back()} onQuit={quit} /> : null}
       {state.screen === 'error' ? <ErrorScreen message={state.message} fix={state.fix} canGoBack={Boolean(state.back)} onBack={() => controller.back()} onQuit={quit} /> : null}
@@ -63,7 +63,7 @@ export function App({ controller }: { controller: WizardController }) {
         <DoneScreen
           runner={state.runner}
           result={state.result}
-          pip={state.pip}
+          whatNow={state.whatNow}
           onQuit={quit}
         />
       ) : null}

@@ -1,9 +1,9 @@
 // Screen 2: the TensorFlow versions for this OS with what each needs; the ones this machine cannot
-// run are listed apart with the reason.
-import { Select } from '@inkjs/ui';
+// run are listed apart with the reason. Typing a version jumps to it.
 import { Box, Text, useInput } from 'ink';
 import type { TfChoice } from '../src/wizard/controller.js';
 import { KeyHints } from './KeyHints.js';
+import { VersionList } from './VersionList.js';
 import { useUi } from './UiContext.js';
 
 export function ChooseTfScreen({ choices, defaultVersion, onPick, onBack }: { choices: TfChoice[]; defaultVersion?: string; onPick(v: string): void; onBack(): void }) {
@@ -18,10 +18,10 @@ export function ChooseTfScreen({ choices, defaultVersion, onPick, onBack }: { ch
     <Box flexDirection="column">
       <Text bold>{t.chooseTf}</Text>
       <Text dimColor>{t.chooseTfHint}</Text>
-      <Select
-        visibleOptionCount={8}
-        options={runnable.map((c) => ({ value: c.version, label: `TensorFlow ${c.version.padEnd(7)} ${t.needs(c.cuda, c.cudnn, c.python)}${c.verdict === 'ptx-jit' ? ` ${t.slowFirstStart}` : ''}${c.pythonCannot ? ` ${c.pythonCannot}` : ''}` }))}
-        onChange={onPick}
+      <VersionList
+        visible={8}
+        rows={runnable.map((c) => ({ version: c.version, label: `TensorFlow ${c.version.padEnd(7)} ${t.needs(c.cuda, c.cudnn, c.python)}${c.verdict === 'ptx-jit' ? ` ${t.slowFirstStart}` : ''}${c.pythonCannot ? ` ${c.pythonCannot}` : ''}` }))}
+        onPick={onPick}
       />
       {blocked.length > 0 ? (
         <Box flexDirection="column" marginTop={1}>

@@ -1,25 +1,35 @@
-// Screen 6's ending: on success a short "what now"; on failure the failing step's fix.
+// Screen 6's ending: on success what to do next (a new terminal, the Python TF needs, pip where TF is
+// not installed yet, the check); on failure the failing step's fix.
 import { Box, Text, useInput } from 'ink';
 import type { RunnerState } from '../src/plan/events.js';
 import type { RunResult } from '../src/plan/runner.js';
+import { wizardText } from '../src/i18n/wizard.js';
+import type { WhatNow } from '../src/wizard/controller.js';
 import { KeyHints } from './KeyHints.js';
 import { StatusLine } from './StatusLine.js';
 import { useUi } from './UiContext.js';
 
-export function DoneScreen({ runner, result, pip, onQuit }: { runner: RunnerState; result: RunResult; pip?: string; onQuit(): void }) {
+export function DoneScreen({ runner, result, whatNow, onQuit }: { runner: RunnerState; result: RunResult; whatNow?: WhatNow; onQuit(): void }) {
   const { t } = useUi();
   useInput((input, key) => {
     if (key.return || input === 'q') onQuit();
   });
+  // Never "ready" while TensorFlow has no Python that can take it.
+  const headline = result.exitCode === 3 ? t.doneLeftToYou : whatNow?.python ? wizardText.doneNeedsPython : t.done;
+  const steps = [wizardText.whatNowNewTerminal, ...(whatNow?.python ? [whatNow.python] : []), ...(whatNow?.pip ? [t.whatNowPip(whatNow.pip)] : []), t.whatNowCheck];
   return (
     <Box flexDirection="column">
       {result.ok ? (
         <Box flexDirection="column" marginTop={1}>
           {/* Done with what cudawiz may change, and something listed above is the user's to do (exit 3). */}
-          {result.exitCode === 3 ? <StatusLine status="warn" text={t.doneLeftToYou} /> : <StatusLine status="pass" text={t.done} />}
+          <StatusLine status={result.exitCode === 3 || whatNow?.python ? 'warn' : 'pass'} text={headline} />
           <Text bold>{t.whatNow}:</Text>
-          {pip ? <Text>  {t.whatNowPip(pip)}</Text> : null}
-          <Text>  {t.whatNowCheck}</Text>
+          {steps.map((line, i) => (
+            <Text key={i}>
+              {'  '}
+              {i + 1}. {line}
+            </Text>
+          ))}
         </Box>
       ) : (
         <Box marginTop={1}>

@@ -2,6 +2,8 @@
 import { Spinner } from '@inkjs/ui';
 import { Box, Text } from 'ink';
 import type { StepState } from '../src/plan/events.js';
+import { commandToPaste } from '../src/wizard/paste.js';
+import { displayWidth } from '../src/wizard/fit-rows.js';
 import { ProgressLine } from './ProgressLine.js';
 import { StatusLine } from './StatusLine.js';
 import { useUi } from './UiContext.js';
@@ -30,12 +32,32 @@ export function StepView({ step }: { step: StepState }) {
   return (
     <Box flexDirection="column">
       <StatusLine status={status} text={t.stepLine(step.title, step.summary, step.status === 'skipped' ? step.reason : undefined)} />
-      {step.evidence?.map((e, i) => (
-        <Text key={i} dimColor>
-          {'    '}
-          {e}
-        </Text>
-      ))}
+      {step.evidence?.map((e, i) => {
+        const paste = commandToPaste(e);
+        if (!paste) {
+          return (
+            <Text key={i} dimColor>
+              {'    '}
+              {e}
+            </Text>
+          );
+        }
+        // The command on a line of its own, as wide as it is: the terminal may fold it, but no newline breaks it.
+        return (
+          <Box key={i} flexDirection="column">
+            <Text dimColor>
+              {'    '}
+              {paste.words}
+            </Text>
+            <Box width={displayWidth(paste.command) + 4} flexShrink={0}>
+              <Text>
+                {'    '}
+                {paste.command}
+              </Text>
+            </Box>
+          </Box>
+        );
+      })}
       {step.error ? (
         <Box flexDirection="column" marginLeft={2}>
           <Text color="red">{step.error.message}</Text>

@@ -12,6 +12,7 @@ import { parseArgv, readArgvLoosely } from './cli/args.js';
 import { COMMAND_MODULES } from './cli/commands.js';
 import type { CommandIO } from './cli/context.js';
 import { commandHelp, mainHelp } from './cli/help.js';
+import { hostOs } from './platform.js';
 import { createOutput, unicodeSafe } from './cli/output.js';
 import { createPrivateFile } from './private-file.js';
 import { forJson, forTerminal, redactCredentials } from './redact.js';
@@ -82,7 +83,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   setLang(loose.json ? 'en' : loose.lang); // set on every call: main() is also called in-process, run after run
   try {
     if (loose.help) {
-      io.stdout.write(`${loose.command && isCommandName(loose.command) ? commandHelp(loose.command) : mainHelp()}\n`);
+      io.stdout.write(`${loose.command && isCommandName(loose.command) ? commandHelp(loose.command, options.host?.os ?? hostOs()) : mainHelp()}\n`);
       return EXIT.ok;
     }
     // Modules start loading as soon as it is known that they are needed, so their loads overlap.

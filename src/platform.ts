@@ -158,6 +158,11 @@ export const WINDOWS_ZLIB_DLL = 'zlibwapi.dll';
 export const WINDOWS_ZLIB_FROM_CUDNN = '8.3';
 
 /** How a user gets the rights to write into a system directory, said as a fix line. */
+/** NVIDIA's Windows installer writes Program Files and the machine's registry: it runs only as an administrator. */
+export function installerNeedsAdministrator(os: OsName): boolean {
+  return os === 'windows';
+}
+
 export function elevationHint(os: OsName, command: string): string {
   return os === 'windows'
     ? stepsText.elevateWindows(command)

@@ -1,6 +1,7 @@
 // `cudawiz --help`, `cudawiz COMMAND --help` and each command's usage line, all read off the spec
 // (src/cli/spec.ts) in the run's language (src/i18n/cli.ts).
 import { cliText } from '../i18n/cli.js';
+import type { OsName } from '../platform.js';
 import { COMMAND_NAMES, COMMAND_SPECS, GLOBAL_FLAGS, type CommandName, type CommandSpec, type FlagSpec } from './spec.js';
 
 type Row = [string, string];
@@ -55,8 +56,10 @@ export function mainHelp(): string {
   ].join('\n');
 }
 
-export function commandHelp(name: CommandName): string {
+/** `os`: where --help runs; Windows gets its own examples where a command has them. */
+export function commandHelp(name: CommandName, os: OsName = 'linux'): string {
   const spec: CommandSpec = COMMAND_SPECS[name];
+  const examples = os === 'windows' && spec.windowsExamples ? spec.windowsExamples : spec.examples;
   const rows: Row[] = [...(spec.positional ? [[spec.positional.name, cliText[spec.positional.help]] as Row] : []), ...flagRows(spec.flags)];
   return [
     `${cliText.usageTitle} ${usageLine(name)}`,
@@ -67,7 +70,7 @@ export function commandHelp(name: CommandName): string {
     table(rows),
     '',
     cliText.examplesTitle,
-    ...spec.examples.map((e) => `  ${e}`),
+    ...examples.map((e) => `  ${e}`),
     '',
     cliText.globalFlagsSeeMain,
   ].join('\n');

@@ -28,6 +28,8 @@ export interface CommandSpec {
   positional?: PositionalSpec;
   flags: Record<string, FlagSpec>;
   examples: string[];
+  /** Where the examples name Linux paths or advice: the ones `--help` shows on Windows instead. */
+  windowsExamples?: string[];
 }
 
 export const GLOBAL_FLAGS = {
@@ -108,6 +110,7 @@ export const COMMAND_SPECS = {
       ...PLAN_FLAGS,
     },
     examples: ['cudawiz install --tf 2.3 --dry-run', 'cudawiz install --tf 2.3 --cudnn-archive ~/Downloads/cudnn-10.1-linux-x64-v7.6.5.32.tgz --yes', 'cudawiz install --tf 2.16.1 --route pip --venv ~/tf --yes', 'cudawiz install --tf 2.10 --route redist --yes'],
+    windowsExamples: ['cudawiz install --tf 2.3 --dry-run', 'cudawiz install --tf 2.3 --cudnn-archive C:\\Users\\me\\Downloads\\cudnn-10.1-windows10-x64-v7.6.5.32.zip --yes', 'cudawiz install --tf 2.10 --route redist --yes'],
   },
   repair: {
     summary: 'repairSummary',
@@ -131,6 +134,7 @@ export const COMMAND_SPECS = {
       'keep-toolkits': { type: 'boolean', help: 'rollbackKeepToolkits' },
     },
     examples: ['cudawiz rollback --dry-run', 'cudawiz rollback', 'cudawiz rollback --keep-toolkits', 'cudawiz rollback --cuda-dir /usr/local/cuda-10.1'],
+    windowsExamples: ['cudawiz rollback --dry-run', 'cudawiz rollback', 'cudawiz rollback --keep-toolkits', 'cudawiz rollback --cuda-dir "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.1"'],
   },
 } as const satisfies Record<string, CommandSpec>;
 

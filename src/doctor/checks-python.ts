@@ -18,7 +18,12 @@ function wslSteps(catalog: Catalog, tf: string): string[] {
 
 export function pythonFinding(facts: MachineFacts, req: Requirements | undefined): Finding {
   const py = facts.python;
-  if (py.state === 'not-found') return finding('python', req ? 'fail' : 'warn', T.noPython, [py.evidence ?? ''], T.installPython);
+  if (py.state === 'not-found') {
+    // The range TF needs, wherever Python is missing: "Install 64-bit Python 3.5–3.8 for TF 2.3".
+    if (!req) return finding('python', 'warn', T.noPython, [py.evidence ?? ''], T.installPython);
+    const range = req.python.min === req.python.max ? req.python.min : `${req.python.min}–${req.python.max}`;
+    return finding('python', 'fail', T.noPythonFor(majorMinor(req.row), range), [py.evidence ?? ''], T.installPythonFor(majorMinor(req.row), range));
+  }
   if (py.state === 'could-not-collect' || !py.version) return finding('python', 'warn', T.pythonNoVersion(py.command), [py.evidence ?? ''], T.pythonNoVersionFix);
   const evidence = [`${py.command}${py.executable && py.executable !== py.command ? ` → ${py.executable}` : ''}`];
   if (py.bits === 32) return finding('python', 'fail', T.python32(py.version), evidence, T.python32Fix);

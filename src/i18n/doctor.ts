@@ -214,6 +214,8 @@ const en = {
   // ---------------------------------------------------------------- Python, TensorFlow, native Windows (checks-python, target)
   noPython: 'No Python interpreter found',
   installPython: 'Install 64-bit Python (or pass --python PATH).',
+  noPythonFor: (tf: string, range: string) => `No Python interpreter found: TensorFlow ${tf} needs 64-bit Python ${range}`,
+  installPythonFor: (tf: string, range: string) => `Install 64-bit Python ${range} for TF ${tf} (python.org), or pass --python PATH.`,
   pythonNoVersion: (command: string | undefined) => `Could not ask ${command} for its version`,
   pythonNoVersionFix: 'Run it yourself, or pass another interpreter with --python PATH.',
   python32: (v: string) => `Python ${v} is 32-bit; TensorFlow needs 64-bit Python`,
@@ -512,6 +514,8 @@ const zh: DoctorStrings = {
 
   noPython: '没有找到 Python 解释器',
   installPython: '安装 64 位的 Python（或者用 --python PATH 指定）。',
+  noPythonFor: (tf, range) => `没有找到 Python 解释器：TensorFlow ${tf} 需要 64 位的 Python ${range}`,
+  installPythonFor: (tf, range) => `为 TF ${tf} 安装 64 位的 Python ${range}（python.org），或者用 --python PATH 指定。`,
   pythonNoVersion: (command) => `问不出 ${command} 的版本`,
   pythonNoVersionFix: '自己运行一下它，或者用 --python PATH 换一个解释器。',
   python32: (v) => `Python ${v} 是 32 位的；TensorFlow 需要 64 位的 Python`,

@@ -8,7 +8,7 @@ export const en = {
   scanCudnn: 'cuDNN copies',
   scanPython: 'Python / TensorFlow',
   none: 'none found',
-  existingInstall: 'This machine already has CUDA. What would you like to do?',
+  chooseWhat: 'What would you like to do?',
   repair: 'Repair it (fix what the doctor finds)',
   newSetup: 'New setup for a TensorFlow version',
   problemsFound: (n: number) => `${n} problem${n === 1 ? '' : 's'} found`,
@@ -18,6 +18,9 @@ export const en = {
   chooseTfHint: 'The version decides the CUDA and cuDNN: the library names encode them.',
   needs: (cuda: string, cudnn: string, python: string) => `CUDA ${cuda} · cuDNN ${cudnn} · Python ${python}`,
   cannotRun: 'cannot run here',
+  /** Under a list longer than the screen: what is above and below, and that typing a version jumps to it. */
+  listMore: (above: number, below: number, typed: string) =>
+    [above ? `↑ ${above} more` : '', below ? `↓ ${below} more` : '', typed ? `typed ${typed}` : 'type a version (2.3) to jump to it'].filter(Boolean).join(' · '),
   slowFirstStart: '(slow first start: JIT)',
   chooseRoute: (tf: string) => `How should TensorFlow ${tf} get CUDA and cuDNN?`,
   routePip: 'pip wheels in a virtual environment (changes nothing outside it)',
@@ -53,6 +56,8 @@ export const en = {
   done: 'Done. Your machine is ready for TensorFlow.',
   doneLeftToYou: 'Done with what cudawiz may change. What is left to you is listed above; TensorFlow works once it is done.',
   keysSelect: '↑/↓ move · Enter choose · Esc back · Ctrl+C quit',
+  /** The first screen has nothing to go back to: Esc and q leave. */
+  keysScan: '↑/↓ move · Enter choose · Esc or q quit',
   keysInput: 'Enter accept · Esc back · Ctrl+C quit',
   keysRun: 'Ctrl+C stop (you can resume later)',
   keysDone: 'Enter or q quit',

@@ -23,7 +23,10 @@ export const planText = localized({
     pythonThen: (pipExe: string, pip: string) => `then: ${pipExe} install ${pip}`,
     pythonNoneFound: (range: string, want: string, cmd: string, venv: string, pipExe: string, pip: string) =>
       `no Python ${range} was found on PATH: install Python ${want} (python.org, pyenv, uv python install ${want}, or your distribution's python${want}), then ${cmd} -m venv ${venv} && ${pipExe} install ${pip}`,
-    pythonNone: (range: string) => `no Python found: TensorFlow needs Python ${range}`,
+    pythonNone: (range: string, tf: string) => `no Python found: TensorFlow ${tf} needs 64-bit Python ${range}`,
+    /** Windows: python.org's installer and the py launcher; no distribution packages there. */
+    pythonNoneFoundWindows: (range: string, want: string, cmd: string, venv: string, pipExe: string, pip: string) =>
+      `no Python ${range} was found: install 64-bit Python ${want} from python.org (its installer adds the py launcher), then ${cmd} -m venv ${venv} && ${pipExe} install ${pip}`,
     stepPython: 'Choose the Python for TensorFlow',
     verifyFailed: 'this check failed',
     stepSpace: 'Check the download and disk space',
@@ -57,7 +60,9 @@ export const planText = localized({
     pythonThen: (pipExe, pip) => `然后：${pipExe} install ${pip}`,
     pythonNoneFound: (range, want, cmd, venv, pipExe, pip) =>
       `PATH 上没有找到 Python ${range}：先安装 Python ${want}（python.org、pyenv、uv python install ${want}，或发行版的 python${want} 包），再执行 ${cmd} -m venv ${venv} && ${pipExe} install ${pip}`,
-    pythonNone: (range) => `没有找到 Python：TensorFlow 需要 Python ${range}`,
+    pythonNone: (range, tf) => `没有找到 Python：TensorFlow ${tf} 需要 64 位的 Python ${range}`,
+    pythonNoneFoundWindows: (range, want, cmd, venv, pipExe, pip) =>
+      `没有找到 Python ${range}：先从 python.org 安装 64 位的 Python ${want}（安装程序会带上 py 启动器），再执行 ${cmd} -m venv ${venv} && ${pipExe} install ${pip}`,
     stepPython: '选择给 TensorFlow 用的 Python',
     verifyFailed: '这项检查未通过',
     stepSpace: '检查下载量和磁盘空间',

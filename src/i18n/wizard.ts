@@ -15,6 +15,11 @@ export const wizardText = localized({
     quit: 'Quit',
     scanBeyond: (headline: string, source: string) => `${headline} (${source})`,
     pythonCannot: (py: string) => `(you have ${py})`,
+    setupBlocked: (cause: string) => `No setup can work on this machine until this is fixed: ${cause}`,
+    pythonNeeded: (tf: string, range: string) => `TensorFlow ${tf} needs 64-bit Python ${range}, and this machine has none yet: install one (python.org)`,
+    pythonCannotTake: (py: string, tf: string, range: string) => `Python ${py} cannot install TensorFlow ${tf}: install 64-bit Python ${range} beside it (python.org)`,
+    doneNeedsPython: 'Done with CUDA and cuDNN. TensorFlow is not ready yet: it needs the Python below.',
+    whatNowNewTerminal: 'Open a new terminal: it reads the changes made for new shells (this one does not).',
   },
   zh: {
     preparing: (tf) => (tf ? `正在为 TensorFlow ${tf} 准备计划…` : '正在准备计划…'),
@@ -28,5 +33,10 @@ export const wizardText = localized({
     quit: '退出',
     scanBeyond: (headline, source) => `${headline}（${source}）`,
     pythonCannot: (py) => `（你的是 ${py}）`,
+    setupBlocked: (cause) => `先解决这个问题，否则在这台机器上怎么安装都不行：${cause}`,
+    pythonNeeded: (tf, range) => `TensorFlow ${tf} 需要 64 位的 Python ${range}，这台机器还没有：请先安装（python.org）`,
+    pythonCannotTake: (py, tf, range) => `Python ${py} 装不了 TensorFlow ${tf}：请另装一个 64 位的 Python ${range}（python.org）`,
+    doneNeedsPython: 'CUDA 和 cuDNN 已就绪。TensorFlow 还不能用：它需要下面说的 Python。',
+    whatNowNewTerminal: '打开一个新的终端：新终端才会读到为新 shell 做的改动（当前这个不会）。',
   },
 });

@@ -9,6 +9,14 @@ import type { PlanMachine, PlanRequest, Route } from './routes/route.js';
 import { toolkitRoute, toolkitServedElsewhere } from './routes/toolkit.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { RunOptions, RunResult } from './runner.js';
+import type { Catalog } from '../catalog/schema.js';
+import { beyondCatalogError } from '../catalog/newer-tf.js';
+import { chooseTarget } from '../doctor/target.js';
+import type { Finding } from '../doctor/finding.js';
+import { CudawizError, EXIT } from '../errors.js';
+import { commandsText } from '../i18n/commands.js';
+import type { OsName } from '../platform.js';
+import { planRepair } from './remedies/plan.js';
 
 export type { ChosenPlan, PlanMode, RouteId } from './chosen.js';
 export type { PlanMachine, PlanRequest } from './routes/route.js';
@@ -42,6 +50,48 @@ export function choosePlan(machine: PlanMachine, request: PlanRequest): ChosenPl
       ? ROUTES.find((r) => r.repairs(machine, request))!
       : ROUTES.find((r) => r.id === (request.route ?? 'toolkit'))!;
   return route.plan(machine, request);
+}
+
+/**
+ * The TensorFlow a repair is for: the one asked for, else pip's. None: a UsageError (exit 2) that says
+ * to name one; newer than the catalog: its path (exit 1), nothing to repair against.
+ */
+export function repairTarget(catalog: Catalog, facts: MachineFacts, tf: string | undefined, os: OsName): string {
+  const target = chooseTarget(catalog, facts, tf, os);
+  if (!target.tf) throw new CudawizError(commandsText.noTfToRepair, { fix: commandsText.noTfToRepairFix, exitCode: EXIT.usage });
+  if (target.beyond) throw beyondCatalogError(target.beyond, os);
+  return target.tf;
+}
+
+/**
+ * The repair plan: `cudawiz repair` and the wizard's "Repair it" both ask here, so the wizard's plan is
+ * the headless one (the route the toolkit was made by, the doctor's findings as steps).
+ */
+export function chooseRepairPlan(machine: PlanMachine, request: Omit<PlanRequest, 'mode' | 'route'>): ChosenPlan {
+  return choosePlan(machine, { ...request, mode: 'repair' });
+}
+
+/**
+ * The findings no setup gets past, whatever the TF or route (the driver, the GPU, the platform): a repair
+ * stops at them, and so does a new setup, before anything changes. Another framework's pin is not one of
+ * them: a new environment is the way out.
+ */
+export function stopsEverySetup(findings: readonly Finding[], os: OsName): Finding[] {
+  return planRepair(findings, os).stops.filter((i) => i.stop === 'driver' || i.stop === 'gpu' || i.stop === 'platform').map((i) => i.finding);
+}
+
+/**
+ * The failing findings in the order the repair plan acts on them: what stops it first, then what a step
+ * fixes, then what is only listed with its fix. `stop`: the plan stops at it; `remedied`: a step fixes it.
+ */
+export function repairCauses(findings: readonly Finding[], os: OsName): { finding: Finding; stop: boolean; remedied: boolean }[] {
+  const plan = planRepair(findings, os);
+  const rank = (i: (typeof plan.items)[number]) => (plan.stops.includes(i) ? 0 : i.remedy ? 1 : 2);
+  return plan.items
+    .filter((i) => i.finding.status === 'fail')
+    .map((i, n) => ({ i, n }))
+    .sort((a, b) => rank(a.i) - rank(b.i) || a.n - b.n)
+    .map(({ i }) => ({ finding: i.finding, stop: plan.stops.includes(i), remedied: Boolean(i.remedy) }));
 }
 
 /**

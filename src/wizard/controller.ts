@@ -16,8 +16,10 @@ export interface ScanSummary {
   lines: ScanLine[];
   /** Findings that failed, as one line each (title — fix). */
   problems: { title: string; fix?: string }[];
-  /** Something cudawiz could repair is already installed. */
-  hasInstall: boolean;
+  /** The doctor found something: repair fixes it or says where it stops (any machine: a toolkit, pip's wheels, conda, a distro's CUDA). */
+  canRepair: boolean;
+  /** Findings no setup gets past (the driver, the GPU, the platform): New setup stops at them too, before anything changes. */
+  blocking?: { title: string; fix?: string }[];
   /** The pip-installed TensorFlow, if any. */
   installedTf?: string;
   /** The installed TF is newer than the catalog: the headline and what still works. */
@@ -64,8 +66,8 @@ export interface WizardServices {
     mode: Mode,
     options: { signal: AbortSignal; dryRun: boolean; route?: Route; bundle?: string; onEvent(e: RunnerEvent): void; ask?(need: InputNeed): Promise<string | undefined> },
   ): Promise<RunResult>;
-  /** What to tell the user at the end (pip command, check command). */
-  whatNow(tf: string | undefined): { pip?: string };
+  /** What to tell the user at the end: the pip command where that TF is not installed yet, the Python it needs where there is none that fits. */
+  whatNow(tf: string | undefined): WhatNow;
 }
 
 export type WizardState =
@@ -74,11 +76,20 @@ export type WizardState =
   | { screen: 'preparing'; scan: ScanSummary; tf?: string }
   /** Something went wrong: what, what to do, and where Esc goes back to (none: only quit, exit 1). */
   | { screen: 'error'; message: string; fix?: string; back?: WizardState }
-  | { screen: 'choose'; scan: ScanSummary; choices: TfChoice[]; defaultVersion?: string }
+  /** `mode`: repair where no TF is installed to repair for (the user says which), else a new setup. */
+  | { screen: 'choose'; scan: ScanSummary; choices: TfChoice[]; defaultVersion?: string; mode?: Mode }
   | { screen: 'route'; scan: ScanSummary; tf: string; routes: Route[]; sizes?: Partial<Record<Route, string>>; bundles?: WizardBundle[] }
   | { screen: 'plan'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; bundle?: string; preview: RunnerState }
   | { screen: 'run'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; bundle?: string; runner: RunnerState; waiting?: InputNeed }
-  | { screen: 'done'; tf?: string; mode: Mode; runner: RunnerState; result: RunResult; pip?: string };
+  | { screen: 'done'; tf?: string; mode: Mode; runner: RunnerState; result: RunResult; whatNow?: WhatNow };
+
+/** The Done screen's next steps. */
+export interface WhatNow {
+  /** `tensorflow==2.3.0`: only where that TF is not what pip already has. */
+  pip?: string;
+  /** Where no Python that can take this TF was found: the range it needs ("TensorFlow 2.3 needs 64-bit Python 3.5–3.8"). */
+  python?: string;
+}
 
 /** How long a stopped run may take to reach its next await before the wizard exits anyway. */
 const STOP_GRACE_MS = 5000;
@@ -147,8 +158,15 @@ export class WizardController {
       this.set({ screen: 'newer', scan, beyond: scan.beyond });
       return Promise.resolve();
     }
-    if (mode === 'repair') return this.preview(s, scan, scan.installedTf, 'repair');
-    return this.attempt(s, () => this.set({ screen: 'choose', scan, ...this.services.choices(scan) }));
+    if (mode === 'repair' && scan.installedTf) return this.preview(s, scan, scan.installedTf, 'repair');
+    // A finding no setup gets past stops a new setup here too, before anything is downloaded or changed.
+    if (mode === 'setup' && scan.blocking?.length) {
+      const [first] = scan.blocking;
+      this.set({ screen: 'error', message: wizardText.setupBlocked(first.title), fix: first.fix, back: s });
+      return Promise.resolve();
+    }
+    // Repair with no pip-installed TF: the user says which TF to repair for (headless: repair --tf V).
+    return this.attempt(s, () => this.set({ screen: 'choose', scan, ...this.services.choices(scan), ...(mode === 'repair' ? { mode } : {}) }));
   }
 
   /** A version from the list, or a row the "newer than the catalog" screen offers. */
@@ -157,6 +175,7 @@ export class WizardController {
     if (s.screen === 'choose') {
       const choice = s.choices.find((c) => c.version === version);
       if (!choice || choice.blocked) return Promise.resolve();
+      if (s.mode === 'repair') return this.preview(s, s.scan, version, 'repair');
     } else if (s.screen !== 'newer') return Promise.resolve();
     const scan = s.scan;
     return this.attempt(s, async () => {
@@ -198,7 +217,8 @@ export class WizardController {
       if (s.screen === 'choose' || s.screen === 'newer') this.set({ screen: 'scan', scan: s.scan });
       else if (s.screen === 'route') this.set({ screen: 'choose', scan: s.scan, ...this.services.choices(s.scan) });
       else if (s.screen === 'plan') {
-        if (s.mode === 'repair') this.set({ screen: 'scan', scan: s.scan });
+        if (s.mode === 'repair' && (s.scan.installedTf || !s.tf)) this.set({ screen: 'scan', scan: s.scan });
+        else if (s.mode === 'repair') this.set({ screen: 'choose', scan: s.scan, ...this.services.choices(s.scan), mode: 'repair' });
         else this.set({ screen: 'choose', scan: s.scan, ...this.services.choices(s.scan) });
       } else if (s.screen === 'error' && s.back) this.set(s.back);
     });
@@ -226,7 +246,7 @@ export class WizardController {
       });
     await this.attempt(s, async () => {
       const result = await this.services.run(tf, mode, { signal: this.controller.signal, dryRun: false, route, bundle, onEvent, ask });
-      this.set({ screen: 'done', tf, mode, runner, result, pip: result.ok ? this.services.whatNow(tf).pip : undefined });
+      this.set({ screen: 'done', tf, mode, runner, result, whatNow: result.ok ? this.services.whatNow(tf) : undefined });
       if (result.exitCode === EXIT.interrupted || this.controller.signal.aborted) this.finished?.(EXIT.interrupted);
     });
   }

@@ -62,3 +62,13 @@ export function linesToCut(lines: readonly string[], columns: number, budget: nu
   }
   return cut;
 }
+
+/** How many of `lines` (in order, wrapped) fit in `budget` rows: at least the first, so a cause is never hidden. */
+export function problemsThatFit(lines: readonly string[], columns: number, budget: number): number {
+  let used = 0;
+  for (let i = 0; i < lines.length; i++) {
+    used += wrappedRows(lines[i], columns);
+    if (used > budget && i > 0) return i;
+  }
+  return lines.length;
+}

@@ -9,52 +9,74 @@ import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
 import type { GlobalOptions } from '../cli/args.js';
+import { SETUP_BLOCKERS } from '../doctor/blockers.js';
 import { diagnose } from '../doctor/diagnose.js';
 import type { Host } from '../host.js';
-import { defaultCudaRoot, defaultDownloadsDir } from '../platform.js';
+import { defaultCudaRoot, defaultDownloadsDir, type OsName } from '../platform.js';
 import { typedOrFoundInDownloads } from '../plan/archive-answer.js';
 import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
-import { choosePlan, offeredRoutes, runChosenPlan, toolkitServedElsewhere, type PlanMachine } from '../plan/choose.js';
+import { chooseRepairPlan, choosePlan, offeredRoutes, repairCauses, repairTarget, runChosenPlan, stopsEverySetup, toolkitServedElsewhere, type PlanMachine } from '../plan/choose.js';
+import type { Finding } from '../doctor/finding.js';
 import type { RunnerEvent } from '../plan/events.js';
 import { ProbeCache } from '../probe/cache.js';
 import { pythonFits } from '../plan/steps/python.js';
 import { majorMinor } from '../version.js';
 import type { MachineFacts } from '../probe/types.js';
-import type { ScanLine, ScanSummary, TfChoice, WizardServices } from './controller.js';
+import type { ScanLine, ScanSummary, TfChoice, WhatNow, WizardServices } from './controller.js';
 import { stepsText } from '../i18n/steps.js';
 import { allRouteFiles, onlyKinds } from '../bundle/routes.js';
 import { routeTotal } from '../bundle/describe.js';
 import { findBundles } from '../bundle/find.js';
 import { useBundle } from '../bundle/use.js';
 
+/** Which scan line a failing finding is about: the ✓ on that line would be wrong. */
+function lineOf(f: Finding): ScanLine['label'] | undefined {
+  const id = f.id.split(':')[0];
+  if (id === 'gpu' || id === 'compute-capability') return 'gpu';
+  if (id === 'driver' || id === 'conda-driver' || f.id === 'libraries:driver' || f.id === 'library:cuda') return 'driver';
+  if (/cudnn/i.test(f.id) || /cudnn/i.test(f.title)) return 'cudnn';
+  if (id === 'python' || id === 'pip-pin' || id === 'tensorflow') return 'python';
+  if (id.startsWith('toolkit') || id === 'load-order' || id.startsWith('library')) return 'toolkits';
+  return undefined;
+}
+
 export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary {
   const installedTf = facts.python.tensorflow?.version;
   const findings = diagnose(catalog, facts, { tf: installedTf });
+  // The causes in the order the repair plan acts on them (what stops it first), the plan's own rule.
+  const causes = repairCauses(findings, facts.os);
+  const wrong = new Set(causes.map((c) => lineOf(c.finding)));
   const gpu = facts.gpu.gpus;
+  const judged = (label: ScanLine['label'], status: ScanLine['status']): ScanLine['status'] => (wrong.has(label) ? 'fail' : status);
   const lines: ScanLine[] = [
     {
       label: 'gpu',
-      status: gpu.length ? 'pass' : 'fail',
+      status: judged('gpu', gpu.length ? 'pass' : 'fail'),
       text: gpu.length ? gpu.map((g) => `${g.name}${g.computeCapability ? stepsText.scanCc(g.computeCapability) : ''}`).join(', ') : facts.gpu.evidence ?? stepsText.scanNone,
     },
-    { label: 'driver', status: facts.gpu.driver.version ? 'pass' : 'fail', text: facts.gpu.driver.version ?? stepsText.scanNone },
+    { label: 'driver', status: judged('driver', facts.gpu.driver.version ? 'pass' : 'fail'), text: facts.gpu.driver.version ?? stepsText.scanNone },
     {
       label: 'toolkits',
-      status: facts.toolkits.length ? (facts.toolkits.some((t) => t.missing.length === 0) ? 'pass' : 'warn') : 'info',
+      status: judged('toolkits', facts.toolkits.length ? (facts.toolkits.some((t) => t.missing.length === 0) ? 'pass' : 'warn') : 'info'),
       text: facts.toolkits.length ? facts.toolkits.map((t) => `CUDA ${t.majorMinor ?? '?'}${t.missing.length ? stepsText.scanPartial : ''}`).join(', ') : stepsText.scanNone,
     },
-    { label: 'cudnn', status: facts.cudnn.length ? 'pass' : 'info', text: facts.cudnn.length ? facts.cudnn.map((c) => stepsText.scanCudnnIn(c.version ?? '?', c.path)).join(', ') : stepsText.scanNone },
+    { label: 'cudnn', status: judged('cudnn', facts.cudnn.length ? 'pass' : 'info'), text: facts.cudnn.length ? facts.cudnn.map((c) => stepsText.scanCudnnIn(c.version ?? '?', c.path)).join(', ') : stepsText.scanNone },
     {
       label: 'python',
-      status: facts.python.state === 'found' ? 'pass' : 'warn',
+      // No Python is never a pass: TensorFlow needs one (the version list says which range each takes).
+      status: facts.python.state === 'found' ? judged('python', 'pass') : 'warn',
       text: facts.python.state === 'found' ? `Python ${facts.python.version}${installedTf ? stepsText.scanTf(installedTf) : stepsText.scanNoTfYet}` : stepsText.scanNoPython,
     },
   ];
   const beyond = installedTf ? tfBeyondCatalog(catalog, installedTf, facts.os, { installed: true }) : undefined;
+  // Those every plan's preflight already checks (no GPU, TF's own driver floor) stop on the plan screen with their fix.
+  const blocking = stopsEverySetup(findings, facts.os).filter((f) => !SETUP_BLOCKERS.includes(f.id));
   return {
     lines,
-    problems: findings.filter((f) => f.status === 'fail').map((f) => ({ title: f.title, fix: f.fix ?? undefined })),
-    hasInstall: facts.toolkits.length > 0 && Boolean(installedTf),
+    problems: causes.map((c) => ({ title: c.finding.title, fix: c.finding.fix ?? undefined })),
+    // Whatever the doctor finds is repair's to fix or to stop at, on any machine (pip's wheels, conda, a distro's CUDA).
+    canRepair: causes.length > 0 || Boolean(beyond),
+    ...(blocking.length ? { blocking: blocking.map((f) => ({ title: f.title, fix: f.fix ?? undefined })) } : {}),
     installedTf,
     ...(catalog.warnings?.length ? { warnings: catalog.warnings } : {}),
     ...(beyond
@@ -67,6 +89,29 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
       : {}),
   };
 }
+
+/**
+ * The Done screen's next steps for `tf`: no pip command for the TF pip already has; the Python range it
+ * needs where no Python that fits was found (never "ready" without one).
+ */
+export function whatNowFor(catalog: Catalog, os: OsName, tf: string | undefined, facts: MachineFacts | undefined): WhatNow {
+  if (!tf) return {};
+  const req = requirementsFor(catalog, tf, os);
+  const py = facts?.python.state === 'found' ? facts.python.version : undefined;
+  const fits = py !== undefined && pythonFits(py, req.python);
+  const installed = facts?.python.tensorflow?.version;
+  const rowOf = (v: string) => { try { return requirementsFor(catalog, v, os).row; } catch { return undefined; } };
+  // TF already installed (it imports; verify said so): nothing to install, whatever the Python's version.
+  const has = installed !== undefined && (installed === tf || rowOf(installed) === req.row);
+  const range = pythonRange(req.python);
+  return {
+    ...(has ? {} : { pip: req.pip }),
+    ...(has || fits ? {} : { python: py ? wizardText.pythonCannotTake(majorMinor(py), majorMinor(req.row), range) : wizardText.pythonNeeded(majorMinor(req.row), range) }),
+  };
+}
+
+/** "3.5–3.8", or "3.8" where TF takes one. */
+export const pythonRange = (p: { min: string; max: string }): string => (p.min === p.max ? p.min : `${p.min}–${p.max}`);
 
 /** The version list for this machine: what its GPU can run, the installed TF first if runnable. */
 export function tfChoices(catalog: Catalog, host: Host, scan: ScanSummary, facts?: MachineFacts): { choices: TfChoice[]; defaultVersion?: string } {
@@ -112,13 +157,12 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
       if (!version) return { ok: false, exitCode: 2, message: stepsText.noTfChosen };
       // A bundle the user picked: opened and re-hashed (or refused, nothing changed); every file then comes from it.
       const used = o.bundle ? await useBundle(o.bundle, { catalog, redist: machine.redist(), os: host.os, tf: version, route: o.route }) : undefined;
-      const plan = choosePlan(machine, {
-        mode: mode === 'repair' ? 'repair' : 'install',
-        route: o.route,
-        tf: version,
-        facts,
-        options: { cudaRoot: globals.cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask', packageManager: 'ask', command: 'cudawiz', probes, ...(used ? { bundle: used.bundle, cudnnArchive: used.bundle.cudnnArchive, pinRelease: used.pinRelease } : {}) },
-      });
+      const options = { cudaRoot: globals.cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, packageManager: 'ask' as const, command: 'cudawiz', probes, ...(used ? { bundle: used.bundle, cudnnArchive: used.bundle.cudnnArchive, pinRelease: used.pinRelease } : {}) };
+      // "Repair it" is `cudawiz repair` in a terminal: the same target rule and the same chooser.
+      const plan =
+        mode === 'repair'
+          ? chooseRepairPlan(machine, { tf: repairTarget(catalog, facts!, version, host.os), facts, options: { ...options, command: `cudawiz repair --tf ${version}` } })
+          : choosePlan(machine, { mode: 'install', route: o.route, tf: version, facts, options });
       // A lock taken over from a killed run is said under the first step, once the plan is on screen.
       const notices: string[] = [];
       const onEvent = (e: RunnerEvent) => {
@@ -135,9 +179,6 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
         return result;
       }
     },
-    whatNow: (tf) => {
-      const version = tf ?? facts?.python.tensorflow?.version;
-      return { pip: version ? requirementsFor(catalog, version, host.os).pip : undefined };
-    },
+    whatNow: (tf) => whatNowFor(catalog, host.os, tf ?? facts?.python.tensorflow?.version, facts),
   };
 }

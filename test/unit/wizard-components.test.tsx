@@ -24,7 +24,7 @@ const seedLaptop: ScanSummary = {
     { label: 'python', status: 'pass', text: 'Python 3.8.5, TensorFlow 2.3.0' },
   ],
   problems: [{ title: 'CUDA 10.1 is missing (TensorFlow 2.3 loads cudart64_101.dll)', fix: 'install CUDA 10.1 beside 11.0' }],
-  hasInstall: true,
+  canRepair: true,
   installedTf: '2.3.0',
 };
 

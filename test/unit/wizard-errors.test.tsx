@@ -16,7 +16,7 @@ import { KEY, press, waitForFrame } from '../helpers/ink.js';
 const laptopScan: ScanSummary = {
   lines: [{ label: 'gpu', status: 'pass', text: 'NVIDIA GeForce RTX 2060 (compute capability 7.5)' }],
   problems: [],
-  hasInstall: true,
+  canRepair: true,
   installedTf: '2.3.0',
 };
 

@@ -35,9 +35,11 @@ async function noGpuMachine() {
   return { home, controller, mirror, ...ui };
 }
 
-/** New setup → TF 2.3 (one route: the plan comes next) → the plan screen. */
+/** New setup (after Repair it) → TF 2.3 (one route: the plan comes next) → the plan screen. */
 async function toPlan(m: Awaited<ReturnType<typeof noGpuMachine>>): Promise<string> {
-  await waitForFrame(m.lastFrame, 'New setup');
+  // The doctor finds no GPU: Repair it comes first; New setup is the second answer.
+  await waitForFrame(m.lastFrame, /❯ Repair it/);
+  await press(m.stdin, KEY.down, m.lastFrame, /❯ New setup/);
   let frame = await press(m.stdin, KEY.enter, m.lastFrame, 'Which TensorFlow version?');
   const focused = (f: string) => /❯ TensorFlow (\S+)/.exec(f)?.[1];
   for (let i = 0; i < 40 && focused(frame) !== '2.3.0'; i++) {

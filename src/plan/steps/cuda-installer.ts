@@ -9,6 +9,7 @@ import { CudawizError } from '../../errors.js';
 import { cudaInstallerTarget } from '../../fetch/index.js';
 import { formatBytes, formatSize } from '../../format.js';
 import { cliText } from '../../i18n/cli.js';
+import { installerNeedsAdministrator } from '../../platform.js';
 import { stepsText } from '../../i18n/steps.js';
 import type { PlanContext } from '../context.js';
 import type { Step } from '../runner.js';
@@ -45,7 +46,10 @@ export const installCudaStep: Step<PlanContext> = {
   get title() {
     return stepsText.installCuda;
   },
-  check: async (ctx) => (await toolkitComplete(ctx) ? { done: true, reason: stepsText.nvccIn(ctx.toolkitDir) } : { done: false, reason: stepsText.toolkitInto(ctx.toolkitDir) }),
+  check: async (ctx) =>
+    (await toolkitComplete(ctx))
+      ? { done: true, reason: stepsText.nvccIn(ctx.toolkitDir) }
+      : { done: false, reason: (installerNeedsAdministrator(ctx.os) ? stepsText.toolkitIntoAdmin : stepsText.toolkitInto)(ctx.toolkitDir) },
   async run(ctx, io) {
     const release = findCudaRelease(ctx.catalog, ctx.cuda, ctx.os);
     if (!release || !ctx.installerFile) throw new CudawizError(stepsText.noInstallerDownloaded(ctx.cuda), { fix: stepsText.runAgain });

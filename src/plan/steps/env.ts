@@ -72,7 +72,10 @@ export function envStep<C extends PlanContext>(route: EnvRoute<C>): Step<C> {
         if (missing.length === 0) return { summary: stepsText.nothingToChange };
         throw new CudawizError(stepsText.newShellMisses(ctx.toolkitDir, missing), { code: 'env-not-findable', fix: plan.notes.join('\n') || stepsText.doctorShowsDetails });
       }
-      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: route.question(plan.changes.map((c) => c.target).join(', '), ctx.cuda), flag: '--configure-env yes' });
+      // On Windows the change is the PATH itself: asked in those words ("Add CUDA 10.1 to the PATH for all users?").
+      const windowsPath = plan.changes.length > 0 && plan.changes.every((c) => c.kind === 'windows-path');
+      const question = windowsPath ? stepsText.envQuestionPath(ctx.cuda, plan.changes.some((c) => c.target === 'Machine')) : route.question(plan.changes.map((c) => c.target).join(', '), ctx.cuda);
+      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question, flag: '--configure-env yes' });
       if (ctx.configureEnv === 'no') {
         const lines = envLinesToRunYourself(plan);
         for (const l of lines) io.log(l);

@@ -51,11 +51,13 @@ export function pythonAdvice(ctx: PlanContext, fit: PythonFit): string {
   const pipExe = venvProgram(ctx.os, venv, 'pip');
   const pip = ctx.req.pip;
   if (fit.fits) return planText.pythonFits(fit.version!, ctx.tf, fit.range);
-  const head = fit.version ? planText.pythonTooNew(fit.version, ctx.tf, fit.range) : planText.pythonNone(fit.range);
+  const head = fit.version ? planText.pythonTooNew(fit.version, ctx.tf, fit.range) : planText.pythonNone(fit.range, majorMinor(ctx.req.row));
   if (fit.other) return cliText.semicolons([head, planText.pythonUse(fit.other, venv)]);
   const want = minorsDown(ctx.req.python.min, ctx.req.python.max)[0];
   const cmd = ctx.os === 'windows' ? `py -${want}` : `python${want}`;
-  return cliText.semicolons([head, planText.pythonNoneFound(fit.range, want, cmd, venv, pipExe, pip)]);
+  // No "your distribution's python3.8" on Windows: python.org's installer and the py launcher.
+  const howTo = ctx.os === 'windows' ? planText.pythonNoneFoundWindows : planText.pythonNoneFound;
+  return cliText.semicolons([head, howTo(fit.range, want, cmd, venv, pipExe, pip)]);
 }
 
 export const pythonStep: Step<PlanContext> = {
