@@ -52,11 +52,11 @@ async function withLaptop(make: () => Promise<Laptop>, body: (m: Laptop) => Prom
 /** The words a capture waits for, per language. */
 const WORDS = {
   en: {
-    scan: 'New setup', choose: 'Which TensorFlow version?', go: 'Go ahead?', archive: 'Archive path:', done: 'Enter or q quit', prefix: 'wizard',
+    scan: 'New setup', newSetup: /❯ New setup/, choose: 'Which TensorFlow version?', go: 'Go ahead?', archive: 'Archive path:', done: 'Enter or q quit', prefix: 'wizard',
     failed: '✗ Install the CUDA toolkit', envQuestion: /TensorFlow\s+finds\s+CUDA\s+10\.1\?/, no: /❯ No/, ready: 'Your machine is ready', envStep: '✓ Make the libraries findable', copying: /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Copy cuDNN into the CUDA folder\n\s+[█░]+ \d+%/,
   },
   zh: {
-    scan: '为某个 TensorFlow 版本全新安装', choose: '选择 TensorFlow 版本', go: '开始吗？', archive: '压缩包路径：', done: 'Enter 或 q 退出', prefix: 'zh wizard',
+    scan: '为某个 TensorFlow 版本全新安装', newSetup: /❯ 为某个 TensorFlow 版本全新安装/, choose: '选择 TensorFlow 版本', go: '开始吗？', archive: '压缩包路径：', done: 'Enter 或 q 退出', prefix: 'zh wizard',
     failed: '✗ 安装 CUDA 工具包', envQuestion: /让\s*TensorFlow\s*找到\s*CUDA\s*10\.1/, no: /❯ 否/, ready: '这台机器已经可以用 TensorFlow 了', envStep: '✓ 让系统找到动态链接库', copying: /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] 把 cuDNN 复制进 CUDA 目录\n\s+[█░]+ \d+%/,
   },
 };
@@ -76,6 +76,7 @@ export async function setup(show: Sink, lang: 'en' | 'zh' = 'en', toPlan = false
       const term = await wizard(machine, { CUDA_FIXTURE_SLOW_FILES: '40', SHELL: '/bin/bash', CUDAWIZ_LANG: lang });
       try {
         await show(`${w.prefix}: scan`, await term.waitFor(w.scan, 30_000));
+        await pick(term, w.newSetup);
         await term.keys('Enter');
         await show(`${w.prefix}: choose TensorFlow`, await term.waitFor(w.choose));
         await term.keys('Enter');
@@ -137,6 +138,7 @@ export async function cudnnWait(show: Sink, lang: 'en' | 'zh' = 'en'): Promise<v
       const term = await wizard(machine, { CUDAWIZ_LANG: lang });
       try {
         await term.waitFor(w.scan, 30_000);
+        await pick(term, w.newSetup);
         await term.keys('Enter');
         await term.waitFor(w.choose);
         const chosen = await pick(term, /❯ TensorFlow 2\.4\.0 /);
@@ -165,6 +167,7 @@ export async function route(show: Sink): Promise<void> {
       const term = await wizard(machine);
       try {
         await term.waitFor('New setup', 30_000);
+        await pick(term, /❯ New setup/);
         await term.keys('Enter');
         await term.waitFor('Which TensorFlow version?');
         await pick(term, /❯ TensorFlow 2\.18\.0 /);
@@ -186,6 +189,7 @@ export async function installerFails(show: Sink, lang: 'en' | 'zh' = 'en'): Prom
       const term = await wizard(machine, { CUDA_FIXTURE_FAIL: 'exit:1', CUDAWIZ_LANG: lang });
       try {
         await term.waitFor(w.scan, 30_000);
+        await pick(term, w.newSetup);
         await term.keys('Enter');
         await term.waitFor(w.choose);
         await term.keys('Enter');

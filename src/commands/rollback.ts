@@ -10,7 +10,7 @@ import { manifestPaths, readManifest } from '../cudnn/manifest.js';
 import { commandLine, envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
-import { defaultCudaRoot, elevationHint, runsAsRoot, userCudnnRoot, userToolkitRoot, venvActivateScript } from '../platform.js';
+import { defaultCudaRoot, elevationHint, runsAsRoot, userCudnnRoot, userToolkitRoot, venvActivateScript, type OsName } from '../platform.js';
 import { redistText } from '../i18n/redist.js';
 import { hasRedistManifest, readRedistManifest, redistToolkitsUnder, removeRedistToolkit, type RedistRemoval } from '../redist/toolkit.js';
 import { untrustedBookkeeping } from '../cudnn/owner-trust.js';
@@ -74,7 +74,7 @@ interface Refusal {
   fix?: string;
 }
 
-function render(reports: RollbackReport[], refused: Refusal[], root: string | undefined, out: Output): void {
+function render(reports: RollbackReport[], refused: Refusal[], root: string | undefined, out: Output, os: OsName): void {
   for (const r of refused) {
     out.line(`${out.symbol('fail')} ${r.message}`);
     if (r.fix) out.line(`    ${r.fix}`);
@@ -96,6 +96,8 @@ function render(reports: RollbackReport[], refused: Refusal[], root: string | un
     for (const p of r.preexisting) out.line(`    ${safetyText.preexistingLine(p)}`);
     for (const k of r.kept) out.line(`  ${out.symbol('warn')} ${stepsText.settleKept(k.path, k.reason)}`);
     if (r.backup) out.line(`    ${safetyText.originalsInBackup(r.backup)}`);
+    // Only cuDNN was cudawiz's here: the toolkit under it came from NVIDIA's installer, which alone removes it.
+    if (!/^cudnn-/.test(path.basename(r.toolkitDir))) out.line(`    ${commandsText.toolkitStays(r.toolkitDir, os)}`);
   }
 }
 
@@ -239,7 +241,7 @@ export async function run(ctx: CommandContext): Promise<number> {
       if (r.changed.length) ctx.out.line(`    ${redistText.leftChanged(r.changed.length, fewOf(r.changed))}`);
       if (r.left.length) ctx.out.line(`    ${redistText.leftTheirs(r.left.length, fewOf(r.left))}`);
     }
-    if (reports.length || refused.length || !(removedRedist.length || keptToolkits.length)) render(reports, refused, root, ctx.out);
+    if (reports.length || refused.length || !(removedRedist.length || keptToolkits.length)) render(reports, refused, root, ctx.out, ctx.host.os);
     if (env) renderEnv(env, ctx.out);
   }
   return (env && !env.ok) || refused.length > 0 ? EXIT.problems : EXIT.ok;

@@ -23,6 +23,8 @@ export const commandsText = localized({
     envUndone: (target: string) => `${target}: cudawiz's change undone.`,
     wouldUndoCudnn: (dir: string, files: number, originals: number) => `${dir}: would take out cudawiz's cuDNN copy (${files} file${files === 1 ? '' : 's'}, restoring ${originals} original${originals === 1 ? '' : 's'}).`,
     wouldRemoveToolkit: (dir: string, release: string, files: number) => `${dir}: would remove the CUDA ${release} toolkit cudawiz laid out (${files} files, each only while unchanged).`,
+    toolkitStays: (dir: string, os: 'linux' | 'windows') =>
+      `The CUDA toolkit in ${dir} itself stays: NVIDIA's installer put it there, and only its uninstaller removes it (${os === 'windows' ? 'Settings → Apps → the "NVIDIA CUDA" entries' : `sudo ${dir}/bin/cuda-uninstaller`}).`,
     toolkitKept: (dir: string) => `${dir}: the toolkit cudawiz laid out stays (--keep-toolkits).`,
     wouldUndoEnv: (target: string) => `${target}: would undo cudawiz's change.`,
     wouldRunUndo: (target: string, command: string) => `${target}: would run ${command}.`,
@@ -50,6 +52,7 @@ export const commandsText = localized({
     envUndone: (target) => `${target}：已撤销 cudawiz 的修改。`,
     wouldUndoCudnn: (dir, files, originals) => `${dir}：将撤销 cudawiz 复制的 cuDNN（${files} 个文件，恢复 ${originals} 个原文件）。`,
     wouldRemoveToolkit: (dir, release, files) => `${dir}：将删除 cudawiz 布置的 CUDA ${release} 工具包（${files} 个文件，仅删除未改动的）。`,
+    toolkitStays: (dir, os) => `${dir} 里的 CUDA 工具包本身保留：它是 NVIDIA 安装程序装的，只有它的卸载程序能删除它（${os === 'windows' ? '设置 → 应用 → 名为 “NVIDIA CUDA” 的各项' : `sudo ${dir}/bin/cuda-uninstaller`}）。`,
     toolkitKept: (dir) => `${dir}：保留 cudawiz 布置的工具包（--keep-toolkits）。`,
     wouldUndoEnv: (target) => `${target}：将撤销 cudawiz 的修改。`,
     wouldRunUndo: (target, command) => `${target}：将运行 ${command}。`,

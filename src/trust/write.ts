@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { redactCredentials } from '../redact.js';
 import { ownUid, privateFolder } from './ownership.js';
+import { safetyText } from '../i18n/safety.js';
 
 export { privateFolder } from './ownership.js';
 
@@ -109,7 +110,7 @@ export interface ReplaceOptions {
 
 function assertPrivateDir(file: string, o: ReplaceOptions): void {
   const dir = path.dirname(file);
-  if (o.privateDir && !privateFolder(dir)) throw Object.assign(new Error(`${dir}: others can write this folder`), { code: 'EPERM', syscall: 'open', path: dir });
+  if (o.privateDir && !privateFolder(dir)) throw Object.assign(new Error(safetyText.writableByOthers(dir)), { code: 'EPERM', syscall: 'open', path: dir });
 }
 
 /** `file` replaced by these bytes, whole or not at all: a private temp file beside it renamed over it. */
@@ -187,6 +188,8 @@ export async function copyReplacing(from: string, to: string, o: ReplaceOptions 
     await rename(tmp, to);
   } catch (error) {
     await rm(tmp, { force: true });
+    // A write through a handle names no file: a full or read-only disk is said as `to`'s, the name the user knows.
+    if (error && typeof error === 'object' && 'code' in error && !('dest' in error)) Object.assign(error, { dest: to });
     throw error;
   }
 }

@@ -71,7 +71,7 @@ describe('usage errors (exit 2)', () => {
     expect(r.stderr).toContain('--yes belongs to: install, repair.');
     const tf = await runCli(['--no-color', 'rollback', '--tf', '2.3']);
     expect(tf.code).toBe(2);
-    expect(tf.stderr).toContain('--tf belongs to: requirements, doctor, download, install, repair.');
+    expect(tf.stderr).toContain('--tf belongs to: requirements, doctor, explain, download, install, repair.');
   });
 
   it('a flag without its value, a value given to a switch, and a stray argument', async () => {

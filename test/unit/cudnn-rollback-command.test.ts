@@ -22,6 +22,8 @@ describe('cudawiz rollback', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${t101}: cuDNN copy rolled back (removed 5 files, restored 1 original).`);
     expect(r.stdout).toContain('restored include/cudnn.h');
+    // Only cuDNN was cudawiz's: the toolkit stays, and the user is told what removes it (#40: rollback says CUDA itself stays).
+    expect(r.stdout).toContain(`The CUDA toolkit in ${t101} itself stays: NVIDIA's installer put it there, and only its uninstaller removes it (sudo ${t101}/bin/cuda-uninstaller).`);
     expect(r.stdout).not.toContain(path.join(root, 'cuda:'));
     expect(await readFile(path.join(t101, 'include/cudnn.h'), 'utf8')).toBe('/* old header */\n');
     expect(await treeDigest(t101)).toEqual(before101);
