@@ -294,7 +294,7 @@ describe("installing TensorFlow over Debian 12's apt CUDA 11.8 (driver 535 with 
     // Run again, it has nothing left to do.
     expect(r.doctor.code, r.doctor.text).toBe(0);
     const steps = planOf(r)!.steps;
-    expect(steps.map((s) => s.id)).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'remove-own-conf', 'cudnn-for-everyone', 'verify']);
+    expect(steps.map((s) => s.id)).toEqual(['disk-space', 'obtain-cudnn', 'import-cudnn', 'remove-own-conf', 'cudnn-for-everyone', 'verify']);
     expect(steps[3].title).toMatch(/^Remove cudawiz's own \/etc\/ld\.so\.conf\.d\/cudawiz-cuda-11\.2\.conf \(an older run's\), then ldconfig — fixes: 1 of TensorFlow's libraries load from \/usr\/local\/cuda-11\.2\/lib64/);
     // Every program: the probe runs after the repair as root, with no LD_LIBRARY_PATH, and the real loader takes apt's copy.
     expect(r.dlopen.loaded['libcudart.so.11.0']).toBe(`${LIB}/libcudart.so.11.8.89`);
