@@ -1,12 +1,14 @@
 // The TF version list: ↑/↓ move, Enter picks, and typing a version (2.3) jumps to it; a line under the
-// rows says how many more there are and that typing jumps.
+// rows says how many more there are and that typing jumps. Its pointer is the other lists' (@inkjs/ui's
+// Select draws figures.pointer), so one screen never mixes ❯ and >.
+import figures from 'figures';
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
 import { focusRow, startList, typeKey } from '../src/wizard/version-list.js';
 import { useUi } from './UiContext.js';
 
 export function VersionList({ rows, visible, onPick }: { rows: { version: string; label: string }[]; visible: number; onPick(version: string): void }) {
-  const { t, unicode } = useUi();
+  const { t } = useUi();
   const [s, setS] = useState(startList);
   const versions = rows.map((r) => r.version);
   useInput((input, key) => {
@@ -26,7 +28,7 @@ export function VersionList({ rows, visible, onPick }: { rows: { version: string
         const focused = s.top + i === s.focus;
         return (
           <Box key={r.version} gap={1} paddingLeft={focused ? 0 : 2}>
-            {focused ? <Text color="blue">{unicode ? '❯' : '>'}</Text> : null}
+            {focused ? <Text color="blue">{figures.pointer}</Text> : null}
             <Text color={focused ? 'blue' : undefined} wrap="truncate-end">
               {r.label}
             </Text>

@@ -41,7 +41,8 @@ describe('odd paths, a lying PowerShell and hostile zips, under Wine', () => {
     expect(lied.code, shown(lied)).toBe(1);
     expect(lied.stdout).toContain('Could not set the Machine PATH: the Machine PATH reads back differently after the write');
     expect((await m.reg(MACHINE_ENV, 'Path'))?.value).toBe(`${before!.value};${V101}\\bin;${V101}\\libnvvp`);
-    expect(JSON.parse(await m.readFile(JOURNAL)).entries).toEqual([]);
+    // A journal with nothing in it is not left behind (#39).
+    expect(m.exists(JOURNAL)).toBe(false);
 
     const honest = await m.cli(['install', '--tf', '2.3', '--yes', ...laptop.globals]);
     expect(honest.code, shown(honest)).toBe(0);
