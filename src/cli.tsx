@@ -14,7 +14,7 @@ import type { CommandIO } from './cli/context.js';
 import { commandHelp, mainHelp } from './cli/help.js';
 import { hostOs } from './platform.js';
 import { createOutput, unicodeSafe } from './cli/output.js';
-import { createPrivateFile } from './private-file.js';
+import { createPrivateFile } from './trust/write.js';
 import { forJson, forTerminal, redactCredentials } from './redact.js';
 import { isCommandName } from './cli/spec.js';
 import { CudawizError, EXIT } from './errors.js';

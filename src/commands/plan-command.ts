@@ -3,7 +3,7 @@
 import { commandsText } from '../i18n/commands.js';
 import { stepsText } from '../i18n/steps.js';
 import { closeSync, mkdirSync } from 'node:fs';
-import { createPrivateFile, freshPrivateFolder, lineWriter, openNamedLog, privateFolder } from '../private-file.js';
+import { createPrivateFile, freshPrivateFolder, lineWriter, openNamedLog, privateFolder } from '../trust/write.js';
 import { forJson } from '../redact.js';
 import { safetyText } from '../i18n/safety.js';
 import path from 'node:path';

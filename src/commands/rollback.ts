@@ -13,7 +13,7 @@ import { safetyText } from '../i18n/safety.js';
 import { defaultCudaRoot, elevationHint, runsAsRoot, userCudnnRoot, userToolkitRoot, venvActivateScript, type OsName } from '../platform.js';
 import { redistText } from '../i18n/redist.js';
 import { hasRedistManifest, readRedistManifest, redistToolkitsUnder, removeRedistToolkit, type RedistRemoval } from '../redist/toolkit.js';
-import { untrustedBookkeeping } from '../cudnn/owner-trust.js';
+import { untrustedBookkeeping } from '../trust/ownership.js';
 import { withLock } from '../lock/index.js';
 import { stepsText } from '../i18n/steps.js';
 import { cliText } from '../i18n/cli.js';

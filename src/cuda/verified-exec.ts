@@ -10,7 +10,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CudawizError } from '../errors.js';
 import { describeFsError } from '../fs-errors.js';
-import { writableByOthers } from '../fetch/cache-trust.js';
+import { writableByOthers } from '../trust/ownership.js';
 import { fetchText } from '../i18n/fetch.js';
 import { newFileStream } from '../trust/write.js';
 

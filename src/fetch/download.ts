@@ -10,7 +10,7 @@ import { describeFsError } from '../fs-errors.js';
 import { fetchText, shownSource } from '../i18n/fetch.js';
 import { acquireLock } from '../lock/index.js';
 import { cachePaths, type CachePaths } from './cache-paths.js';
-import { fileWritableByOthers, writableByOthers } from './cache-trust.js';
+import { fileWritableByOthers, writableByOthers } from '../trust/ownership.js';
 import { resolveChecksum, type ChecksumSources, type ExpectedChecksum } from './checksum.js';
 import { applyMirror } from './mirror.js';
 import { hashFile, type Digests } from './ordered-hasher.js';

@@ -2,7 +2,7 @@
 // one that only root or this user can change; otherwise (a group-writable /usr/local, another user's
 // folder) nothing there is run and the release is read from the toolkit's version files (#33).
 import path from 'node:path';
-import { fileWritableByOthers, writableByOthers } from '../fetch/cache-trust.js';
+import { fileWritableByOthers, writableByOthers } from '../trust/ownership.js';
 import type { Host } from '../host.js';
 import { doctorText } from '../i18n/doctor.js';
 import { executableName, pathFor, type OsName } from '../platform.js';

@@ -13,7 +13,7 @@ import type { CudaRelease } from '../../src/catalog/schema.js';
 import { reportError } from '../../src/cli.js';
 import { installToolkit, type InstallToolkitOptions } from '../../src/cuda/install.js';
 import { CudawizError } from '../../src/errors.js';
-import { createPrivateFile, openNamedLog } from '../../src/private-file.js';
+import { createPrivateFile, openNamedLog } from '../../src/trust/write.js';
 import { redactCredentials } from '../../src/redact.js';
 import { builtCli, repoRoot } from '../helpers/cli.js';
 import { asOtherUser, canSwitchToNobody, otherUserCli, otherUserLabel } from '../helpers/other-user.js';
