@@ -2,26 +2,10 @@
 // host. Tests pass fixtures for both; production passes realHost().
 import os from 'node:os';
 import { hostOs, type Env, type OsName } from './platform.js';
-import { runProgram, type ProgramRefusal } from './trust/run.js';
+import type { CommandRunner } from './command-result.js';
+import { runProgram } from './trust/run.js';
 
-export interface CommandResult {
-  /** null when the command could not be started at all (not found, not executable). */
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  /** Why it could not start or was stopped (ENOENT, timed out …). */
-  failure?: string;
-  /** Set when cudawiz would not run the program (as root, one other users can change): why, and what to do. */
-  refused?: ProgramRefusal;
-}
-
-export interface RunOptions {
-  env?: Env;
-  cwd?: string;
-  timeoutMs?: number;
-}
-
-export type CommandRunner = (file: string, args: readonly string[], options?: RunOptions) => Promise<CommandResult>;
+export type { CommandResult, CommandRunner, RunOptions } from './command-result.js';
 
 export interface Host {
   os: OsName;

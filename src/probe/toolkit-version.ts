@@ -1,9 +1,11 @@
 // Which CUDA a toolkit directory holds, from the most trustworthy source it has.
-import type { Toolkit } from './types.js';
+
+/** Where a toolkit's version was read from (the probe's `Toolkit.versionSource`). */
+export type ToolkitVersionSource = 'version.txt' | 'version.json' | 'cuda.h' | 'cuda_runtime_api.h' | 'dpkg status' | 'file name' | 'directory name';
 
 export interface VersionReading {
   version: string;
-  versionSource: NonNullable<Toolkit['versionSource']>;
+  versionSource: ToolkitVersionSource;
 }
 
 /** version.txt (≤ 11.0): "CUDA Version 10.1.243". */

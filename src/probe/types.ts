@@ -4,6 +4,7 @@ import type { LibrarySource, PipCudaFacts, WheelLibraryFix } from '../wheels/ind
 import type { OsName } from '../platform.js';
 import type { CondaEnv } from './conda.js';
 import type { DriverInstall, KernelModuleState, UserspaceDriver } from './driver-userspace.js';
+import type { ToolkitVersionSource } from './toolkit-version.js';
 import type { WslFacts } from './wsl.js';
 
 export interface GpuInfo {
@@ -73,7 +74,7 @@ export interface Toolkit {
   /** "10.1.243", or "11.8" when only major.minor can be trusted. */
   version?: string;
   majorMinor?: string;
-  versionSource?: 'version.txt' | 'version.json' | 'cuda.h' | 'cuda_runtime_api.h' | 'dpkg status' | 'file name' | 'directory name';
+  versionSource?: ToolkitVersionSource;
   /**
    * How its files are laid out: NVIDIA's own folder (bin, include, lib64 under one root: /usr/local/cuda-X.Y,
    * /opt/cuda, a redist toolkit), or a distro's packages spread over /usr (Debian/Ubuntu's

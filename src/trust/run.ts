@@ -10,17 +10,12 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Options as ExecaOptions, ResultPromise } from 'execa';
 import { CudawizError } from '../errors.js';
-import type { CommandResult, RunOptions } from '../host.js';
+import type { CommandResult, ProgramRefusal, RunOptions } from '../command-result.js';
 import { trustText } from '../i18n/trust.js';
 import type { Env } from '../platform.js';
 import { checksOwnership, fileWritableByOthers, ownUid, whyNotOurs, writableByOthers } from './ownership.js';
 
-/** Why a program may not run, and what the user can do instead. */
-export interface ProgramRefusal {
-  program: string;
-  reason: string;
-  fix: string;
-}
+export type { ProgramRefusal } from '../command-result.js';
 
 const isRoot = (): boolean => ownUid() === 0;
 
