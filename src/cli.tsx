@@ -13,7 +13,7 @@ import { COMMAND_MODULES } from './cli/commands.js';
 import type { CommandIO } from './cli/context.js';
 import { commandHelp, mainHelp } from './cli/help.js';
 import { hostOs } from './platform.js';
-import { createOutput, unicodeSafe } from './cli/output.js';
+import { createOutput, unicodeSafe } from './io/output.js';
 import { createPrivateFile } from './trust/write.js';
 import { forJson, forTerminal, redactCredentials } from './redact.js';
 import { isCommandName } from './cli/spec.js';

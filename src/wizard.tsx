@@ -7,7 +7,7 @@ import { UiContext } from '../components/UiContext.js';
 import type { GlobalOptions } from './cli/args.js';
 import { prepareCatalog } from './cli/catalog.js';
 import type { FirstFrame } from './cli/first-frame.js';
-import { unicodeSafe } from './cli/output.js';
+import { unicodeSafe } from './io/output.js';
 import type { CommandIO } from './cli/context.js';
 import type { Catalog } from './catalog/schema.js';
 import type { Host } from './host.js';

@@ -4,7 +4,7 @@ import { loadCatalog } from '../catalog/load.js';
 import type { Catalog } from '../catalog/schema.js';
 import type { Host } from '../host.js';
 import type { ParsedCommand } from './args.js';
-import type { Output } from './output.js';
+import type { Output } from '../io/output.js';
 
 export interface CommandIO {
   stdout: Writable & { isTTY?: boolean; columns?: number };

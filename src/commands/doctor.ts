@@ -4,7 +4,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { tfBeyondCatalog } from '../catalog/newer-tf.js';
 import { requirementsFor } from '../catalog/queries.js';
 import type { CommandContext } from '../cli/context.js';
-import type { Output } from '../cli/output.js';
+import type { Output } from '../io/output.js';
 import { diagnose, hasFailure, type Finding } from '../doctor/diagnose.js';
 import { EXIT } from '../errors.js';
 import { doctorText as T } from '../i18n/doctor.js';

@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { CommandContext } from '../cli/context.js';
-import type { Output, Status } from '../cli/output.js';
+import type { Output, Status } from '../io/output.js';
 import { explainLog, hasProblems, recognisedNothing, type Explanation, type ExplainOptions, type FindingSeverity } from '../doctor/explain.js';
 import { digestStream, digestText, looksLikeLogText, type LogDigest } from '../doctor/explain-input.js';
 import { EXIT, UsageError } from '../errors.js';

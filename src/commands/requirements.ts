@@ -6,7 +6,7 @@ import { publicCopyUrl, requirementsFor, type Requirements } from '../catalog/qu
 import type { Catalog } from '../catalog/schema.js';
 import { osOption, requireString } from '../cli/args.js';
 import type { CommandContext } from '../cli/context.js';
-import type { Output } from '../cli/output.js';
+import type { Output } from '../io/output.js';
 import { EXIT, UsageError } from '../errors.js';
 import { catalogText } from '../i18n/catalog.js';
 import { gpuText } from '../i18n/gpu.js';

@@ -4,7 +4,7 @@ import { commandsText } from '../i18n/commands.js';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandContext } from '../cli/context.js';
-import type { Output } from '../cli/output.js';
+import type { Output } from '../io/output.js';
 import { rollbackImport, type RollbackReport } from '../cudnn/import.js';
 import { manifestPaths, readManifest } from '../cudnn/manifest.js';
 import { commandLine, envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';

@@ -2,7 +2,7 @@
 // file with its size and sha256 (or where its checksum comes from).
 import { routeSummary } from '../bundle/describe.js';
 import type { RouteFiles } from '../bundle/routes.js';
-import type { Output } from '../cli/output.js';
+import type { Output } from '../io/output.js';
 import { formatBytes } from '../format.js';
 import { bundleText } from '../i18n/bundle.js';
 

@@ -4,7 +4,7 @@ import type { RouteId } from '../plan/choose.js';
 import { EXIT } from '../errors.js';
 import { initialRunnerState, reduceRunner, type InputNeed, type RunnerEvent, type RunnerState } from '../plan/events.js';
 import type { RunResult } from '../plan/runner.js';
-import type { Status } from '../cli/output.js';
+import type { Status } from '../io/output.js';
 
 export interface ScanLine {
   label: 'gpu' | 'driver' | 'toolkits' | 'cudnn' | 'python';

@@ -5,7 +5,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { StatusLine } from '../../components/StatusLine.js';
 import { UiContext } from '../../components/UiContext.js';
-import { createOutput } from '../../src/cli/output.js';
+import { createOutput } from '../../src/io/output.js';
 import { en } from '../../src/i18n/en.js';
 import { STATUS_LOOK, type Status } from '../../src/status.js';
 

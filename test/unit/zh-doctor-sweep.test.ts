@@ -8,7 +8,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../src/catalog/load.js';
-import { createOutput } from '../../src/cli/output.js';
+import { createOutput } from '../../src/io/output.js';
 import { realHost, type Host } from '../../src/host.js';
 import { plainReporter } from '../../src/cli/reporters.js';
 import { setLang } from '../../src/i18n/localized.js';
