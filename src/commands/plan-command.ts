@@ -14,7 +14,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { choosePlan, runChosenPlan, type ChosenPlan, type PlanMachine, type PlanRequest } from '../plan/choose.js';
 import type { PlanContext } from '../plan/context.js';
 import type { InputNeed, RunnerEvent } from '../plan/events.js';
-import { jsonLinesReporter, plainReporter } from '../cli/reporters.js';
+import { jsonLinesReporter, plainReporter } from '../io/reporters.js';
 import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
 import { seedCache } from '../bundle/seed.js';
 import { useBundle, type BundleUse } from '../bundle/use.js';

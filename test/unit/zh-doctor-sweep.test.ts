@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../src/catalog/load.js';
 import { createOutput } from '../../src/io/output.js';
 import { realHost, type Host } from '../../src/host.js';
-import { plainReporter } from '../../src/cli/reporters.js';
+import { plainReporter } from '../../src/io/reporters.js';
 import { setLang } from '../../src/i18n/localized.js';
 import type { RunnerEvent } from '../../src/plan/events.js';
 import { pipInstallTensorflow } from '../../src/pip/install.js';

@@ -1,6 +1,6 @@
 // Headless renderers of runner events: plain lines (one per step, occasional percentages) or JSON
 // lines (one event each, the last one the result).
-import type { Output } from '../io/output.js';
+import type { Output } from './output.js';
 import { formatBytes } from '../format.js';
 import type { PlanStop, RunnerEvent } from '../plan/events.js';
 import { cliText } from '../i18n/cli.js';
