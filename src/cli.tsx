@@ -10,7 +10,7 @@ import { stepsText } from './i18n/steps.js';
 import pkg from '../package.json' with { type: 'json' };
 import { parseArgv, readArgvLoosely } from './cli/args.js';
 import { COMMAND_MODULES } from './cli/commands.js';
-import type { CommandIO } from './cli/context.js';
+import type { CommandIO } from './io/context.js';
 import { commandHelp, mainHelp } from './cli/help.js';
 import { hostOs } from './platform.js';
 import { createOutput, unicodeSafe } from './io/output.js';

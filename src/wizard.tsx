@@ -8,7 +8,7 @@ import type { GlobalOptions } from './cli/args.js';
 import { prepareCatalog } from './cli/catalog.js';
 import type { FirstFrame } from './cli/first-frame.js';
 import { unicodeSafe } from './io/output.js';
-import type { CommandIO } from './cli/context.js';
+import type { CommandIO } from './io/context.js';
 import type { Catalog } from './catalog/schema.js';
 import type { Host } from './host.js';
 import { en } from './i18n/en.js';

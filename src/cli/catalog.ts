@@ -8,6 +8,6 @@ export async function prepareCatalog(overlayFile: string | undefined): Promise<(
     const catalog = prebuiltCatalog;
     return () => catalog;
   }
-  const { catalogLoader } = await import('./context.js');
+  const { catalogLoader } = await import('../io/context.js');
   return catalogLoader(overlayFile);
 }

@@ -1,5 +1,5 @@
 // Each command's module, loaded only when that command runs (its flags and help are in spec.ts).
-import type { CommandContext } from './context.js';
+import type { CommandContext } from '../io/context.js';
 import type { CommandName } from './spec.js';
 
 export interface CommandModule {

@@ -3,7 +3,7 @@
 import pkg from '../../package.json' with { type: 'json' };
 import { tfBeyondCatalog } from '../catalog/newer-tf.js';
 import { requirementsFor } from '../catalog/queries.js';
-import type { CommandContext } from '../cli/context.js';
+import type { CommandContext } from '../io/context.js';
 import type { Output } from '../io/output.js';
 import { diagnose, hasFailure, type Finding } from '../doctor/diagnose.js';
 import { EXIT } from '../errors.js';

@@ -4,7 +4,7 @@
 import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { osOption, requireString } from '../cli/args.js';
-import type { CommandContext } from '../cli/context.js';
+import type { CommandContext } from '../io/context.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, formatBytes, resolveCacheDir, type DownloadProgress, type DownloadTarget, type FetchResult } from '../fetch/index.js';
 import { loginNeededError } from '../fetch/download.js';

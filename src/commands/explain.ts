@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { CommandContext } from '../cli/context.js';
+import type { CommandContext } from '../io/context.js';
 import type { Output, Status } from '../io/output.js';
 import { explainLog, hasProblems, recognisedNothing, type Explanation, type ExplainOptions, type FindingSeverity } from '../doctor/explain.js';
 import { digestStream, digestText, looksLikeLogText, type LogDigest } from '../doctor/explain-input.js';

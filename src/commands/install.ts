@@ -5,7 +5,7 @@
 import { commandsText } from '../i18n/commands.js';
 import { hasAndCuda } from '../catalog/queries.js';
 import { requireString } from '../cli/args.js';
-import type { CommandContext } from '../cli/context.js';
+import type { CommandContext } from '../io/context.js';
 import { UsageError } from '../errors.js';
 import type { RouteId } from '../plan/choose.js';
 import { defaultCudaRoot } from '../platform.js';

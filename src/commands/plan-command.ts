@@ -8,7 +8,7 @@ import { forJson } from '../redact.js';
 import { safetyText } from '../i18n/safety.js';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import type { CommandContext } from '../cli/context.js';
+import type { CommandContext } from '../io/context.js';
 import { envConsent, packageConsent } from '../env/index.js';
 import { EXIT, UsageError } from '../errors.js';
 import { choosePlan, runChosenPlan, type ChosenPlan, type PlanMachine, type PlanRequest } from '../plan/choose.js';

@@ -1,6 +1,6 @@
 // `cudawiz repair [--tf V]`: the doctor's scan, then a plan that settles interrupted copies and
 // redoes only what is missing or broken; healthy parts are skipped by their own checks.
-import type { CommandContext } from '../cli/context.js';
+import type { CommandContext } from '../io/context.js';
 import { defaultCudaRoot } from '../platform.js';
 import { chooseRepairPlan, repairTarget } from '../plan/choose.js';
 import { ProbeCache } from '../probe/cache.js';

@@ -5,7 +5,7 @@ import { cudnnChoiceLines } from '../catalog/cudnn-choice.js';
 import { publicCopyUrl, requirementsFor, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import { osOption, requireString } from '../cli/args.js';
-import type { CommandContext } from '../cli/context.js';
+import type { CommandContext } from '../io/context.js';
 import type { Output } from '../io/output.js';
 import { EXIT, UsageError } from '../errors.js';
 import { catalogText } from '../i18n/catalog.js';

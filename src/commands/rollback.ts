@@ -3,7 +3,7 @@
 import { commandsText } from '../i18n/commands.js';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { CommandContext } from '../cli/context.js';
+import type { CommandContext } from '../io/context.js';
 import type { Output } from '../io/output.js';
 import { rollbackImport, type RollbackReport } from '../cudnn/import.js';
 import { manifestPaths, readManifest } from '../cudnn/manifest.js';

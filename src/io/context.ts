@@ -3,8 +3,8 @@ import type { Readable, Writable } from 'node:stream';
 import { loadCatalog } from '../catalog/load.js';
 import type { Catalog } from '../catalog/schema.js';
 import type { Host } from '../host.js';
-import type { ParsedCommand } from './args.js';
-import type { Output } from '../io/output.js';
+import type { ParsedCommand } from '../cli/args.js';
+import type { Output } from './output.js';
 
 export interface CommandIO {
   stdout: Writable & { isTTY?: boolean; columns?: number };
