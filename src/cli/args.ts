@@ -5,28 +5,13 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.js';
 import { cliText } from '../i18n/cli.js';
 import { checkedPath, runningOs } from '../path-flags.js';
-import { osUiLocale, parseOsName, type Env, type OsName } from '../platform.js';
+import { osUiLocale, type Env } from '../platform.js';
+import type { GlobalOptions, ParsedCommand } from '../io/flags.js';
 import { COMMAND_NAMES, COMMAND_SPECS, GLOBAL_FLAGS, isCommandName, locateCommand, type CommandName, type CommandSpec, type FlagSpec } from './spec.js';
 
+export type { GlobalOptions, ParsedCommand } from '../io/flags.js';
+
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
-
-export interface GlobalOptions {
-  cudaRoot?: string;
-  mirror?: string;
-  cacheDir?: string;
-  catalog?: string;
-  lang: 'en' | 'zh';
-  log?: string;
-  color: boolean;
-  verbose: boolean;
-  json: boolean;
-}
-
-export interface ParsedCommand {
-  values: Record<string, string | boolean | string[] | undefined>;
-  positionals: string[];
-  globals: GlobalOptions;
-}
 
 export interface ParsedArgv extends ParsedCommand {
   /** Undefined: the wizard. */
@@ -169,18 +154,4 @@ function settlePaths(result: ParsedArgv, spec: CommandSpec | undefined): void {
     const value = result.values[name];
     if (r && typeof value === 'string') result.values[name] = checkedPath(`--${name}`, value, r, os);
   }
-}
-
-export function osOption(value: unknown, fallback: OsName): OsName {
-  if (value === undefined) return fallback;
-  const os = parseOsName(String(value));
-  if (!os) throw new UsageError(cliText.osChoice(String(value)));
-  return os;
-}
-
-/** A required flag's value; the example comes from the caller (its command's spec holds more). */
-export function requireString(values: ParsedCommand['values'], name: string, example: string): string {
-  const v = values[name];
-  if (typeof v !== 'string' || v.length === 0) throw new UsageError(cliText.flagRequired(`--${name}`), cliText.forExample(example));
-  return v;
 }

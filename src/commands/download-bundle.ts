@@ -4,7 +4,7 @@
 import pkg from '../../package.json' with { type: 'json' };
 import { makeBundle } from '../bundle/make.js';
 import { isRouteId, routeFiles, type RouteId } from '../bundle/routes.js';
-import { osOption } from '../cli/args.js';
+import { osOption } from '../io/flags.js';
 import type { CommandContext } from '../io/context.js';
 import { EXIT, UsageError } from '../errors.js';
 import { formatBytes, parseMirror, resolveCacheDir, type DownloadProgress } from '../fetch/index.js';

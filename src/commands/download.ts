@@ -3,7 +3,7 @@
 // Progress goes to stderr as an occasional percentage line; stdout gets the result (or one JSON document).
 import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { osOption, requireString } from '../cli/args.js';
+import { osOption, requireString } from '../io/flags.js';
 import type { CommandContext } from '../io/context.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { cudaInstallerTarget, cudnnArchiveTarget, fetchVerified, formatBytes, resolveCacheDir, type DownloadProgress, type DownloadTarget, type FetchResult } from '../fetch/index.js';

@@ -4,7 +4,7 @@
 // environment; the redist route unpacks only the components TF loads into a per-user toolkit.
 import { commandsText } from '../i18n/commands.js';
 import { hasAndCuda } from '../catalog/queries.js';
-import { requireString } from '../cli/args.js';
+import { requireString } from '../io/flags.js';
 import type { CommandContext } from '../io/context.js';
 import { UsageError } from '../errors.js';
 import type { RouteId } from '../plan/choose.js';

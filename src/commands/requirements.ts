@@ -4,7 +4,7 @@ import { gpuFromName, gpuSupport, type GpuSupport, type NamedGpuFacts } from '..
 import { cudnnChoiceLines } from '../catalog/cudnn-choice.js';
 import { publicCopyUrl, requirementsFor, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
-import { osOption, requireString } from '../cli/args.js';
+import { osOption, requireString } from '../io/flags.js';
 import type { CommandContext } from '../io/context.js';
 import type { Output } from '../io/output.js';
 import { EXIT, UsageError } from '../errors.js';

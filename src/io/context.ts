@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { loadCatalog } from '../catalog/load.js';
 import type { Catalog } from '../catalog/schema.js';
 import type { Host } from '../host.js';
-import type { ParsedCommand } from '../cli/args.js';
+import type { ParsedCommand } from './flags.js';
 import type { Output } from './output.js';
 
 export interface CommandIO {

@@ -8,7 +8,7 @@ import { wizardText } from '../i18n/wizard.js';
 import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
-import type { GlobalOptions } from '../cli/args.js';
+import type { GlobalOptions } from '../io/flags.js';
 import { SETUP_BLOCKERS } from '../doctor/blockers.js';
 import { diagnose } from '../doctor/diagnose.js';
 import type { Host } from '../host.js';
