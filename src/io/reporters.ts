@@ -1,8 +1,9 @@
 // Headless renderers of runner events: plain lines (one per step, occasional percentages) or JSON
-// lines (one event each, the last one the result).
+// lines (one event each, the last one the result). The plain lines read the state reduceRunner folds the
+// events into, the very state the wizard's screens draw, so the two renderers cannot disagree.
 import type { Output } from './output.js';
 import { formatBytes } from '../format.js';
-import type { PlanStop, RunnerEvent } from '../plan/events.js';
+import { initialRunnerState, reduceRunner, type RunnerEvent, type RunnerState } from '../plan/events.js';
 import { cliText } from '../i18n/cli.js';
 import { stepsText } from '../i18n/steps.js';
 
@@ -14,18 +15,16 @@ export function jsonLinesReporter(write: (line: string) => void): Reporter {
 
 /** Percentages at most every 10 points, so a log stays readable. */
 export function plainReporter(out: Output, options: { verbose?: boolean } = {}): Reporter {
-  const titles = new Map<string, string>();
+  let state: RunnerState = initialRunnerState;
+  const title = (id: string): string | undefined => state.steps.find((s) => s.id === id)?.title;
+  // What this reporter has printed (not what the run is): the last percentage said per step.
   const lastPercent = new Map<string, number>();
-  // Where the plan will stop: said once, after the steps, unless the run itself reaches it and says it as it fails.
-  let stop: PlanStop | undefined;
-  let failed = false;
   return (event) => {
+    state = reduceRunner(state, event);
     switch (event.type) {
       case 'plan':
         out.line(out.bold(stepsText.plan));
-        stop = event.stop;
         for (const s of event.steps) {
-          titles.set(s.id, s.title);
           const reason = s.reason ? out.dim(` — ${s.reason}`) : '';
           if (s.done) out.line(`  ${out.symbol('skip')} ${s.title}${out.dim(cliText.stepAside(stepsText.alreadyDone(s.reason)))}`);
           else if (s.notReached) out.line(`  ${out.symbol('skip')} ${s.title}${out.dim(cliText.stepAside(stepsText.notReached))}${reason}`);
@@ -34,7 +33,7 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
         break;
       case 'step-start':
         // With --verbose a step's output lines follow; say whose they are.
-        if (options.verbose) out.line(out.dim(`  … ${titles.get(event.id)}`));
+        if (options.verbose) out.line(out.dim(`  … ${title(event.id)}`));
         break;
       case 'progress': {
         const { bytes, total } = event.progress;
@@ -43,7 +42,7 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
         if (pct > (lastPercent.get(event.id) ?? -1) && pct < 100) {
           lastPercent.set(event.id, pct);
           const unit = event.progress.unit === 'files' ? stepsText.files(bytes, total) : stepsText.bytesOf(formatBytes(bytes), formatBytes(total));
-          out.line(out.dim(`    ${cliText.stepProgress(String(titles.get(event.id)), pct, unit)}`));
+          out.line(out.dim(`    ${cliText.stepProgress(String(title(event.id)), pct, unit)}`));
         }
         break;
       }
@@ -53,7 +52,7 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
       case 'needs-input': {
         const n = event.need;
         if (n.kind === 'cudnn-archive') {
-          out.line(`${out.symbol('warn')} ${stepsText.waitingFor(String(titles.get(event.id)), n.file)}`);
+          out.line(`${out.symbol('warn')} ${stepsText.waitingFor(String(title(event.id)), n.file)}`);
           out.line(`    ${n.why}`);
           out.line(`    ${stepsText.logInAt(n.page)}`);
           out.line(`    ${stepsText.runAgainWith(n.downloadsDir ? `${n.downloadsDir}/${n.file}` : n.file)}`);
@@ -66,22 +65,24 @@ export function plainReporter(out: Output, options: { verbose?: boolean } = {}):
         break;
       }
       case 'step-done':
-        out.line(`${out.symbol(event.skipped ? 'skip' : 'pass')} ${event.summary ? cliText.stepSays(String(titles.get(event.id)), event.summary) : titles.get(event.id)}`);
+        out.line(`${out.symbol(event.skipped ? 'skip' : 'pass')} ${event.summary ? cliText.stepSays(String(title(event.id)), event.summary) : title(event.id)}`);
         for (const e of event.evidence ?? []) out.line(out.dim(`    ${e}`));
         break;
       case 'step-failed':
-        failed = true;
-        out.line(`${out.symbol('fail')} ${cliText.stepSays(String(titles.get(event.id)), event.message)}`);
+        out.line(`${out.symbol('fail')} ${cliText.stepSays(String(title(event.id)), event.message)}`);
         if (event.fix) out.line(`    → ${event.fix}`);
         if (event.logFile) out.line(`    ${stepsText.log(event.logFile)}`);
         break;
-      case 'result':
-        if (stop && !failed) {
+      case 'result': {
+        // Where the plan will stop: said once, after the steps, unless the run itself reached it and said it as it failed.
+        const stop = state.stop;
+        if (stop && !state.steps.some((s) => s.status === 'failed')) {
           out.line(`${out.symbol('fail')} ${stepsText.willStopAt(stop.title, stop.message)}`);
           if (stop.fix) out.line(`    → ${stop.fix}`);
         }
         out.line(event.ok ? out.paint('pass', event.message ?? stepsText.done) : out.paint('fail', event.message ?? stepsText.stopped));
         break;
+      }
     }
   };
 }
