@@ -15,7 +15,8 @@ import { resolveChecksum, type ChecksumSources, type ExpectedChecksum } from './
 import { applyMirror } from './mirror.js';
 import { hashFile, type Digests } from './ordered-hasher.js';
 import { ProgressMeter, type ProgressListener } from './progress.js';
-import { interruptedError, Transfer, type TransferTuning } from './transfer.js';
+import { interruptedError } from './retry-policy.js';
+import { Transfer, type TransferTuning } from './transfer.js';
 import { copyVerified, privateCopy, VerifyFailure, type Expected } from '../trust/verified-file.js';
 import { moveInto, replaceFile } from '../trust/write.js';
 

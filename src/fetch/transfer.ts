@@ -1,11 +1,11 @@
 // Moves the bytes of one URL into `<cache>/<name>.part`: resumable pieces over one or several
-// connections, retries with backoff (Retry-After honoured), hashing in order as it goes.
-import { readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+// connections, retries with backoff (Retry-After honoured), hashing in order as it goes. This module
+// runs the attempts and the connections; each job it hands out has its own module: which pieces are on
+// disk and resuming them (part-state.ts), when to try again and what a failure ends as
+// (retry-policy.ts), one body into its piece (piece-stream.ts), hashing in order (ordered-hasher.ts),
+// progress (progress.ts).
 import { setMaxListeners } from 'node:events';
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { setTimeout as delay } from 'node:timers/promises';
-import { CudawizError, EXIT } from '../errors.js';
+import { CudawizError } from '../errors.js';
 import { describeFsError, isDiskFull } from '../fs-errors.js';
 import { fetchText } from '../i18n/fetch.js';
 import type { CachePaths } from './cache-paths.js';
@@ -13,8 +13,10 @@ import { formatBytes } from '../format.js';
 import { freeSpace as realFreeSpace, type FreeSpaceProbe } from './disk-space.js';
 import { openResponse, type OpenedResponse } from './http.js';
 import { OrderedHasher, type Digests } from './ordered-hasher.js';
+import { parseContentRange, PartFile, pieceComplete, planPieces, writtenEdge, type PartState, type Piece } from './part-state.js';
+import { streamPiece } from './piece-stream.js';
 import type { ProgressMeter } from './progress.js';
-import { openOwnFileForUpdate, replaceFile, writeNewFile } from '../trust/write.js';
+import { BodyTooLong, explainFailure, interruptedError, parseRetryAfter, RestartNeeded, Retryable, TooSlow, waitBeforeRetry, withRetries } from './retry-policy.js';
 
 export interface TransferTuning {
   /** Consecutive failed attempts per piece before giving up (an attempt that moved bytes resets it). */
@@ -58,50 +60,6 @@ export interface TransferResult extends Digests {
   url: string;
 }
 
-interface Piece {
-  start: number;
-  /** Exclusive; null while the size is unknown (a server that sends no length). */
-  end: number | null;
-  done: number;
-}
-
-interface PartState {
-  v: 1;
-  url: string;
-  total: number | null;
-  etag?: string;
-  lastModified?: string;
-  ranges: boolean;
-  pieces: Piece[];
-}
-
-/** The file on the server changed, or the server ignores Range: drop the .part and start over. */
-class RestartNeeded extends Error {}
-/** A failure worth another attempt (network, 5xx), with the server's Retry-After if it sent one. */
-class Retryable extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-  }
-}
-/** An attempt that moved bytes, but too few: counts as a failure even though it made progress. */
-class TooSlow extends Retryable {
-  constructor(
-    message: string,
-    /** The window it was measured over, in ms. */
-    readonly windowMs: number,
-  ) {
-    super(message);
-  }
-}
-/** A body without a length that went past any size this file can have. */
-class BodyTooLong extends Error {}
-
-/** A duration as said to the user: "0.3", "12", never "0". */
-const seconds = (ms: number) => (ms < 10_000 ? (Math.max(ms, 100) / 1000).toFixed(1) : String(Math.round(ms / 1000)));
-
 const DEFAULTS = {
   retries: 5,
   retryBaseMs: 500,
@@ -116,64 +74,6 @@ const DEFAULTS = {
   maxUnknownLengthBytes: 16 * 1024 ** 3,
 };
 
-/** "45 s", "12 min", "3 h", "2 days": how long a server asked us to wait. */
-export function waitSpan(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 120) return fetchText.waitSeconds(s);
-  if (s < 2 * 3600) return fetchText.waitMinutes(Math.round(s / 60));
-  if (s < 2 * 86_400) return fetchText.waitHours(Math.round(s / 3600));
-  return fetchText.waitDays(Math.round(s / 86_400));
-}
-
-function retryLaterError(url: string, waitMs: number): CudawizError {
-  return new CudawizError(fetchText.retryAfter(url, waitSpan(waitMs)), { code: 'retry-later', fix: fetchText.retryAfterFix, details: { retryAfterMs: Math.round(waitMs) } });
-}
-
-const nonNegInt = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
-
-/** A .part.json as written by writeState, or undefined for anything else (garbage, an older shape, a hand edit). */
-export function validPartState(value: unknown): PartState | undefined {
-  const v = value as Partial<PartState> | null;
-  if (typeof v !== 'object' || v === null || v.v !== 1 || typeof v.url !== 'string' || typeof v.ranges !== 'boolean') return undefined;
-  if (!(v.total === null || nonNegInt(v.total))) return undefined;
-  if (!Array.isArray(v.pieces) || v.pieces.length === 0) return undefined;
-  for (const p of v.pieces as unknown[]) {
-    const q = p as Partial<Piece> | null;
-    if (typeof q !== 'object' || q === null || !nonNegInt(q.start) || !nonNegInt(q.done) || !(q.end === null || (nonNegInt(q.end) && q.end >= q.start))) return undefined;
-    if (v.total !== null && q.end !== null && q.end > v.total) return undefined;
-  }
-  return v as PartState;
-}
-
-const pieceEnd = (p: Piece) => (p.end === null ? Infinity : p.end);
-const pieceComplete = (p: Piece) => p.end !== null && p.start + p.done >= p.end;
-
-export function parseContentRange(value: string | undefined): { start: number; end: number; total: number | null } | undefined {
-  const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(value?.trim() ?? '');
-  if (!m) return undefined;
-  return { start: Number(m[1]), end: Number(m[2]) + 1, total: m[3] === '*' ? null : Number(m[3]) };
-}
-
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-function isLocalFileError(error: unknown): boolean {
-  const e = error as NodeJS.ErrnoException;
-  return typeof e?.syscall === 'string' && ['open', 'write', 'read', 'close', 'fstat', 'ftruncate'].includes(e.syscall);
-}
-
-export function interruptedError(paths: CachePaths, bytes: number): CudawizError {
-  return new CudawizError(bytes > 0 ? fetchText.interruptedKept(formatBytes(bytes), paths.part) : fetchText.interruptedNothing, {
-    exitCode: EXIT.interrupted,
-    code: 'interrupted',
-    fix: fetchText.interruptedFix,
-  });
-}
-
 export class Transfer {
   private readonly t: Required<Omit<TransferTuning, 'freeSpace'>> & { freeSpace: FreeSpaceProbe };
   private state!: PartState;
@@ -182,11 +82,12 @@ export class Transfer {
   private firstError: unknown;
   private finalUrl: string;
   private restarts = 0;
-  private saving: Promise<void> = Promise.resolve();
+  private readonly part: PartFile;
 
   constructor(private readonly req: TransferRequest) {
     this.t = { ...DEFAULTS, freeSpace: realFreeSpace, ...stripUndefined(req.tuning ?? {}) };
     this.finalUrl = req.url;
+    this.part = new PartFile(req.paths, () => this.state);
     req.signal?.addEventListener('abort', () => this.inner.abort(), { once: true });
   }
 
@@ -196,12 +97,12 @@ export class Transfer {
         return await this.attemptWhole();
       } catch (error) {
         if (error instanceof BodyTooLong || this.firstError instanceof BodyTooLong) {
-          await this.discardPart();
+          await this.part.discard();
           throw new CudawizError(fetchText.tooLong(this.req.url, formatBytes(this.unknownLengthCap())), { code: 'body-too-long', fix: fetchText.tooLongFix });
         }
         if (!(error instanceof RestartNeeded) || this.restarts >= this.t.retries) throw this.explain(error);
         this.restarts++;
-        await this.discardPart();
+        await this.part.discard();
       }
     }
   }
@@ -214,20 +115,19 @@ export class Transfer {
     this.firstError = undefined;
     if (this.req.signal?.aborted) this.inner.abort();
     let first: OpenedResponse | undefined;
-    const resumed = await this.loadState();
-    if (!resumed) first = await this.withRetries(() => this.openFirst());
+    const saved = await this.part.load(this.req.url, this.req.size, this.req.onNotice);
+    const resumed = saved !== undefined;
+    if (saved) this.state = saved;
+    else first = await this.withRetries(() => this.openFirst());
     const onDisk = this.state.pieces.reduce((n, p) => n + p.done, 0);
     if (this.state.total !== null) await this.checkFreeSpace(this.state.total - onDisk, first);
-    if (!resumed) {
-      await rm(paths.part, { force: true });
-      await writeNewFile(paths.part, '');
-    }
+    if (!resumed) await this.part.startEmpty();
     meter.start(onDisk, this.state.total ?? undefined);
-    this.hasher = new OrderedHasher(paths.part, () => this.writtenEdge());
+    this.hasher = new OrderedHasher(paths.part, () => writtenEdge(this.state));
     await this.hasher.catchUp();
-    await this.saveState();
+    await this.part.save();
     const timer = setInterval(() => {
-      void this.saveState().catch(() => undefined);
+      void this.part.save().catch(() => undefined);
       void this.hasher.catchUp().catch(() => undefined);
     }, this.t.stateIntervalMs);
     try {
@@ -235,82 +135,13 @@ export class Transfer {
     } finally {
       clearInterval(timer);
       meter.connections = 0;
-      await this.saveState().catch(() => undefined);
+      await this.part.save().catch(() => undefined);
     }
     const total = this.state.total ?? this.state.pieces[0].done;
     await this.hasher.catchUp();
     if (this.hasher.hashed !== total) throw new Retryable(fetchText.hashedShort(this.hasher.hashed, total));
     meter.finish();
     return { ...this.hasher.digests(), bytes: total, resumedFrom: meter.resumedFrom, url: this.finalUrl };
-  }
-
-  // ------------------------------------------------------------------ state on disk
-  private async loadState(): Promise<boolean> {
-    const { paths, url, size } = this.req;
-    const partSize = await stat(paths.part).then((s) => s.size, () => -1);
-    if (partSize < 0) {
-      await rm(paths.partState, { force: true });
-      return false;
-    }
-    let saved: PartState | undefined;
-    const text = await readFile(paths.partState, 'utf8').catch(() => undefined);
-    if (text !== undefined) {
-      try {
-        saved = validPartState(JSON.parse(text));
-      } catch {
-        saved = undefined;
-      }
-      if (!saved) {
-        // Which bytes of the .part are good is unknown without it: start the file over.
-        this.req.onNotice?.(fetchText.partStateDiscarded(paths.partState));
-        await this.discardPart();
-        return false;
-      }
-    }
-    if (saved && size !== undefined && saved.total !== null && saved.total !== size) saved = undefined;
-    if (saved && !saved.ranges) saved = undefined;
-    if (saved) {
-      // The state may lag the file (written every half second); never trust more than is on disk.
-      for (const p of saved.pieces) {
-        p.done = Math.max(0, Math.min(p.done, partSize - p.start, pieceEnd(p) - p.start));
-        // Each piece is written in order, so the one holding the file's last byte wrote all before it too.
-        if (p.start < partSize && partSize <= pieceEnd(p)) p.done = partSize - p.start;
-      }
-      this.state = saved;
-      return true;
-    }
-    if (partSize === 0) return false;
-    // A .part without state (killed before the first save): resume by length, checked by Content-Range.
-    const total = size ?? null;
-    this.state = { v: 1, url, total, ranges: true, pieces: [{ start: 0, end: total, done: partSize }] };
-    return true;
-  }
-
-  /** One save at a time, so the timer's save cannot interleave with the last one or outlive it. */
-  private saveState(): Promise<void> {
-    this.saving = this.saving.catch(() => undefined).then(() => this.writeState());
-    return this.saving;
-  }
-
-  private async writeState(): Promise<void> {
-    const snapshot: PartState = { ...this.state, pieces: this.state.pieces.map((p) => ({ ...p })) };
-    await replaceFile(this.req.paths.partState, JSON.stringify(snapshot));
-  }
-
-  private async discardPart(): Promise<void> {
-    await rm(this.req.paths.part, { force: true });
-    await rm(this.req.paths.partState, { force: true });
-  }
-
-  /** How far from byte 0 the .part is complete on disk. */
-  private writtenEdge(): number {
-    let edge = 0;
-    for (const p of this.state.pieces) {
-      if (p.start !== edge) break;
-      edge = p.start + p.done;
-      if (p.end === null || edge < p.end) break;
-    }
-    return edge;
   }
 
   private async checkFreeSpace(needed: number, first?: OpenedResponse): Promise<void> {
@@ -345,7 +176,7 @@ export class Transfer {
         throw new Retryable(fetchText.unexpectedContentRange(r.headers['content-range']));
       }
       const total = cr.total ?? size ?? null;
-      this.state = { v: 1, url, total, etag, lastModified, ranges: total !== null, pieces: this.planPieces(total, cr.end, connections) };
+      this.state = { v: 1, url, total, etag, lastModified, ranges: total !== null, pieces: planPieces(total, cr.end, connections, this.t) };
     } else {
       const length = Number(r.headers['content-length']);
       const total = Number.isFinite(length) && r.headers['content-length'] !== undefined ? length : null;
@@ -359,17 +190,6 @@ export class Transfer {
       });
     }
     return r;
-  }
-
-  private planPieces(total: number | null, firstEnd: number, connections: number): Piece[] {
-    if (total === null) return [{ start: 0, end: null, done: 0 }];
-    const pieces: Piece[] = [{ start: 0, end: Math.min(firstEnd, total), done: 0 }];
-    if (connections <= 1 || total < this.t.segmentMinBytes) {
-      if (total > firstEnd) pieces.push({ start: firstEnd, end: total, done: 0 });
-      return pieces;
-    }
-    for (let s = firstEnd; s < total; s += this.t.pieceBytes) pieces.push({ start: s, end: Math.min(total, s + this.t.pieceBytes), done: 0 });
-    return pieces;
   }
 
   private async open(url: string, opts: { range?: string; validated?: boolean }): Promise<OpenedResponse> {
@@ -482,54 +302,24 @@ export class Transfer {
         // A trickle moves bytes on every attempt; it must still run out of tries.
         failures = p.done > before && !(error instanceof TooSlow) ? 1 : failures + 1;
         if (failures > this.t.retries) throw this.explain(error, { stalls, tries });
-        const wait = error.retryAfterMs ?? Math.min(30_000, this.t.retryBaseMs * 2 ** (failures - 1)) * (0.75 + Math.random() / 2);
-        if (wait > this.t.maxRetryAfterMs) throw retryLaterError(this.req.url, wait);
-        await delay(wait, undefined, { signal: this.inner.signal }).catch(() => undefined);
+        await waitBeforeRetry(error, failures, this.t, this.req.url, this.inner.signal, true);
       }
     }
   }
 
-  private async streamInto(p: Piece, r: OpenedResponse): Promise<void> {
-    let fh: FileHandle;
-    try {
-      fh = await openOwnFileForUpdate(this.req.paths.part);
-    } catch (error) {
-      r.body.destroy();
-      throw this.localFileError(error);
-    }
-    let windowBytes = 0;
-    let windowStart = performance.now();
-    const sink = new PieceSink(fh, p, this.unknownLengthCap(), (pos, chunk) => {
-      windowBytes += chunk.length;
-      this.hasher.offer(pos, chunk);
-      this.req.meter.add(chunk.length);
+  private streamInto(p: Piece, r: OpenedResponse): Promise<void> {
+    return streamPiece(p, r, {
+      part: this.req.paths.part,
+      cap: this.unknownLengthCap(),
+      minBytesPerSec: this.t.minBytesPerSec,
+      lowSpeedWindowMs: this.t.lowSpeedWindowMs,
+      signal: this.inner.signal,
+      onWritten: (pos, chunk) => {
+        this.hasher.offer(pos, chunk);
+        this.req.meter.add(chunk.length);
+      },
+      localFileError: (error) => this.localFileError(error),
     });
-    // Minimum throughput, judged over whole windows (curl's --speed-limit/--speed-time).
-    const { minBytesPerSec, lowSpeedWindowMs } = this.t;
-    let stalled: TooSlow | undefined;
-    const slowCheck = setInterval(() => {
-      const elapsed = performance.now() - windowStart;
-      if (elapsed < lowSpeedWindowMs) return;
-      if (windowBytes < (minBytesPerSec * elapsed) / 1000) {
-        // got wraps a destroy() reason in its own error type; keep ours aside.
-        stalled = new TooSlow(fetchText.slowerThan(formatBytes(minBytesPerSec), seconds(elapsed)), elapsed);
-        r.body.destroy(stalled);
-      }
-      windowBytes = 0;
-      windowStart = performance.now();
-    }, Math.max(10, Math.min(1000, lowSpeedWindowMs / 4)));
-    try {
-      await pipeline(r.body, sink, { signal: this.inner.signal });
-    } catch (error) {
-      if (error instanceof BodyTooLong) throw error;
-      if (isLocalFileError(error)) throw this.localFileError(error);
-      if (this.inner.signal.aborted) throw error;
-      if (stalled) throw stalled;
-      throw new Retryable((error as Error).message);
-    } finally {
-      clearInterval(slowCheck);
-      await fh.close().catch(() => undefined);
-    }
   }
 
   private localFileError(error: unknown): CudawizError {
@@ -544,92 +334,16 @@ export class Transfer {
     return this.req.size ?? this.t.maxUnknownLengthBytes;
   }
 
-  private async withRetries<T>(fn: () => Promise<T>): Promise<T> {
-    for (let failures = 1; ; failures++) {
-      try {
-        return await fn();
-      } catch (error) {
-        if (this.req.signal?.aborted) throw interruptedError(this.req.paths, 0);
-        if (!(error instanceof Retryable) || failures > this.t.retries) throw error;
-        const wait = error.retryAfterMs ?? Math.min(30_000, this.t.retryBaseMs * 2 ** (failures - 1));
-        if (wait > this.t.maxRetryAfterMs) throw retryLaterError(this.req.url, wait);
-        await delay(wait, undefined, { signal: this.inner.signal }).catch(() => undefined);
-      }
-    }
+  private withRetries<T>(fn: () => Promise<T>): Promise<T> {
+    return withRetries(fn, this.t, this.req.url, this.inner.signal, () => (this.req.signal?.aborted ? interruptedError(this.req.paths, 0) : undefined));
   }
 
   /** Turns what is left of an internal failure into something the user can act on. */
   private explain(error: unknown, counts?: { stalls: number; tries: number }): unknown {
-    if (error instanceof CudawizError) return error;
-    if (this.req.signal?.aborted) return interruptedError(this.req.paths, this.req.meter.current);
-    if (error instanceof TooSlow) {
-      // What was measured: the window the last try was judged over, and how many tries in a row stalled (of how many).
-      const tries = counts?.tries ?? this.t.retries + 1;
-      return new CudawizError(fetchText.tooSlow(this.req.url, formatBytes(this.t.minBytesPerSec), seconds(error.windowMs), counts?.stalls ?? tries, tries), { code: 'download-stalled', fix: fetchText.tooSlowFix });
-    }
-    if (error instanceof Retryable) {
-      return new CudawizError(fetchText.failedAfterTries(this.req.url, this.t.retries + 1, error.message), {
-        code: 'download-failed',
-        fix: fetchText.failedAfterTriesFix,
-      });
-    }
-    if (error instanceof RestartNeeded) return new CudawizError(fetchText.keptChanging(error.message), { code: 'download-failed' });
-    return error;
+    return explainFailure(error, this.t, this.req.url, () => (this.req.signal?.aborted ? interruptedError(this.req.paths, this.req.meter.current) : undefined), counts);
   }
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/**
- * Writes a piece's bytes at their offsets and only then counts them (done, hash, progress), so what
- * is hashed and what resumes is exactly what is on disk.
- */
-class PieceSink extends Writable {
-  constructor(
-    private readonly fh: FileHandle,
-    private readonly piece: Piece,
-    /** Where a piece of unknown end must stop. */
-    private readonly cap: number,
-    private readonly onWritten: (pos: number, chunk: Buffer) => void,
-  ) {
-    super({ highWaterMark: 1 << 20 });
-  }
-
-  override _writev(entries: { chunk: Buffer }[], cb: (error?: Error | null) => void): void {
-    const p = this.piece;
-    if (p.end === null && p.start + p.done + entries.reduce((n, e) => n + e.chunk.length, 0) > this.cap) return cb(new BodyTooLong());
-    const room = pieceEnd(p) - (p.start + p.done);
-    const chunks: Buffer[] = [];
-    let len = 0;
-    for (const { chunk } of entries) {
-      if (len >= room) break;
-      const c = chunk.length > room - len ? chunk.subarray(0, room - len) : chunk;
-      chunks.push(c);
-      len += c.length;
-    }
-    if (len === 0) return cb();
-    const pos = p.start + p.done;
-    this.fh.writev(chunks, pos).then(
-      ({ bytesWritten }) => {
-        let at = pos;
-        let left = bytesWritten;
-        for (const c of chunks) {
-          const part = left >= c.length ? c : c.subarray(0, left);
-          this.onWritten(at, part);
-          at += part.length;
-          left -= part.length;
-          if (left <= 0) break;
-        }
-        p.done += bytesWritten;
-        cb(bytesWritten === len ? null : new Error(fetchText.shortWrite(pos)));
-      },
-      (error: Error) => cb(error),
-    );
-  }
-
-  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (error?: Error | null) => void): void {
-    this._writev([{ chunk }], cb);
-  }
 }

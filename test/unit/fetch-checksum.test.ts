@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checksumFromManifest, parseMd5sumList } from '../../src/fetch/checksum.js';
-import { parseContentRange, parseRetryAfter } from '../../src/fetch/transfer.js';
+import { parseContentRange } from '../../src/fetch/part-state.js';
+import { parseRetryAfter } from '../../src/fetch/retry-policy.js';
 import { percentReporter } from '../../src/commands/download.js';
 import type { DownloadProgress } from '../../src/fetch/progress.js';
 

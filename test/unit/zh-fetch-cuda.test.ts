@@ -17,7 +17,7 @@ import { assertPlainFileName } from '../../src/fetch/cache-paths.js';
 import { resolveChecksum } from '../../src/fetch/checksum.js';
 import { fetchVerified } from '../../src/fetch/download.js';
 import { checksumListUrl } from '../../src/fetch/mirror.js';
-import { waitSpan } from '../../src/fetch/transfer.js';
+import { waitSpan } from '../../src/fetch/retry-policy.js';
 import { realHost, type Host } from '../../src/host.js';
 import { setLang, type Lang } from '../../src/i18n/localized.js';
 import { systemOwnedDir, unprivilegedRunner } from '../fixtures/cuda-installer/unprivileged.js';
