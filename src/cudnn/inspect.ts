@@ -9,7 +9,9 @@ import { safetyText } from '../i18n/safety.js';
 import { windowsText } from '../i18n/windows.js';
 import { WINDOWS_ZLIB_FROM_CUDNN, type OsName } from '../platform.js';
 import { compareDotted, major, parseDotted } from '../version.js';
-import { ArchiveReadError, detectFormat, isTar, listEntries, readMember, tarPass, type ArchiveEntry, type ArchiveFormat } from './archive.js';
+import { detectFormat, listEntries, readMember } from './archive.js';
+import { ArchiveReadError, type ArchiveEntry, type ArchiveFormat } from './archive-reader.js';
+import { isTar, tarPass } from './tar-reader.js';
 import { archiveOs, factsFromName, isCudnnArchive, mayBeMember, parseCudnnVersionHeader, recogniseLayout, versionHeader, type LayoutEra, type PlannedMember } from './layout.js';
 
 export type RefusalCode =

@@ -2,7 +2,7 @@
 // functions over its entry list and header text: which files go to bin, include and lib.
 import path from 'node:path';
 import type { OsName } from '../platform.js';
-import type { ArchiveEntry } from './archive.js';
+import type { ArchiveEntry } from './archive-reader.js';
 
 /**
  * `cuda-folder`: ≤ 8.2, `cuda/bin|include|lib/x64` (Windows) or `cuda/include|lib64` (Linux).

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { CudawizError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
 import type { OsName } from '../platform.js';
-import type { ArchiveFormat } from './archive.js';
+import type { ArchiveFormat } from './archive-reader.js';
 import type { LayoutEra } from './layout.js';
 import { sha256File } from './file-hasher.js';
 import { hostPath, isRelativeInside } from './member-paths.js';

@@ -7,7 +7,8 @@ import { chmod, lstat, mkdir, readdir, readFile, readlink, realpath, rm, rmdir, 
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ArchiveReadError, detectFormat, extractArchive } from '../cudnn/archive.js';
+import { detectFormat, extractArchive } from '../cudnn/archive.js';
+import { ArchiveReadError } from '../cudnn/archive-reader.js';
 import { sha256File } from '../cudnn/file-hasher.js';
 import { hostPath, isRelativeInside, landsOutside, linkStaysInside } from '../cudnn/member-paths.js';
 import { notOurFolder, untrustedBookkeeping } from '../trust/ownership.js';

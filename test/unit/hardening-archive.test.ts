@@ -3,7 +3,8 @@
 import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ArchiveReadError, tarPass } from '../../src/cudnn/archive.js';
+import { ArchiveReadError } from '../../src/cudnn/archive-reader.js';
+import { tarPass } from '../../src/cudnn/tar-reader.js';
 import { importCudnn } from '../../src/cudnn/index.js';
 import { CudawizError } from '../../src/errors.js';
 import { verifyManifest } from '../../src/verify/index.js';
