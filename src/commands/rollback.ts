@@ -5,7 +5,7 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandContext } from '../io/context.js';
 import type { Output } from '../io/output.js';
-import { rollbackImport, type RollbackReport } from '../cudnn/import.js';
+import { rollbackImport, type RollbackReport } from '../cudnn/import-rollback.js';
 import { manifestPaths, readManifest } from '../cudnn/manifest.js';
 import { commandLine, envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
