@@ -19,7 +19,7 @@ import { safetyText } from '../i18n/safety.js';
 import { CudawizError, EXIT } from '../errors.js';
 import { fetchVerified, type FetchResult } from '../fetch/index.js';
 import type { OsName } from '../platform.js';
-import { redistPlatform, releaseArchives, type RedistArchive, type RedistCatalog, type RedistRelease } from './catalog.js';
+import { redistPlatform, releaseArchives, type RedistArchive, type RedistCatalog, type RedistPlatform, type RedistRelease } from './catalog.js';
 import { toolkitPathFor } from './layout.js';
 import { redistText } from '../i18n/redist.js';
 import { moveInto, replaceFile, writeNewFile } from '../trust/write.js';
@@ -241,19 +241,10 @@ export interface RedistUnpack {
   readonly skipped: readonly string[];
 }
 
-/**
- * Begins an unpack: the manifest (state "unpacking") is written first, then archives are extracted into
- * `.cudawiz/staging` as they are handed in — while the others still download — and only `finish` moves
- * files into the toolkit. Only verified archives are handed in (fetchVerified checks sha256 and size).
- */
-export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProgress'>): Promise<RedistUnpack> {
-  const { catalog, release, os, toolkitDir } = options;
-  const platform = redistPlatform(os);
-  const previous = await assertOurs(toolkitDir);
-  const existed = await lstat(toolkitDir).then(() => true, () => false);
-  const { archives, missing } = releaseArchives(catalog, release, os);
-  if (missing.length) throw new CudawizError(redistText.releaseLacks(release.version, missing), { code: 'redist-incomplete-release', fix: redistText.overlayFix });
-  const manifest: RedistManifest = {
+/** The manifest an unpack starts from (state "unpacking"): a component of the same release and bytes already done stays done. */
+function unpackManifest(options: Omit<UnpackOptions, 'files' | 'onProgress'>, archives: RedistArchiveEntry[], previous: RedistManifest | undefined): RedistManifest {
+  const { release, os, toolkitDir } = options;
+  return {
     tool: 'cudawiz',
     schema: 1,
     what: 'cuda-redist',
@@ -269,88 +260,150 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
     }),
     files: previous?.release === release.version ? previous.files : [],
   };
+}
+
+interface StagedComponent {
+  /** The component's folder in staging. */
+  stage: string;
+  staged: { file: RedistFile; from: string }[];
+}
+
+/**
+ * One verified archive extracted into `<staging>/<component>`, each member mapped to its place in the
+ * toolkit (a member the layout does not take is left out) and hashed as written; a member not written
+ * (a hard link, a device file) is added to `skipped`.
+ */
+async function stageComponent(
+  where: { catalog: RedistCatalog; platform: RedistPlatform; staging: string; signal?: AbortSignal },
+  c: RedistComponentRecord,
+  archive: string,
+  skipped: string[],
+): Promise<StagedComponent> {
+  const format = await detectFormat(archive);
+  if (!format) throw new CudawizError(redistText.notAnArchive(archive), { code: 'redist-archive-unreadable', fix: stepsText.runAgain });
+  const stage = path.join(where.staging, c.id);
+  await rm(stage, { recursive: true, force: true });
+  const hashes = await extractArchive(archive, format, stage, { signal: where.signal, onSkipped: (name) => skipped.push(`${c.id}: ${name}`) }).catch((error: unknown) => {
+    if (!(error instanceof ArchiveReadError)) throw error;
+    throw error.reason === 'unsafe-path'
+      ? new CudawizError(redistText.unsafeArchive(c.id, error.message), { code: 'redist-archive-unsafe', fix: redistText.unsafeArchiveFix })
+      : new CudawizError(redistText.unreadableArchive(c.id, error.message), { code: 'redist-archive-unreadable', fix: stepsText.runAgain });
+  });
+  const staged: StagedComponent['staged'] = [];
+  for (const m of await walk(stage)) {
+    const rel = toolkitPathFor(where.catalog, where.platform, c.id, m.rel);
+    if (!rel) continue;
+    const file: RedistFile = m.link
+      ? { path: rel, component: c.id, type: 'symlink', linkTarget: await readlink(m.full) }
+      : { path: rel, component: c.id, type: 'file', size: (await stat(m.full)).size, sha256: hashes.get(m.rel) ?? (await sha256File(m.full)) };
+    staged.push({ file, from: m.full });
+  }
+  return { stage, staged };
+}
+
+/**
+ * The stagings of one unpack: archives extracted several at once (each an xz child or a zip reader plus
+ * a hashing thread, mostly waiting), in the order they are handed in; once abandoned, nothing more starts.
+ */
+function stagingQueue(todo: RedistComponentRecord[], stageOne: (c: RedistComponentRecord, archive: string) => Promise<StagedComponent>) {
+  const slots = Array.from({ length: UNPACK_PARALLEL }, () => Promise.resolve());
+  let next = 0;
+  let abandoned = false;
+  const stagings = new Map<string, Promise<StagedComponent>>();
+  return {
+    stage(component: string, archive: string): void {
+      const c = todo.find((t) => t.id === component);
+      // Downloads still running after one failed hand theirs in too late: nothing more is written.
+      if (abandoned || !c || stagings.has(component)) return;
+      const slot = next++ % UNPACK_PARALLEL;
+      const p = slots[slot].then(() => stageOne(c, archive));
+      slots[slot] = p.then(() => undefined, () => undefined);
+      p.catch(() => undefined); // awaited in finish, in order; a failure must not go unhandled meanwhile
+      stagings.set(component, p);
+    },
+    get: (component: string) => stagings.get(component),
+    settle: () => Promise.allSettled([...stagings.values()]),
+    abandon(): void {
+      abandoned = true;
+    },
+  };
+}
+
+/**
+ * Where a staged file goes, once it is known to land inside the toolkit: the real folder it lands in
+ * (links laid by earlier files or components followed here, after the lib → lib64 rename), and for a
+ * link, where it points. Checked right before each move, never by the move itself.
+ */
+async function placeable(root: string, toolkitDir: string, file: RedistFile): Promise<string> {
+  const unsafe = (where: string) =>
+    new CudawizError(redistText.unsafeArchive(file.component, redistText.wouldLand(file.path, where)), { code: 'redist-archive-unsafe', fix: redistText.unsafeArchiveFix });
+  if (!isRelativeInside(file.path)) throw unsafe(toolkitDir);
+  const target = hostPath(toolkitDir, file.path);
+  const outside = await landsOutside(root, target);
+  if (outside) throw unsafe(outside);
+  if (file.type === 'symlink' && !(await linkStaysInside(root, target, file.linkTarget ?? ''))) throw unsafe(`→ ${file.linkTarget}`);
+  return target;
+}
+
+/** One staged component's files moved into the toolkit, in order, each checked right before its move. */
+async function placeComponent(
+  at: { root: string; toolkitDir: string; os: OsName; signal?: AbortSignal; throttleMs?: number },
+  staged: StagedComponent['staged'],
+  onPlaced: (file: RedistFile) => void,
+): Promise<void> {
+  for (const { file, from } of staged) {
+    at.signal?.throwIfAborted();
+    if (at.throttleMs) await delay(at.throttleMs);
+    const target = await placeable(at.root, at.toolkitDir, file);
+    await mkdir(path.dirname(target), { recursive: true });
+    await rm(target, { force: true });
+    await moveInto(from, target);
+    // Tar modes are not kept by the reader: the programs (nvcc, ptxas, cicc) are made runnable by where they sit.
+    if (at.os === 'linux' && file.type === 'file' && /^(bin|nvvm\/bin)\//.test(file.path)) await chmod(target, 0o755);
+    onPlaced(file);
+  }
+}
+
+/** The folder as it was before an unpack: absent, or (made by the user beforehand) empty. */
+async function removeFresh(toolkitDir: string, existed: boolean): Promise<void> {
+  if (!existed) return rm(toolkitDir, { recursive: true, force: true });
+  for (const name of await readdir(toolkitDir)) await rm(path.join(toolkitDir, name), { recursive: true, force: true });
+}
+
+/**
+ * Begins an unpack: the manifest (state "unpacking") is written first, then archives are extracted into
+ * `.cudawiz/staging` as they are handed in — while the others still download — and only `finish` moves
+ * files into the toolkit. Only verified archives are handed in (fetchVerified checks sha256 and size).
+ */
+export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProgress'>): Promise<RedistUnpack> {
+  const { catalog, release, os, toolkitDir } = options;
+  const previous = await assertOurs(toolkitDir);
+  const existed = await lstat(toolkitDir).then(() => true, () => false);
+  const { archives, missing } = releaseArchives(catalog, release, os);
+  if (missing.length) throw new CudawizError(redistText.releaseLacks(release.version, missing), { code: 'redist-incomplete-release', fix: redistText.overlayFix });
+  const manifest = unpackManifest(options, archives, previous);
   await mkdir(toolkitDir, { recursive: true });
   await writeRedistManifest(toolkitDir, manifest);
   const staging = path.join(toolkitDir, '.cudawiz', 'staging');
   const todo = manifest.components.filter((c) => !c.done);
   const skipped: string[] = [];
-  const stageOne = async (c: RedistComponentRecord, archive: string) => {
-    const format = await detectFormat(archive);
-    if (!format) throw new CudawizError(redistText.notAnArchive(archive), { code: 'redist-archive-unreadable', fix: stepsText.runAgain });
-    const stage = path.join(staging, c.id);
-    await rm(stage, { recursive: true, force: true });
-    const hashes = await extractArchive(archive, format, stage, { signal: options.signal, onSkipped: (name) => skipped.push(`${c.id}: ${name}`) }).catch((error: unknown) => {
-      if (!(error instanceof ArchiveReadError)) throw error;
-      throw error.reason === 'unsafe-path'
-        ? new CudawizError(redistText.unsafeArchive(c.id, error.message), { code: 'redist-archive-unsafe', fix: redistText.unsafeArchiveFix })
-        : new CudawizError(redistText.unreadableArchive(c.id, error.message), { code: 'redist-archive-unreadable', fix: stepsText.runAgain });
-    });
-    const staged: { file: RedistFile; from: string }[] = [];
-    for (const m of await walk(stage)) {
-      const rel = toolkitPathFor(catalog, platform, c.id, m.rel);
-      if (!rel) continue;
-      const file: RedistFile = m.link
-        ? { path: rel, component: c.id, type: 'symlink', linkTarget: await readlink(m.full) }
-        : { path: rel, component: c.id, type: 'file', size: (await stat(m.full)).size, sha256: hashes.get(m.rel) ?? (await sha256File(m.full)) };
-      staged.push({ file, from: m.full });
-    }
-    return { stage, staged };
-  };
-  // Archives are extracted several at once (each an xz child or a zip reader plus a hashing thread,
-  // mostly waiting), in the order they are handed in.
-  const slots = Array.from({ length: UNPACK_PARALLEL }, () => Promise.resolve());
-  let next = 0;
-  let abandoned = false;
-  const stagings = new Map<string, Promise<Awaited<ReturnType<typeof stageOne>>>>();
-  const stage = (component: string, archive: string) => {
-    const c = todo.find((t) => t.id === component);
-    // Downloads still running after one failed hand theirs in too late: nothing more is written.
-    if (abandoned || !c || stagings.has(component)) return;
-    const slot = next++ % UNPACK_PARALLEL;
-    const p = slots[slot].then(() => stageOne(c, archive));
-    slots[slot] = p.then(() => undefined, () => undefined);
-    p.catch(() => undefined); // awaited in finish, in order; a failure must not go unhandled meanwhile
-    stagings.set(component, p);
-  };
-  const settle = () => Promise.allSettled([...stagings.values()]);
+  const where = { catalog, platform: redistPlatform(os), staging, signal: options.signal };
+  const queue = stagingQueue(todo, (c, archive) => stageComponent(where, c, archive, skipped));
   const root = await realpath(toolkitDir);
-  const unsafe = (file: RedistFile, where: string) =>
-    new CudawizError(redistText.unsafeArchive(file.component, redistText.wouldLand(file.path, where)), { code: 'redist-archive-unsafe', fix: redistText.unsafeArchiveFix });
-  /**
-   * Where a staged file goes, once it is known to land inside the toolkit: the real folder it lands in
-   * (links laid by earlier files or components followed here, after the lib → lib64 rename), and for a
-   * link, where it points. Checked right before each move, never by the move itself.
-   */
-  const placeable = async (file: RedistFile) => {
-    if (!isRelativeInside(file.path)) throw unsafe(file, toolkitDir);
-    const target = hostPath(toolkitDir, file.path);
-    const outside = await landsOutside(root, target);
-    if (outside) throw unsafe(file, outside);
-    if (file.type === 'symlink' && !(await linkStaysInside(root, target, file.linkTarget ?? ''))) throw unsafe(file, `→ ${file.linkTarget}`);
-    return target;
-  };
   const finish = async (onProgress?: UnpackOptions['onProgress']) => {
     let placed = 0;
     try {
       for (const c of todo) {
         options.signal?.throwIfAborted();
-        const pending = stagings.get(c.id);
+        const pending = queue.get(c.id);
         if (!pending) throw new CudawizError(redistText.notDownloaded(c.id), { fix: stepsText.runAgain });
         const { stage: dir, staged } = await pending;
         // Recorded before any file moves: an interrupted unpack leaves a manifest that names them all.
         manifest.files = [...manifest.files.filter((f) => f.component !== c.id), ...staged.map((s) => s.file)];
         await writeRedistManifest(toolkitDir, manifest);
-        for (const { file, from } of staged) {
-          options.signal?.throwIfAborted();
-          if (options.throttleMs) await delay(options.throttleMs);
-          const target = await placeable(file);
-          await mkdir(path.dirname(target), { recursive: true });
-          await rm(target, { force: true });
-          await moveInto(from, target);
-          // Tar modes are not kept by the reader: the programs (nvcc, ptxas, cicc) are made runnable by where they sit.
-          if (os === 'linux' && file.type === 'file' && /^(bin|nvvm\/bin)\//.test(file.path)) await chmod(target, 0o755);
-          onProgress?.({ files: ++placed, totalFiles: 0, current: file.path });
-        }
+        await placeComponent({ root, toolkitDir, os, signal: options.signal, throttleMs: options.throttleMs }, staged, (file) =>
+          onProgress?.({ files: ++placed, totalFiles: 0, current: file.path }),
+        );
         await rm(dir, { recursive: true, force: true });
         c.done = true;
         await writeRedistManifest(toolkitDir, manifest);
@@ -359,13 +412,13 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
       // A refused or unreadable archive leaves no half-made toolkit: a fresh one goes, files and all
       // (links are removed as links, never followed); an earlier one keeps its manifest for repair.
       if (error instanceof CudawizError && (error.code === 'redist-archive-unsafe' || error.code === 'redist-archive-unreadable')) {
-        await settle();
-        if (!previous) await removeFresh();
+        await queue.settle();
+        if (!previous) await removeFresh(toolkitDir, existed);
         else await rm(staging, { recursive: true, force: true });
       }
       throw error;
     } finally {
-      await settle();
+      await queue.settle();
     }
     await rm(staging, { recursive: true, force: true });
     await writeVersionJson(manifest);
@@ -374,22 +427,17 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
     await writeRedistManifest(toolkitDir, manifest);
     return manifest;
   };
-  /** The folder as it was before this unpack: absent, or (made by the user beforehand) empty. */
-  const removeFresh = async () => {
-    if (!existed) return rm(toolkitDir, { recursive: true, force: true });
-    for (const name of await readdir(toolkitDir)) await rm(path.join(toolkitDir, name), { recursive: true, force: true });
-  };
   const abandon = async () => {
-    abandoned = true;
-    await settle();
+    queue.abandon();
+    await queue.settle();
     if (!previous) {
-      await removeFresh();
+      await removeFresh(toolkitDir, existed);
       return;
     }
     await rm(staging, { recursive: true, force: true });
     await writeRedistManifest(toolkitDir, previous);
   };
-  return { stage, finish, abandon, skipped };
+  return { stage: queue.stage, finish, abandon, skipped };
 }
 
 /** Unpacks the components not yet done (all, for a fresh toolkit) and finishes the manifest. */
