@@ -1,5 +1,7 @@
 // Data flows one way (DESIGN.md): services know nothing of the plan that runs them, and the plan knows
-// nothing of how the command line renders it. An import the other way is a layering debt.
+// nothing of how the command line renders it. An import the other way is a layering debt. The last
+// test holds the whole house to it: every file of src/ and components/ sits in a layer
+// (docs/architecture.md draws them), and no import of any kind goes to a layer above its own.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +57,24 @@ describe('layering', () => {
     expect(into(doors, ['src/plan/routes', 'src/plan/steps']).filter((l) => !allowed(l.split(' → ')[1]))).toEqual([]);
   });
 
+  it('src/cli is the dispatcher above the commands, not a library below them: the commands, the wizard and src/io import nothing of it', async () => {
+    for (const dir of ['src/commands', 'src/wizard', 'src/io']) expect(into(await importsOf(dir), ['src/cli']), dir).toEqual([]);
+    // The rule sees what the commands import from below instead: their context and output come from src/io.
+    expect(into(await importsOf('src/commands'), ['src/io']).length).toBeGreaterThan(0);
+  });
+
+  it('src/io (what a command reads and writes: its context, flags, output, reporters) imports nothing of the doors or the screens', async () => {
+    expect(into(await importsOf('src/io'), ['src/commands', 'src/cli', 'src/wizard', 'components'])).toEqual([]);
+  });
+
+  it("the plain reporter draws from the runner's one state: it folds the events with reduceRunner, as the wizard does", async () => {
+    const reporters = await readFile(path.join(repoRoot, 'src/io/reporters.ts'), 'utf8');
+    const controller = await readFile(path.join(repoRoot, 'src/wizard/controller.ts'), 'utf8');
+    for (const text of [reporters, controller]) expect(text).toMatch(/= reduceRunner\(/);
+    // No second record of the steps beside it.
+    expect(reporters).not.toMatch(/titles|let failed|let stop/);
+  });
+
   it('the doors stay apart: the commands import nothing of the wizard, the wizard nothing of the commands', async () => {
     expect(into(await importsOf('src/commands'), ['src/wizard', 'components'])).toEqual([]);
     expect(into(await importsOf('src/wizard'), ['src/commands'])).toEqual([]);
@@ -68,7 +88,80 @@ describe('layering', () => {
     const services = ['src/bundle', 'src/catalog', 'src/cuda', 'src/cudnn', 'src/doctor', 'src/env', 'src/fetch', 'src/lock', 'src/pip', 'src/probe', 'src/redist', 'src/verify', 'src/wheels', 'src/i18n', 'src/trust'];
     const doors = ['src/commands', 'src/cli', 'src/wizard'];
     const folders = (await readdir(path.join(repoRoot, 'src'), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => `src/${e.name}`);
-    expect(folders.filter((f) => ![...services, ...doors, 'src/plan'].includes(f)), 'a new folder of src/ needs its place in the layering').toEqual([]);
+    expect(folders.filter((f) => ![...services, ...doors, 'src/plan', 'src/io'].includes(f)), 'a new folder of src/ needs its place in the layering').toEqual([]);
     for (const dir of services) expect(into(await importsOf(dir), ['src/plan', ...doors, 'components']), dir).toEqual([]);
   });
+
+  it('a layer imports only from the layers below it (or its own), by every kind of import, and every file has a layer', async () => {
+    const offenders: string[] = [];
+    const unplaced = new Set<string>();
+    for (const { file, target } of await everyImport()) {
+      const [from, to] = [layerOf(file), layerOf(target)];
+      if (from === undefined) unplaced.add(file);
+      if (to === undefined) unplaced.add(target);
+      if (from !== undefined && to !== undefined && to > from) offenders.push(`${file} (${LAYERS[from].name}) → ${target} (${LAYERS[to].name})`);
+    }
+    expect([...unplaced], 'a new file or folder needs its layer in LAYERS').toEqual([]);
+    expect(offenders).toEqual([]);
+  });
+
+  it('the layer rule sees an import that goes up', () => {
+    expect(layerOf('src/commands/install.ts')).toBeGreaterThan(layerOf('src/io/output.ts')!);
+    expect(layerOf('src/cli/spec.ts')).toBeGreaterThan(layerOf('src/commands/install.ts')!);
+    expect(layerOf('src/plan/steps/cudnn.ts')).toBe(layerOf('src/plan/choose.ts'));
+    expect(layerOf('src/probe/types.ts')).toBeLessThan(layerOf('src/doctor/diagnose.ts')!);
+  });
 });
+
+/**
+ * The layers, bottom first (docs/architecture.md draws them). A file imports from its own layer or one
+ * below; within a layer, modules may use each other (the import-cycle test keeps that free of circles).
+ */
+const LAYERS: { name: string; members: string[] }[] = [
+  {
+    name: 'used by all',
+    members: ['src/i18n', 'src/trust', 'src/errors.ts', 'src/platform.ts', 'src/host.ts', 'src/command-result.ts', 'src/redact.ts', 'src/format.ts', 'src/status.ts', 'src/fs-errors.ts', 'src/version.ts', 'src/path-flags.ts'],
+  },
+  { name: 'facts: the catalog and the wheels', members: ['src/catalog', 'src/wheels'] },
+  { name: 'facts: the probe', members: ['src/probe'] },
+  {
+    name: 'services',
+    members: ['src/doctor', 'src/verify', 'src/env', 'src/pip', 'src/redist', 'src/bundle', 'src/cuda', 'src/cudnn', 'src/fetch', 'src/lock'],
+  },
+  { name: 'the plan', members: ['src/plan'] },
+  { name: 'io: what a command reads and writes', members: ['src/io'] },
+  { name: 'the doors', members: ['src/commands', 'src/wizard'] },
+  { name: 'the screens and the dispatcher', members: ['components', 'src/cli'] },
+  { name: 'the entries', members: ['src/cli.tsx', 'src/bin.ts', 'src/wizard.tsx'] },
+];
+
+function layerOf(file: string): number | undefined {
+  const at = LAYERS.findIndex((l) => l.members.some((m) => file === m || file.startsWith(`${m}/`)));
+  return at < 0 ? undefined : at;
+}
+
+/** Every relative import of every file in src/ and components/: import, import type, export … from, import(), require(). */
+async function everyImport(): Promise<{ file: string; target: string }[]> {
+  const walk = async (dir: string): Promise<string[]> => {
+    const out: string[] = [];
+    for (const e of await readdir(path.join(repoRoot, dir), { withFileTypes: true })) {
+      const rel = path.posix.join(dir, e.name);
+      if (e.isDirectory()) out.push(...(await walk(rel)));
+      else if (/\.tsx?$/.test(e.name)) out.push(rel);
+    }
+    return out;
+  };
+  const files = [...(await walk('src')), ...(await walk('components'))];
+  const known = new Set(files);
+  const out: { file: string; target: string }[] = [];
+  const kinds = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+  for (const file of files) {
+    const text = await readFile(path.join(repoRoot, file), 'utf8');
+    for (const m of text.matchAll(kinds)) {
+      const base = path.posix.join(path.posix.dirname(file), m[1]).replace(/\.(js|ts|tsx)$/, '');
+      const target = [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`].find((f) => known.has(f));
+      if (target) out.push({ file, target });
+    }
+  }
+  return out;
+}
