@@ -1,6 +1,6 @@
 // One vocabulary for how a fact, a finding, a check or a step came out, and one way to show each:
 // the symbol (Unicode, or ASCII where the terminal cannot draw it) and the colour, the same in the
-// headless output (src/cli/output.ts) and on the wizard's screens (components/StatusLine.tsx).
+// headless output (src/io/output.ts) and on the wizard's screens (components/StatusLine.tsx).
 export type Status = 'pass' | 'warn' | 'fail' | 'skip' | 'info';
 
 interface StatusLook {

@@ -101,7 +101,7 @@ const en = {
   wizardSeeHelp: '    (cudawiz --help lists every command)',
   theWizard: 'the wizard (cudawiz with no command)',
 
-  // the headless reporter's frame around a step's words (src/cli/reporters.ts) and shared joins
+  // the headless reporter's frame around a step's words (src/io/reporters.ts) and shared joins
   /** A step's title and what it says (its summary, its failure). */
   stepSays: (title: string, text: string) => `${title}: ${text}`,
   stepProgress: (title: string, pct: number, unit: string) => `${title}: ${pct}% (${unit})`,
