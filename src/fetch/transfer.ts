@@ -1,9 +1,9 @@
 // Moves the bytes of one URL into `<cache>/<name>.part`: resumable pieces over one or several
 // connections, retries with backoff (Retry-After honoured), hashing in order as it goes. This module
 // runs the attempts and the connections; each job it hands out has its own module: which pieces are on
-// disk and resuming them (part-state.ts), when to try again and what a failure ends as
-// (retry-policy.ts), one body into its piece (piece-stream.ts), hashing in order (ordered-hasher.ts),
-// progress (progress.ts).
+// disk and resuming them (part-state.ts), the requests and what their answers mean (range-requests.ts),
+// when to try again and what a failure ends as (retry-policy.ts), one body into its piece
+// (piece-stream.ts), hashing in order (ordered-hasher.ts), progress (progress.ts).
 import { setMaxListeners } from 'node:events';
 import { CudawizError } from '../errors.js';
 import { describeFsError, isDiskFull } from '../fs-errors.js';
@@ -11,12 +11,13 @@ import { fetchText } from '../i18n/fetch.js';
 import type { CachePaths } from './cache-paths.js';
 import { formatBytes } from '../format.js';
 import { freeSpace as realFreeSpace, type FreeSpaceProbe } from './disk-space.js';
-import { openResponse, type OpenedResponse } from './http.js';
+import type { OpenedResponse } from './http.js';
 import { OrderedHasher, type Digests } from './ordered-hasher.js';
-import { parseContentRange, PartFile, pieceComplete, planPieces, writtenEdge, type PartState, type Piece } from './part-state.js';
+import { PartFile, pieceComplete, writtenEdge, type PartState, type Piece } from './part-state.js';
+import { openFirst, openPiece, type RangeClient } from './range-requests.js';
 import { streamPiece } from './piece-stream.js';
 import type { ProgressMeter } from './progress.js';
-import { BodyTooLong, explainFailure, interruptedError, parseRetryAfter, RestartNeeded, Retryable, TooSlow, waitBeforeRetry, withRetries } from './retry-policy.js';
+import { BodyTooLong, explainFailure, interruptedError, RestartNeeded, Retryable, TooSlow, waitBeforeRetry, withRetries } from './retry-policy.js';
 
 export interface TransferTuning {
   /** Consecutive failed attempts per piece before giving up (an attempt that moved bytes resets it). */
@@ -156,93 +157,19 @@ export class Transfer {
   }
 
   // ------------------------------------------------------------------ requests
-  private validatorHeaders(): Record<string, string> {
-    const { etag, lastModified } = this.state;
-    if (etag && !etag.startsWith('W/')) return { 'if-range': etag };
-    if (lastModified) return { 'if-range': lastModified };
-    return {};
+  private client(): RangeClient {
+    return { url: this.req.url, signal: this.inner.signal, idleTimeoutMs: this.t.idleTimeoutMs, onUrl: (url) => (this.finalUrl = url) };
   }
 
-  /** A fresh start: ask for the first piece; the answer tells us the size and whether Range works. */
+  /** A fresh start: the first piece's answer settles the state (size, ranges, pieces). */
   private async openFirst(): Promise<OpenedResponse> {
-    const { url, size, connections } = this.req;
-    const r = await this.open(url, { range: `bytes=0-${this.t.pieceBytes - 1}` });
-    const etag = r.headers.etag;
-    const lastModified = r.headers['last-modified'];
-    if (r.status === 206) {
-      const cr = parseContentRange(r.headers['content-range']);
-      if (!cr || cr.start !== 0) {
-        r.body.destroy();
-        throw new Retryable(fetchText.unexpectedContentRange(r.headers['content-range']));
-      }
-      const total = cr.total ?? size ?? null;
-      this.state = { v: 1, url, total, etag, lastModified, ranges: total !== null, pieces: planPieces(total, cr.end, connections, this.t) };
-    } else {
-      const length = Number(r.headers['content-length']);
-      const total = Number.isFinite(length) && r.headers['content-length'] !== undefined ? length : null;
-      this.state = { v: 1, url, total, etag, lastModified, ranges: false, pieces: [{ start: 0, end: total, done: 0 }] };
-    }
-    if (size !== undefined && this.state.total !== null && this.state.total !== size) {
-      r.body.destroy();
-      throw new CudawizError(fetchText.sizeMismatch(this.req.paths.final, this.state.total, size), {
-        code: 'size-mismatch',
-        fix: fetchText.sizeMismatchFix,
-      });
-    }
-    return r;
+    const { response, state } = await openFirst(this.client(), { size: this.req.size, connections: this.req.connections, final: this.req.paths.final }, this.t);
+    this.state = state;
+    return response;
   }
 
-  private async open(url: string, opts: { range?: string; validated?: boolean }): Promise<OpenedResponse> {
-    const headers: Record<string, string> = {};
-    if (opts.range) headers.range = opts.range;
-    if (opts.validated) Object.assign(headers, this.validatorHeaders());
-    let r: OpenedResponse;
-    try {
-      r = await openResponse(url, { headers, signal: this.inner.signal, idleTimeoutMs: this.t.idleTimeoutMs });
-    } catch (error) {
-      if (error instanceof CudawizError || this.inner.signal.aborted) throw error;
-      throw new Retryable((error as Error).message);
-    }
-    this.finalUrl = r.url;
-    if (r.status >= 500 || r.status === 429 || r.status === 408) {
-      r.body.destroy();
-      throw new Retryable(fetchText.serverAnswered(r.status), parseRetryAfter(r.headers['retry-after']));
-    }
-    if (r.status === 416) {
-      r.body.destroy();
-      throw new RestartNeeded('416');
-    }
-    if (r.status !== 200 && r.status !== 206) {
-      r.body.destroy();
-      throw new CudawizError(fetchText.httpStatus(url, r.status), {
-        code: 'http-status',
-        fix: r.status === 401 || r.status === 403 ? fetchText.httpLoginFix : fetchText.httpUrlFix,
-      });
-    }
-    return r;
-  }
-
-  private async openPiece(p: Piece): Promise<OpenedResponse> {
-    const from = p.start + p.done;
-    if (!this.state.ranges) {
-      if (from > 0) throw new RestartNeeded(fetchText.noRanges);
-      return this.open(this.req.url, {});
-    }
-    const r = await this.open(this.req.url, { range: `bytes=${from}-${p.end === null ? '' : p.end - 1}`, validated: true });
-    if (r.status === 200) {
-      r.body.destroy();
-      throw new RestartNeeded(fetchText.wholeFileNotRange);
-    }
-    const cr = parseContentRange(r.headers['content-range']);
-    if (!cr || cr.start !== from || (this.state.total !== null && cr.total !== null && cr.total !== this.state.total)) {
-      r.body.destroy();
-      throw new RestartNeeded(fetchText.rangeNotContinuing(r.headers['content-range']));
-    }
-    if (this.state.total === null && cr.total !== null) {
-      this.state.total = cr.total;
-      p.end = cr.total;
-    }
-    return r;
+  private openPiece(p: Piece): Promise<OpenedResponse> {
+    return openPiece(this.client(), this.state, p);
   }
 
   // ------------------------------------------------------------------ workers
