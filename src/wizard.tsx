@@ -4,7 +4,7 @@
 import { render } from 'ink';
 import { App } from '../components/App.js';
 import { UiContext } from '../components/UiContext.js';
-import type { GlobalOptions } from './cli/args.js';
+import type { GlobalOptions } from './io/flags.js';
 import { prepareCatalog } from './cli/catalog.js';
 import type { FirstFrame } from './cli/first-frame.js';
 import { unicodeSafe } from './io/output.js';

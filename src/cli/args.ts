@@ -9,8 +9,6 @@ import { osUiLocale, type Env } from '../platform.js';
 import type { GlobalOptions, ParsedCommand } from '../io/flags.js';
 import { COMMAND_NAMES, COMMAND_SPECS, GLOBAL_FLAGS, isCommandName, locateCommand, type CommandName, type CommandSpec, type FlagSpec } from './spec.js';
 
-export type { GlobalOptions, ParsedCommand } from '../io/flags.js';
-
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
 export interface ParsedArgv extends ParsedCommand {
