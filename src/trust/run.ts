@@ -15,8 +15,6 @@ import { trustText } from '../i18n/trust.js';
 import type { Env } from '../platform.js';
 import { checksOwnership, fileWritableByOthers, ownUid, whyNotOurs, writableByOthers } from './ownership.js';
 
-export type { ProgramRefusal } from '../command-result.js';
-
 const isRoot = (): boolean => ownUid() === 0;
 
 /**
