@@ -43,7 +43,7 @@ export function diagnose(catalog: Catalog, facts: MachineFacts, options: Diagnos
     out.push(...redistFilesFindings(facts, req));
     out.push(...runtimeFindings(catalog, facts, req));
     out.push(...libraryFindings(facts, req));
-    out.push(...pipFindings(facts, req));
+    out.push(...pipFindings(facts, req, catalog));
     const used = toolkitInUse(facts, req);
     const cudnn = facts.cudnn.find((c) => used && c.where === 'toolkit' && c.path === used.path);
     out.push(...windowsRuntimeFindings(facts, cudnn?.version));
