@@ -47,7 +47,8 @@ export type StopId =
   /** a stale copy no load order can beat (conda's Library\\bin on Windows): its package manager's command */
   | 'package-manager';
 
-type RemedyWords = keyof typeof remediesText;
+/** A sentence of repair's string table (a key whose value is a plain string, in every language). */
+type RemedyWords = { [K in keyof typeof remediesText]: (typeof remediesText)[K] extends string ? K : never }[keyof typeof remediesText];
 
 /**
  * Each stop: whether it ends a repair before anything changes (fixing anything else first would be

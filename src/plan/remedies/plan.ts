@@ -14,7 +14,7 @@ import type { RepairItem, RepairPlan } from './types.js';
 export type { RepairItem, RepairPlan } from './types.js';
 
 /** Why cudawiz will not take a stop's action: the registry's words for it. */
-const stopWhy = (stop: StopId): string => R[STOPS[stop].why] as string;
+const stopWhy = (stop: StopId): string => R[STOPS[stop].why];
 
 /** Where the workaround (or the stop) for a finding can give way to the package manager's command. */
 const REPLACEABLE: ReadonlySet<RemedyId | StopId> = new Set<RemedyId | StopId>(['load-order', 'import-cudnn', 'install-toolkit', 'package-manager']);
