@@ -6,7 +6,7 @@ import { resolveLibrary, type Resolution } from '../probe/resolution.js';
 import type { MachineFacts } from '../probe/types.js';
 import { compareDotted, major } from '../version.js';
 import { doctorText as T } from '../i18n/doctor.js';
-import { DRIVER_DOWNLOAD_PAGE, finding, type Finding } from './finding.js';
+import { DRIVER_DOWNLOAD_PAGE, finding, type Finding, type FindingId } from './finding.js';
 import { runtimeVersionIn } from './runtime-serving.js';
 import { cudnnCopyIn, samePath, servesBuild, toolkitOwning, toolkitServes } from './toolkit-lookup.js';
 
@@ -46,7 +46,7 @@ export function wrongVersion(facts: MachineFacts, req: Requirements, lib: Requir
 }
 
 function libraryFinding(facts: MachineFacts, req: Requirements, lib: RequiredLibrary): Finding {
-  const id = `library:${lib.name}`;
+  const id: FindingId = `library:${lib.name}`;
   const r = resolveLibrary(facts.search, lib.file);
   const evidence = placeList(r);
   if (!r.winner) {

@@ -5,7 +5,7 @@ import type { Catalog } from '../catalog/schema.js';
 import { doctorText as T } from '../i18n/doctor.js';
 import type { MachineFacts } from '../probe/types.js';
 import { major, majorMinor } from '../version.js';
-import { finding, type Finding } from './finding.js';
+import { finding, type Finding, type FindingId } from './finding.js';
 import { cudaRuntimes, type CudaRuntime, type ServedTf } from './runtime-serving.js';
 
 /** "2.5–2.11" when the rows are consecutive in the catalog, else a list; rows as major.minor. */
@@ -25,7 +25,7 @@ function byCuda<X extends { cuda: string }>(items: X[]): Map<string, X[]> {
 }
 
 export function runtimeFinding(catalog: Catalog, facts: MachineFacts, r: CudaRuntime, req?: Requirements): Finding {
-  const id = `cuda-runtime:${r.dir}`;
+  const id: FindingId = `cuda-runtime:${r.dir}`;
   const from = r.from === 'unknown' ? '' : T.runtimeFrom(r.from, r.toolkit);
   if (!r.majorMinor) return finding(id, 'skip', T.runtimeVersionUnknown(r.dir, r.cudart), []);
   const version = r.version ?? r.majorMinor;

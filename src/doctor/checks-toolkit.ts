@@ -35,6 +35,21 @@ export function copyInterruptedFindings(facts: MachineFacts): Finding[] {
       : finding(`copy-interrupted:${t.path}`, 'warn', T.copyState(t.path, t.cudawizCopy!.state), [t.cudawizCopy!.manifest], 'cudawiz repair'));
 }
 
+/**
+ * A toolkit the redist route made for TF's CUDA whose files are gone or another size than cudawiz wrote
+ * (its manifest says what it wrote): repair re-checks every file and fetches only the broken components.
+ */
+export function redistFilesFindings(facts: MachineFacts, req: Requirements): Finding[] {
+  const cuda = req.cuda;
+  if (!cuda) return [];
+  return facts.toolkits
+    .filter((t) => t.readable && t.redist?.changed?.length && toolkitServes(t, cuda))
+    .map((t) => {
+      const changed = t.redist!.changed!;
+      return finding(`redist-files:${t.path}`, 'fail', T.redistFilesChanged(t.path, changed.length), [...changed.slice(0, 4), ...(changed.length > 4 ? [T.andMore(changed.length - 4)] : [])], T.redistFilesFix(`cudawiz repair --tf ${req.tensorflow}`));
+    });
+}
+
 /** Without a TensorFlow target: what is installed, and what each toolkit lacks. */
 export function toolkitInventory(facts: MachineFacts): Finding[] {
   const readable = facts.toolkits.filter((t) => t.readable);

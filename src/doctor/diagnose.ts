@@ -8,7 +8,7 @@ import { libraryFindings, windowsRuntimeFindings } from './checks-libraries.js';
 import { pipFindings } from './checks-pip.js';
 import { pythonFinding, tensorflowFinding, windowsNativeFinding } from './checks-python.js';
 import { runtimeFindings } from './checks-runtime.js';
-import { copyInterruptedFindings, toolkitFindings, toolkitInventory, unreadableFindings } from './checks-toolkit.js';
+import { copyInterruptedFindings, redistFilesFindings, toolkitFindings, toolkitInventory, unreadableFindings } from './checks-toolkit.js';
 import { insideWsl, wslDriverFinding, wslFindings, wslGpuFinding } from './checks-wsl.js';
 import type { Finding } from './finding.js';
 import { groupFindings } from './group.js';
@@ -40,9 +40,10 @@ export function diagnose(catalog: Catalog, facts: MachineFacts, options: Diagnos
   out.push(...copyInterruptedFindings(facts));
   if (req?.gpuSupported) {
     out.push(...toolkitFindings(facts, req, catalog));
+    out.push(...redistFilesFindings(facts, req));
     out.push(...runtimeFindings(catalog, facts, req));
     out.push(...libraryFindings(facts, req));
-    out.push(...pipFindings(facts, req));
+    out.push(...pipFindings(facts, req, catalog));
     const used = toolkitInUse(facts, req);
     const cudnn = facts.cudnn.find((c) => used && c.where === 'toolkit' && c.path === used.path);
     out.push(...windowsRuntimeFindings(facts, cudnn?.version));

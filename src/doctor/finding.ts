@@ -1,12 +1,15 @@
 // A finding: one fact about the machine, its verdict, what shows it, and what to do.
 import type { Status } from '../status.js';
 import type { Cause } from './cause.js';
+import type { FindingId } from './finding-kinds.js';
+
+export type { FindingId, FindingKind } from './finding-kinds.js';
 
 export type FindingStatus = Exclude<Status, 'info'>;
 
 export interface Finding {
-  /** Stable id for scripts: gpu, driver, toolkit, library:cudart, cudnn, python, … */
-  id: string;
+  /** Stable id for scripts: gpu, driver, toolkit, library:cudart, cudnn, python, … — a kind of the registry (finding-kinds.ts), or kind:detail. */
+  id: FindingId;
   status: FindingStatus;
   title: string;
   /** The facts behind the verdict, one per line, as a user would check them. */
@@ -17,7 +20,7 @@ export interface Finding {
   cause?: Cause;
 }
 
-export function finding(id: string, status: FindingStatus, title: string, evidence: string[] = [], fix: string | null = null): Finding {
+export function finding(id: FindingId, status: FindingStatus, title: string, evidence: string[] = [], fix: string | null = null): Finding {
   return { id, status, title, evidence: evidence.filter((e) => e.length > 0), fix };
 }
 

@@ -11,7 +11,7 @@ import { compareDotted, major, majorMinor } from '../version.js';
 import { shownCommand } from '../env/shell-quote.js';
 import { ownerOf, type LoadOrderCause, type PackageReplacement, type StaleOwner } from './cause.js';
 import { wrongVersion } from './checks-libraries.js';
-import { finding, type Finding } from './finding.js';
+import { finding, type Finding, type FindingId } from './finding.js';
 import { cudnnCopyIn, samePath, toolkitOwning } from './toolkit-lookup.js';
 
 /** What the copy of `lib` in `dir` is, in a few words: "CUDA 11.2", "cuDNN 8.1.1". */
@@ -257,7 +257,7 @@ function oneFindingPerFix(findings: Finding[], req: Requirements): Finding[] {
     }
     if (group[0] !== f) continue;
     const from = fromOf(f)!;
-    const id = taken.has(`libraries:${from}`) ? `libraries:${from}:same-fix` : `libraries:${from}`;
+    const id: FindingId = taken.has(`libraries:${from}`) ? `libraries:${from}:same-fix` : `libraries:${from}`;
     const files = group.map((g) => req.libraries.find((l) => g.id === `library:${l.name}`)!.file);
     // CUDA's files with TF's toolkit missing: the toolkit finding's fix is theirs; said there, once.
     const toolkit = from === 'toolkit' ? findings.find((x) => x.id === 'toolkit' && x.status === 'fail') : undefined;

@@ -23,9 +23,12 @@ const en = {
   replaceWith: (command: string) => `Replace the stale copy with its package manager: ${command}`,
   cudnnAlreadyHere: (version: string, path: string, into?: string) =>
     `cuDNN ${version} is already at ${path}: nothing to download — copy its cudnn files (bin or lib, include) into ${into ? `${into}, ` : ''}the CUDA folder TensorFlow uses`,
-  pinConflict: (pkg: string, version: string, requirement: string, tf: string, want: string) =>
-    `${pkg} ${version} requires ${requirement}, and TensorFlow ${tf} needs cuDNN ${want}: one environment cannot hold both`,
+  pinConflict: (pkg: string, version: string, requirement: string, tf: string, need: string) =>
+    `${pkg} ${version} requires ${requirement}, and TensorFlow ${tf} needs ${need}: one environment cannot hold both`,
   pinFix: (command: string) => `Give TensorFlow an environment of its own: ${command}`,
+  pinAgree: (pkg: string, pinned: string, tf: string, command: string) => `or keep ${pkg}'s ${pinned} in this one: TensorFlow ${tf} is the newest in the catalog built for them — ${command}`,
+  pinNoneAgree: (pkg: string, pinned: string) => `no TensorFlow in the catalog is built for ${pkg}'s ${pinned}, so an environment of its own is the way`,
+  pinAlso: (requirement: string, need: string) => `also pinned: ${requirement} (TensorFlow needs ${need})`,
 
   // ---------------------------------------------------------------- the repair plan (plan/remedies)
   fixes: (title: string) => `fixes: ${title}`,
@@ -101,8 +104,11 @@ const zh: RemedyStrings = {
   orReplace: (fix, command) => `${fix}——或者用它的包管理器换掉旧的那份：${command}`,
   replaceWith: (command) => `用它的包管理器换掉旧的那份：${command}`,
   cudnnAlreadyHere: (version, path, into) => `cuDNN ${version} 已经在 ${path}：不用下载——把其中的 cudnn 文件（bin 或 lib、include）复制到 TensorFlow 用的 CUDA 目录${into ? ` ${into} ` : ''}里`,
-  pinConflict: (pkg, version, requirement, tf, want) => `${pkg} ${version} 要求 ${requirement}，而 TensorFlow ${tf} 需要 cuDNN ${want}：一个环境装不下两者`,
+  pinConflict: (pkg, version, requirement, tf, need) => `${pkg} ${version} 要求 ${requirement}，而 TensorFlow ${tf} 需要 ${need}：一个环境装不下两者`,
   pinFix: (command) => `给 TensorFlow 一个单独的环境：${command}`,
+  pinAgree: (pkg, pinned, tf, command) => `或者在这个环境里保留 ${pkg} 的 ${pinned}：目录里为它们构建的最新 TensorFlow 是 ${tf}——${command}`,
+  pinNoneAgree: (pkg, pinned) => `目录里没有为 ${pkg} 的 ${pinned} 构建的 TensorFlow，所以只能给它一个单独的环境`,
+  pinAlso: (requirement, need) => `还固定了：${requirement}（TensorFlow 需要 ${need}）`,
   fixes: (title) => `修复：${title}`,
   loadOrderStep: (dirs) => `让新开的终端先找 ${dirs}`,
   loadOrderNothing: '新开的终端已经加载正确的那份',

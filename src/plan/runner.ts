@@ -35,6 +35,11 @@ export interface Step<C> {
   run(ctx: C, io: StepIO): Promise<StepDone | void>;
   /** Takes the user's answer to a NeedsInput this step raised; the runner then runs the step again. */
   accept?(ctx: C, answer: string): void;
+  /**
+   * false: the step only looks (a preflight, a verify, a stop, a listing) — a plan made of others'
+   * steps (repair taking a route's) leaves it out, and it is never what a run asks consent for.
+   */
+  changesMachine?: boolean;
 }
 
 export interface RunOptions {

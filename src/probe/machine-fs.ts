@@ -18,6 +18,8 @@ export interface MachineFs {
   list(p: string): { names?: string[]; error?: string };
   isDir(p: string): boolean;
   isFile(p: string): boolean;
+  /** A regular file's size (links followed), or undefined where there is none. */
+  fileSize(p: string): number | undefined;
   isExecutable(p: string): boolean;
   /** Symlinks resolved, as a machine path; the input when it cannot be resolved. */
   realpath(p: string): string;
@@ -90,6 +92,10 @@ export function machineFs(os: OsName, root?: string): MachineFs {
     },
     isDir: (m) => stat(m)?.isDirectory() ?? false,
     isFile: (m) => stat(m)?.isFile() ?? false,
+    fileSize: (m) => {
+      const s = stat(m);
+      return s?.isFile() ? s.size : undefined;
+    },
     isExecutable(m) {
       if (!stat(m)?.isFile()) return false;
       try {

@@ -111,13 +111,28 @@ function readVersion(host: Pick<Host, 'os'>, mfs: MachineFs, dir: string, librar
   return fromName ? { version: fromName, versionSource: 'directory name' } : undefined;
 }
 
+/** The manifest's files that are gone or another size now (cheap: no hashing; repair re-checks every sha256). */
+function changedRedistFiles(host: Host, mfs: MachineFs, dir: string, files: unknown): string[] {
+  if (!Array.isArray(files)) return [];
+  const p = pathFor(host.os);
+  const out: string[] = [];
+  for (const f of files as { path?: unknown; type?: unknown; size?: unknown }[]) {
+    // A link's target is a file of the manifest too, judged there; repair re-checks the links themselves.
+    if (typeof f?.path !== 'string' || f.type === 'symlink') continue;
+    const full = p.join(dir, ...f.path.split('/'));
+    if (typeof f.size === 'number' ? mfs.fileSize(full) !== f.size : !mfs.isFile(full)) out.push(f.path);
+  }
+  return out;
+}
+
 function readRedist(host: Host, mfs: MachineFs, dir: string): Toolkit['redist'] {
   const text = mfs.readText(pathFor(host.os).join(dir, '.cudawiz', 'redist.json'));
   if (text === undefined) return undefined;
   try {
-    const doc = JSON.parse(text) as { what?: unknown; release?: unknown; builtFor?: unknown; state?: unknown };
+    const doc = JSON.parse(text) as { what?: unknown; release?: unknown; builtFor?: unknown; state?: unknown; files?: unknown };
     if (doc.what !== 'cuda-redist' || typeof doc.release !== 'string') return undefined;
-    return { release: doc.release, builtFor: typeof doc.builtFor === 'string' ? doc.builtFor : undefined, state: typeof doc.state === 'string' ? doc.state : 'unreadable' };
+    const state = typeof doc.state === 'string' ? doc.state : 'unreadable';
+    return { release: doc.release, builtFor: typeof doc.builtFor === 'string' ? doc.builtFor : undefined, state, ...(state === 'complete' ? { changed: changedRedistFiles(host, mfs, dir, doc.files) } : {}) };
   } catch {
     return undefined;
   }

@@ -95,7 +95,13 @@ export interface Toolkit {
   missing: ToolkitComponent[];
   cudawizCopy?: CudawizCopyState;
   /** Laid out by cudawiz from NVIDIA's redist archives (.cudawiz/redist.json): a toolkit of its own kind. */
-  redist?: { release: string; builtFor?: string; state: string };
+  redist?: {
+    release: string;
+    builtFor?: string;
+    state: string;
+    /** Files its manifest lists that are missing or not the size it wrote (toolkit-relative); the sha256 of each is repair's to check. */
+    changed?: string[];
+  };
 }
 
 export interface NvccOnPath {

@@ -12,7 +12,7 @@ import { hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machi
 import { runBuilt, runCli } from '../helpers/cli.js';
 import { treeDigest } from '../helpers/cudnn-archive.js';
 import { englishRuns } from '../helpers/english-runs.js';
-import { cloudCudaCudnnTooOld, condaCudnnAheadOfPip, condaCudnnFirst, condaNeedsNewerDriver, oldCudnnNotInCatalog, REPAIR_CLASSES, staleToolkitFirst, systemCudnnTooOld, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
+import { cloudCudaCudnnTooOld, condaCudnnAheadOfPip, condaCudnnFirst, condaNeedsNewerDriver, oldCudnnNotInCatalog, REPAIR_CLASSES, staleToolkitFirst, systemCudnnTooOld, venvCudaPinnedByTorch, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
 
 interface Repaired {
   findings: Finding[];
@@ -201,6 +201,32 @@ describe('repair, class by class', () => {
     expect(failed.fix).toContain("removing another framework's pinned package would break that framework");
     expect(r.exitCode).toBe(1);
     expect(await digest()).toEqual(before);
+  });
+
+  it("a venv where torch's CUDA 12.1 wheels are pinned only in torch's installed dist-info, under a plain TF 2.15: stops up front with the conflict in one sentence and the ways out, changing nothing (no CUDA 12.2 toolkit, no cuDNN, no failing verify)", async () => {
+    const c = await venvCudaPinnedByTorch();
+    const digest = async () => Object.fromEntries(Object.entries(await treeDigest(c.m.home)).filter(([k]) => !k.includes('__pycache__') && !/^cache(\/|$)/.test(k)));
+    const before = await digest();
+    const r = await repair(c);
+    const pin = r.findings.find((f) => f.id === 'pip-pin')!;
+    // TF's own metadata shows nothing (a plain tensorflow==2.15.0, cuDNN 8.9.2 new enough): the runtime's pin in torch's METADATA is the conflict.
+    expect(pin.title).toBe('torch 2.3.0 requires nvidia-cuda-runtime-cu12==12.1.105, and TensorFlow 2.15.0 needs CUDA 12.2: one environment cannot hold both');
+    expect(plan(r.events).steps.map((s) => s.id)).toEqual(['stop']);
+    const failed = failedStep(r.events);
+    expect(failed.fix).toContain(`Give TensorFlow an environment of its own: cudawiz install --tf 2.15.0 --route pip --venv ${path.join(c.m.home, 'venvs', 'tf-2.15')}`);
+    // The versions that agree, from the catalog: none is built for CUDA 12.1, and it says so.
+    expect(failed.fix).toContain("no TensorFlow in the catalog is built for torch's CUDA 12.1");
+    expect(r.exitCode).toBe(1);
+    expect(r.events.some((e) => e.type === 'step-done')).toBe(false);
+    expect(await digest()).toEqual(before);
+    expect(existsSync(path.join(c.m.cudaRoot, 'cuda-12.2'))).toBe(false);
+  });
+
+  it("the cuDNN pin's ways out name the TF the catalog has for what torch pins (cuDNN 8.9): TF 2.17 in that same venv", async () => {
+    const c = await venvPinnedByTorch();
+    const r = await repair(c);
+    expect(r.findings.find((f) => f.id === 'pip-pin')!.fix).toMatch(/or keep torch's cuDNN 8\.9 in this one: TensorFlow 2\.17\.0 is the newest in the catalog built for them — .*python3? -m pip install "tensorflow==2\.17\.0"/);
+    expect(r.exitCode).toBe(1);
   });
 
   it("TF 1.0 beside CUDA 8.0 with no cuDNN 5.1 in the catalog: the dry run stops where the run stops, naming NVIDIA's file, its page and --cudnn-archive", async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { applyEnvChanges, describeEnvPlan, prepareEnvPlan } from '../../src/env/index.js';
 import { CudawizError } from '../../src/errors.js';
 import type { PlanContext } from '../../src/plan/context.js';
-import { cudnnForEveryoneStep } from '../../src/plan/remedies/steps.js';
+import { cudnnForEveryoneStep } from '../../src/plan/steps/load-order.js';
 import { untrustedLoaderFolder } from '../../src/trust/loader-folder.js';
 import { NOBODY } from '../fixtures/cuda-installer/unprivileged.js';
 import { linuxMachine, makeLinuxToolkit, tfLibraryFiles } from '../unit/env-fixtures.js';

@@ -19,7 +19,7 @@ describe('the remedies table', () => {
   });
 
   it('lists a failing finding it has no row for, with its own fix, and the plan shows it as a step that changes nothing', async () => {
-    const odd = finding('something-new', 'fail', 'A thing no row knows', [], 'Do this by hand');
+    const odd = finding('something-new' as never, 'fail', 'A thing no row knows', [], 'Do this by hand');
     const plan = planRepair([odd, finding('gpu', 'pass', 'GPU ok')]);
     expect(plan.items).toEqual([{ finding: odd }]);
     expect(plan.remedies).toEqual([]);
@@ -76,7 +76,7 @@ describe("the package manager's command, by consent (--package-manager)", () => 
   const replace = { manager: 'conda' as const, command: `conda install -p ${prefix} "cudnn>=8.6,<9"`, run: { file: 'conda', args: ['install', '--yes', '-p', prefix, 'cudnn>=8.6,<9'] }, packages: ['cudnn'], target: prefix };
   const owner = { manager: 'conda' as const, prefix, packages: [{ name: 'cudnn', version: '8.1.0.77' }] };
   const linux = { ...finding('load-order:/usr/local/cuda-11.8/lib64', 'fail', "conda's cuDNN 8.1 first"), cause: { kind: 'load-order' as const, files: ['libcudnn.so.8'], staleDirs: [{ dir: `${prefix}/lib`, via: 'LD_LIBRARY_PATH' as const }], shadowed: ['libcudnn.so.8'], stale: ['cuDNN 8.1.0.77'], rightDirs: ['/usr/local/cuda-11.8/lib64'], right: ['cuDNN 8.6.0'], owner, replace } };
-  const windows = { ...linux, id: 'load-order:C:\\cuda\\bin', cause: { ...linux.cause, staleDirs: [{ dir: `${prefix}\\Library\\bin`, via: 'conda env' as const }] } };
+  const windows = { ...linux, id: 'load-order:C:\\cuda\\bin' as const, cause: { ...linux.cause, staleDirs: [{ dir: `${prefix}\\Library\\bin`, via: 'conda env' as const }] } };
 
   it('yes: the command instead of the load-order workaround (one or the other), first of the remedies', () => {
     const plan = planRepair([linux, finding('cudnn', 'fail', 'cuDNN 8.1 is older than 8.6')], 'linux', 'yes');

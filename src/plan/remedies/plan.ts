@@ -1,49 +1,20 @@
 // The repair plan from the doctor's findings, as data: for every finding that is not a pass, its
 // remedy, its stop (the action, and why cudawiz will not), or neither (listed with its own fix).
 // Pure: the findings already hold what the doctor saw; nothing is probed again here.
-import { replacementOf, type PackageReplacement } from '../../doctor/cause.js';
+import { replacementOf } from '../../doctor/cause.js';
 import type { Finding } from '../../doctor/finding.js';
+import { STOPS, type RemedyId, type StopId } from '../../doctor/finding-kinds.js';
 import type { EnvConsent } from '../../env/index.js';
 import { remediesText as R } from '../../i18n/remedies.js';
 import type { OsName } from '../../platform.js';
-import { BLOCKING_STOPS, rowFor, type RemedyId, type StopId } from './table.js';
+import { REMEDY_ORDER } from './records.js';
+import { BLOCKING_STOPS, rowFor } from './table.js';
+import type { RepairItem, RepairPlan } from './types.js';
 
-export interface RepairItem {
-  finding: Finding;
-  remedy?: RemedyId;
-  stop?: StopId;
-  /** A stop's action: what the user does (the finding's own fix, which names versions and commands). */
-  action?: string;
-  /** A stop's reason: why cudawiz will not do it. */
-  why?: string;
-  /** The package manager's command that replaces the stale copy, where its owner has one. */
-  replace?: PackageReplacement;
-  /**
-   * Asked in the run (the wizard, a terminal): the manager's command is offered first; the remedy
-   * (or the stop, kept in `action`/`why`) is what happens on a no.
-   */
-  ask?: boolean;
-}
+export type { RepairItem, RepairPlan } from './types.js';
 
-export interface RepairPlan {
-  items: RepairItem[];
-  /** The items that end the run before anything changes. */
-  stops: RepairItem[];
-  /** Actions left to the user that do not stop the remedies (a Python outside TF's range). */
-  leftToUser: RepairItem[];
-  /** The remedies to take, each once, in the table's order of dependence. */
-  remedies: RemedyId[];
-}
-
-// The package manager goes first: if it fails, nothing else has changed yet.
-const ORDER: RemedyId[] = ['settle-copy', 'package-manager', 'install-toolkit', 'import-cudnn', 'load-order', 'wheel-loader-path'];
-
-function stopWhy(stop: StopId): string {
-  if (stop === 'driver') return R.stopDriverWhy;
-  if (stop === 'pip-pin') return R.stopPinWhy;
-  if (stop === 'package-manager') return R.stopCondaWhy;
-  return R.stopOtherWhy;
-}
+/** Why cudawiz will not take a stop's action: the registry's words for it. */
+const stopWhy = (stop: StopId): string => R[STOPS[stop].why];
 
 /** Where the workaround (or the stop) for a finding can give way to the package manager's command. */
 const REPLACEABLE: ReadonlySet<RemedyId | StopId> = new Set<RemedyId | StopId>(['load-order', 'import-cudnn', 'install-toolkit', 'package-manager']);
@@ -89,11 +60,13 @@ export function planRepair(findings: readonly Finding[], os: OsName = 'linux', p
   }
   // The right cuDNN is on the machine: the cuDNN library's own line is the same fact, and downloads nothing either.
   if (items.some((i) => i.finding.cause?.kind === 'cudnn-elsewhere')) for (const i of items) if (i.remedy === 'import-cudnn') delete i.remedy;
+  // A toolkit the redist route made, with files missing or changed: repairing those files brings its libraries back, never a second toolkit.
+  if (items.some((i) => i.remedy === 'redist-files')) for (const i of items) if (i.remedy === 'install-toolkit') i.remedy = 'redist-files';
   const stops = items.filter((i) => i.stop && BLOCKING_STOPS.has(i.stop));
   const leftToUser = items.filter((i) => i.stop && !BLOCKING_STOPS.has(i.stop));
   const wanted = new Set(items.flatMap((i): RemedyId[] => [...(i.remedy ? [i.remedy] : []), ...(i.ask ? ['package-manager' as const] : [])]));
   // A toolkit install brings its own libraries: the per-library "not found" items are covered by it.
-  return { items, stops, leftToUser, remedies: ORDER.filter((r) => wanted.has(r)) };
+  return { items, stops, leftToUser, remedies: REMEDY_ORDER.filter((r) => wanted.has(r)) };
 }
 
 /** The plan's lines for a finding without a step: what the user can do about it. */

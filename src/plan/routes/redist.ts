@@ -18,7 +18,10 @@ import { redistRouteFor, type RedistChoice } from '../../redist/choose.js';
 import { checkRedistToolkit } from '../../redist/toolkit.js';
 import { verifySetup } from '../../verify/index.js';
 import { chosenPlan } from '../chosen.js';
-import { createPlanContext, type PlanOptions, type RedistPlanContext } from '../context.js';
+import { createPlanContext, cudnnTargetDir, type PlanContext, type PlanOptions, type RedistPlanContext } from '../context.js';
+import { diagnose } from '../../doctor/diagnose.js';
+import { repairPlanFor } from '../repair.js';
+import type { RouteRepairSteps } from '../remedies/index.js';
 import type { Step } from '../runner.js';
 import { importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
 import { envStep } from '../steps/env.js';
@@ -96,10 +99,13 @@ export function redistRouteSteps(): Step<RedistPlanContext>[] {
   return [redistPreflightStep, redistDownloadStep, redistUnpackStep, obtainCudnnStep, importCudnnStep, redistEnvStep, redistVerifyStep];
 }
 
-/** Repair: every file against its sha256; the route's steps after it skip what is whole. */
-export function redistRepairSteps(): Step<RedistPlanContext>[] {
-  const [preflight, ...rest] = redistRouteSteps();
-  return [preflight, redistRepairStep, ...rest];
+/**
+ * Repair, through the remedy table like every repair: its files re-checked and the broken components
+ * fetched again are the remedy for the doctor's "redist files missing or changed"; its whole setup only
+ * where no toolkit TF can load exists.
+ */
+export function redistRepairRoute(): RouteRepairSteps {
+  return { install: redistRouteSteps() as Step<PlanContext>[], files: [redistRepairStep as Step<PlanContext>] };
 }
 
 /** The redist toolkit on this machine that serves the request's TF, if any. */
@@ -116,6 +122,9 @@ export const redistRoute: Route = {
     const made = request.mode === 'repair' ? redistToolkitFor(machine, request) : undefined;
     const options = { ...request.options, tf: request.tf, ...(made ? { cudaRoot: path.dirname(made.path), pinRelease: made.redist!.release } : {}) };
     const ctx = createRedistPlanContext(machine.catalog, machine.redist(), machine.host, options);
-    return made ? chosenPlan('redist', 'repair', ctx, redistRepairSteps()) : chosenPlan('redist', request.mode, ctx, redistRouteSteps());
+    if (!made) return chosenPlan('redist', request.mode, ctx, redistRouteSteps());
+    const findings = diagnose(machine.catalog, request.facts!, { tf: ctx.tf, os: ctx.os });
+    const { ctx: settled, steps } = repairPlanFor(findings, ctx, redistRepairRoute(), request.facts);
+    return chosenPlan('redist', 'repair', settled, steps as Step<RedistPlanContext>[], cudnnTargetDir(settled));
   },
 };

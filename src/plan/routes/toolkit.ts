@@ -11,7 +11,7 @@ import { createPlanContext, cudnnTargetDir, type PlanContext } from '../context.
 import type { Finding } from '../../doctor/finding.js';
 import { toolkitInUse } from '../../doctor/toolkit-lookup.js';
 import type { MachineFacts } from '../../probe/types.js';
-import { repairSteps } from '../repair.js';
+import { repairPlanFor } from '../repair.js';
 import type { Step } from '../runner.js';
 import { downloadCudaStep, installCudaStep, toolkitComplete } from '../steps/cuda-installer.js';
 import { cudnnInToolkit, importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
@@ -96,8 +96,9 @@ export const toolkitRoute: Route = {
       // NVIDIA's installer beside it, only what is missing, planned from the findings as repair plans it.
       const served = request.mode === 'install' && servedByAnotherToolkit(findings, request.facts, ctx);
       if (request.mode === 'repair' || served) {
-        const steps = repairSteps(findings, ctx, toolkitSteps(), request.facts);
-        return chosenPlan('toolkit', request.mode, ctx, steps, cudnnTargetDir(ctx));
+        // Where cuDNN goes is settled now, in the context the plan runs with: the lock names that folder.
+        const { ctx: settled, steps } = repairPlanFor(findings, ctx, toolkitSteps(), request.facts);
+        return chosenPlan('toolkit', request.mode, settled, steps, cudnnTargetDir(settled));
       }
     }
     return chosenPlan('toolkit', request.mode, ctx, toolkitSteps());

@@ -20,6 +20,7 @@ import { compareDotted, major, majorMinor } from '../../version.js';
 import { cudnnTargetDir, type PlanContext } from '../context.js';
 import { NeedsInput, type Step, type StepIO } from '../runner.js';
 import { fetchFile } from './download.js';
+import { spaceStep } from './space.js';
 
 const exists = (p: string) => access(p).then(() => true, () => false);
 
@@ -211,3 +212,6 @@ async function importFrom(ctx: PlanContext, io: StepIO, file: string, given: str
 
 export const importCudnnStep = importCudnnInto(() => stepsText.copyCudnn);
 export const importCudnnBesideStep = importCudnnInto(() => stepsText.cudnnHomeStep);
+
+/** Space for the one download a cuDNN-only repair makes. */
+export const cudnnOnlySpaceStep: Step<PlanContext> = spaceStep(async (ctx) => ({ cuda: false, cudnn: !(await cudnnInToolkit(ctx)) }));

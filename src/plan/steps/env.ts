@@ -14,6 +14,7 @@ import { stepsText } from '../../i18n/steps.js';
 import { newShellMisses } from '../../verify/new-shell-loader.js';
 import type { PlanContext } from '../context.js';
 import { NeedsInput, type Step, type StepDone } from '../runner.js';
+import { acceptConsent, byConsent } from './consent.js';
 
 type Applied = Awaited<ReturnType<typeof applyEnvChanges>>;
 
@@ -75,19 +76,19 @@ export function envStep<C extends PlanContext>(route: EnvRoute<C>): Step<C> {
       // On Windows the change is the PATH itself: asked in those words ("Add CUDA 10.1 to the PATH for all users?").
       const windowsPath = plan.changes.length > 0 && plan.changes.every((c) => c.kind === 'windows-path');
       const question = windowsPath ? stepsText.envQuestionPath(ctx.cuda, plan.changes.some((c) => c.target === 'Machine')) : route.question(plan.changes.map((c) => c.target).join(', '), ctx.cuda);
-      if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question, flag: '--configure-env yes' });
-      if (ctx.configureEnv === 'no') {
-        const lines = envLinesToRunYourself(plan);
-        for (const l of lines) io.log(l);
-        return { summary: route.leftAsIs(), evidence: lines };
-      }
-      const r = await applyEnvChanges(plan.changes, { host: ctx.host, journalFile: places.journalFile });
-      if (!r.ok) throw new CudawizError(stepsText.couldNotChange(r.failed?.change.target, r.failed?.message ?? ''), { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
-      return route.applied(plan, r);
+      return byConsent(ctx.configureEnv, 'configureEnv', {
+        question,
+        lines: envLinesToRunYourself(plan),
+        leftSummary: route.leftAsIs(),
+        async apply() {
+          const r = await applyEnvChanges(plan.changes, { host: ctx.host, journalFile: places.journalFile });
+          if (!r.ok) throw new CudawizError(stepsText.couldNotChange(r.failed?.change.target, r.failed?.message ?? ''), { fix: r.failed?.fix ?? envLinesToRunYourself(plan).join('\n') });
+          return route.applied(plan, r);
+        },
+      }, io);
     },
-    accept(ctx, answer) {
-      ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
-    },
+    changesMachine: true,
+    accept: acceptConsent('configureEnv'),
   };
 }
 

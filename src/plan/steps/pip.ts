@@ -27,9 +27,9 @@ import {
 import { pythonCommands, venvBinDir, venvProgram } from '../../platform.js';
 import { importTensorflow } from '../../verify/tensorflow.js';
 import type { PipPlanContext } from '../context.js';
-import { applyVenvFixJournalled } from '../venv-fix.js';
-import { NeedsInput, type Step, type StepIO } from '../runner.js';
+import type { Step, StepIO } from '../runner.js';
 import { verifyStep } from './verify.js';
+import { wheelLoaderStep } from './wheel-loader.js';
 
 /** "tensorflow[and-cuda]==2.16.1" → "2.16.1": the exact release pip pins. */
 export function pinnedVersion(ctx: PipPlanContext): string {
@@ -109,11 +109,8 @@ export const pipInstallStep: Step<PipPlanContext> = {
   },
 };
 
-export const wheelLoaderPathStep: Step<PipPlanContext> = {
-  id: 'wheel-loader-path',
-  get title() {
-    return pipText.stepLoaderPath;
-  },
+export const wheelLoaderPathStep: Step<PipPlanContext> = wheelLoaderStep<PipPlanContext>({
+  title: () => pipText.stepLoaderPath,
   async check(ctx) {
     const facts = await venvFacts(ctx);
     if (!installed(facts, pinnedVersion(ctx))) {
@@ -125,24 +122,20 @@ export const wheelLoaderPathStep: Step<PipPlanContext> = {
     if (plan.alreadyApplied) return { done: true, reason: pipText.alreadyIn(plan.activateScript) };
     return plan.needed ? { done: false, reason: plan.why[0] } : { done: true, reason: pipText.findsWheels(facts!.tensorflow!.version) };
   },
-  async run(ctx, io) {
+  async fix(ctx) {
     const facts = await venvFacts(ctx);
     if (!facts) throw new CudawizError(pipText.noPythonRuns(ctx.venvDir), { fix: pipText.removeAndRunAgain(ctx.venvDir) });
     const plan = planWheelLibraryFix(facts);
     if (plan.alreadyApplied) return { summary: pipText.alreadyIn(plan.activateScript) };
     if (!plan.needed) return { summary: pipText.notNeeded };
-    if (ctx.configureEnv === 'ask') throw new NeedsInput({ kind: 'confirm', question: pipText.addQuestion(plan.dirs.length, plan.activateScript), flag: '--configure-env yes' });
-    if (ctx.configureEnv === 'no') {
-      for (const l of plan.lines) io.log(l);
-      return { summary: pipText.leftAsIs(plan.activateScript), evidence: plan.lines };
-    }
-    const r = await applyVenvFixJournalled(ctx.host, plan, plan.why[0] ?? pipText.stepVerify);
-    return { summary: r.applied ? pipText.foldersAdded(plan.dirs.length, plan.activateScript, r.recordFile) : stepsText.nothingToChange, evidence: plan.why };
+    return plan;
   },
-  accept(ctx, answer) {
-    ctx.configureEnv = /^(y|yes|true|1)$/i.test(answer.trim()) ? 'yes' : 'no';
-  },
-};
+  question: (plan) => pipText.addQuestion(plan.dirs.length, plan.activateScript),
+  why: (plan) => plan.why[0] ?? pipText.stepVerify,
+  left: (plan) => pipText.leftAsIs(plan.activateScript),
+  applied: (plan, r) => ({ summary: r.applied ? pipText.foldersAdded(plan.dirs.length, plan.activateScript, r.recordFile) : stepsText.nothingToChange, evidence: plan.why }),
+});
+
 export const pipVerifyStep = verifyStep<PipPlanContext>(() => pipText.stepVerify, async (ctx) => {
   const facts = await venvFacts(ctx);
   const activated = facts?.loaderPath.whenActivated;

@@ -54,6 +54,7 @@ export function preflightStep<C extends PlanContext, L>(route: PreflightRoute<C,
     get title() {
       return route.title();
     },
+    changesMachine: false,
     // Never done: it runs every time. Its reason previews what would stop the run, and `stop` is that stop.
     async check(ctx) {
       const early = route.before?.(ctx);

@@ -38,6 +38,7 @@ export function verifyStep<C extends PlanContext>(title: () => string, verify: (
     get title() {
       return title();
     },
+    changesMachine: false,
     check: async () => ({ done: false }),
     run: (ctx) => verify(ctx),
   };
