@@ -3,6 +3,7 @@
 // change such a folder serves their libraries to every program root runs, so the plan stops first.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { CudawizError } from '../errors.js';
 import { trustText } from '../i18n/trust.js';
 import { whyNotOurs, writableByOthers } from './ownership.js';
 
@@ -24,6 +25,12 @@ export async function untrustedLoaderFolder(folders: string[]): Promise<Untruste
     return { folder, culprit, reason: trustText.loaderFolderUntrusted(folder, why), fix: trustText.loaderFolderUntrustedFix(folder, culprit) };
   }
   return undefined;
+}
+
+/** The same rule as the stop a plan says and its run throws (the preflight's, before any toolkit is laid). */
+export async function rootLoaderFolderStop(folders: string[]): Promise<CudawizError | undefined> {
+  const untrusted = await untrustedLoaderFolder(folders);
+  return untrusted && new CudawizError(untrusted.reason, { code: 'loader-folder-untrusted', fix: untrusted.fix });
 }
 
 /**
