@@ -220,7 +220,7 @@ export class Transfer {
     if (this.state.total !== null) await this.checkFreeSpace(this.state.total - onDisk, first);
     if (!resumed) {
       await rm(paths.part, { force: true });
-      await writeNewFile(paths.part, '');
+      await writeNewFile(paths.part, '', 0o600);
     }
     meter.start(onDisk, this.state.total ?? undefined);
     this.hasher = new OrderedHasher(paths.part, () => this.writtenEdge());
@@ -294,7 +294,7 @@ export class Transfer {
 
   private async writeState(): Promise<void> {
     const snapshot: PartState = { ...this.state, pieces: this.state.pieces.map((p) => ({ ...p })) };
-    await replaceFile(this.req.paths.partState, JSON.stringify(snapshot));
+    await replaceFile(this.req.paths.partState, JSON.stringify(snapshot), { mode: 0o600 });
   }
 
   private async discardPart(): Promise<void> {

@@ -27,10 +27,13 @@ export async function untrustedLoaderFolder(folders: string[]): Promise<Untruste
   return undefined;
 }
 
-/** The same rule as the stop a plan says and its run throws (the preflight's, before any toolkit is laid). */
-export async function rootLoaderFolderStop(folders: string[]): Promise<CudawizError | undefined> {
-  const untrusted = await untrustedLoaderFolder(folders);
-  return untrusted && new CudawizError(untrusted.reason, { code: 'loader-folder-untrusted', fix: untrusted.fix });
+/** The same rule for the toolkit folder itself, as the preflight's stop (said by the plan, thrown by the run) before a byte is laid into it. */
+export async function rootLoaderFolderStop(toolkitDir: string): Promise<CudawizError | undefined> {
+  const culprit = await writableByOthers(toolkitDir);
+  if (!culprit) return undefined;
+  const s = await stat(culprit).catch(() => undefined);
+  const why = (s && whyNotOurs(culprit, s)) ?? trustText.writableByOthers(culprit);
+  return new CudawizError(trustText.toolkitFolderUntrusted(toolkitDir, why), { code: 'loader-folder-untrusted', fix: trustText.loaderFolderUntrustedFix(toolkitDir, culprit) });
 }
 
 /**

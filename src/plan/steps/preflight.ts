@@ -48,7 +48,7 @@ function blockedBy(blocking: Finding[]): CudawizError {
 /** As root, a toolkit folder someone else could change is not laid down to be handed to programs (unless --configure-env no hands it to none). */
 async function othersFolderStop<C extends PlanContext>(ctx: C, dir?: string): Promise<CudawizError | undefined> {
   if (!dir || ctx.os !== 'linux' || ownUid() !== 0 || ctx.configureEnv === 'no') return undefined;
-  return rootLoaderFolderStop([dir]);
+  return rootLoaderFolderStop(dir);
 }
 
 export function preflightStep<C extends PlanContext, L>(route: PreflightRoute<C, L>): Step<C> {
