@@ -498,6 +498,9 @@ export function explainLog(catalog: Catalog, text: string, options: ExplainOptio
   };
   for (const hit of hits) {
     if (hit.kind.type === 'some-missing' && namedLibraries) continue;
+    // A library's finding is keyed by its file: a repeat (TF logs each at import and at device creation, a
+    // long log thousands of times) would be built only to be dropped, and building one asks the catalog.
+    if (hit.kind.type === 'library' && seen.has(hit.kind.file)) continue;
     add(hit.kind.type === 'library' ? libraryFinding(ctx, hit as RawHit & { kind: { type: 'library' } }) : otherFinding(ctx, hit, gpus));
   }
   for (const f of driverFindings(ctx, text)) add(f);
