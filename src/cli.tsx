@@ -20,7 +20,7 @@ import { isCommandName } from './cli/spec.js';
 import { CudawizError, EXIT } from './errors.js';
 import { describeFsError } from './fs-errors.js';
 import { cliText } from './i18n/cli.js';
-import { setLang } from './i18n/localized.js';
+import { setLang, setValueStyle } from './i18n/localized.js';
 import type { Host } from './host.js';
 
 export interface MainOptions {
@@ -81,6 +81,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   // What argv says before it is known to be valid: a usage error is then said in that language and form.
   const loose = readArgvLoosely(argv, options.host?.env ?? process.env);
   setLang(loose.json ? 'en' : loose.lang); // set on every call: main() is also called in-process, run after run
+  setValueStyle(loose.json ? 'json' : 'plain');
   try {
     if (loose.help) {
       io.stdout.write(`${loose.command && isCommandName(loose.command) ? commandHelp(loose.command, options.host?.os ?? hostOs()) : mainHelp()}\n`);
@@ -103,6 +104,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     }
     if (!parsed.command) {
       setLang(parsed.globals.lang);
+      // Ink draws what the screens give it, with no output edge: values in messages are escaped as they are made.
+      setValueStyle('screen');
       if (!firstFrameReady) {
         io.stderr.write(
           `${cliText.wizardNeedsTerminal}\n${cliText.wizardHeadless}\n` +
@@ -121,6 +124,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       return await startWizard({ globals: parsed.globals, host, io, firstFrame });
     }
     setLang(parsed.globals.json ? 'en' : parsed.globals.lang);
+    setValueStyle(parsed.globals.json ? 'json' : 'plain');
     const out = createOutput({
       stdout: io.stdout,
       stderr: io.stderr,

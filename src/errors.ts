@@ -1,4 +1,6 @@
 // One error type for everything a user can be told: what went wrong, what to do, and the exit code.
+import { ownLines } from './i18n/localized.js';
+
 export const EXIT = {
   ok: 0,
   problems: 1,
@@ -15,6 +17,9 @@ export class CudawizError extends Error {
   ) {
     super(message);
     this.name = 'CudawizError';
+    // cudawiz composed these (values inside already shown as data, a quoted log tail on purpose): a message that quotes them keeps their lines.
+    ownLines(message);
+    if (options.fix) ownLines(options.fix);
   }
   get exitCode(): ExitCode {
     return this.options.exitCode ?? EXIT.problems;

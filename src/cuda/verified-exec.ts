@@ -1,18 +1,14 @@
 // An installer runs as root, so it is checked at the last moment, not trusted from the cache: it is
 // copied into a fresh directory only this user can enter (0700 dir, 0700 file), hashed while it is
 // copied, and only that copy runs — a file swapped in the cache after its check never executes.
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { lstat, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { CudawizError } from '../errors.js';
 import { describeFsError } from '../fs-errors.js';
 import { writableByOthers } from '../trust/ownership.js';
 import { fetchText } from '../i18n/fetch.js';
-import { newFileStream } from '../trust/write.js';
+import { copyVerified, VerifyFailure } from '../trust/verified-file.js';
 
 export interface PrivateCopy {
   /** The copy to execute, under the installer's own file name (the runfile reads its version from it). */
@@ -44,19 +40,16 @@ export async function privateVerifiedCopy(file: string, expectedSha256: string, 
   const remove = () => rm(dir, { recursive: true, force: true });
   try {
     const target = path.join(dir, path.basename(file));
-    const hash = createHash('sha256');
-    const tap = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        hash.update(chunk);
-        cb(null, chunk);
+    // The one way to take verified bytes (trust/verified-file.ts): one no-follow open of a regular file,
+    // copied while hashed into a file created exclusively (0700); the copy is removed unless it is the expected one.
+    const sha256 = await copyVerified(file, target, { sha256: expectedSha256.toLowerCase() }, { mode: 0o700 }).then(
+      (got) => got.sha256,
+      (error: unknown) => {
+        if (!(error instanceof VerifyFailure)) throw error;
+        const got = error.got?.sha256;
+        throw new CudawizError(got ? fetchText.installerChanged(file, expectedSha256.toLowerCase(), got) : error.message, { code: 'installer-changed', fix: fetchText.installerChangedFix(file) });
       },
-    });
-    // 'wx': never follow or reuse something already at that name.
-    await pipeline(createReadStream(file), tap, newFileStream(target, 0o700));
-    const sha256 = hash.digest('hex');
-    if (sha256 !== expectedSha256.toLowerCase()) {
-      throw new CudawizError(fetchText.installerChanged(file, expectedSha256.toLowerCase(), sha256), { code: 'installer-changed', fix: fetchText.installerChangedFix(file) });
-    }
+    );
     // The directory must still be ours and private, and the copy a plain file, right before it runs.
     const [d, f] = await Promise.all([lstat(dir), lstat(target)]);
     const uid = ownUid();

@@ -363,6 +363,9 @@ function libraryFinding(ctx: FixContext, hit: RawHit & { kind: { type: 'library'
   }
 }
 
+/** Hit kinds otherFinding turns into one finding id each, whatever the line: a repeat is never a new finding. */
+const ONE_PER_KIND = new Set(['driver-too-old', 'cuda-runtime', 'some-missing', 'kernel-image']);
+
 function otherFinding(ctx: FixContext, hit: RawHit, gpus: LoggedGpu[]): ExplainFinding | undefined {
   const line = hit.line;
   switch (hit.kind.type) {
@@ -496,8 +499,17 @@ export function explainLog(catalog: Catalog, text: string, options: ExplainOptio
     seen.add(key);
     findings.push(finding);
   };
+  const builtKinds = new Set<string>();
   for (const hit of hits) {
     if (hit.kind.type === 'some-missing' && namedLibraries) continue;
+    // A library's finding is keyed by its file: a repeat (TF logs each at import and at device creation, a
+    // long log thousands of times) would be built only to be dropped, and building one asks the catalog.
+    if (hit.kind.type === 'library' && seen.has(hit.kind.file)) continue;
+    // The same for the kinds whose finding is one per kind whatever the line (only the first is kept).
+    if (ONE_PER_KIND.has(hit.kind.type)) {
+      if (builtKinds.has(hit.kind.type)) continue;
+      builtKinds.add(hit.kind.type);
+    }
     add(hit.kind.type === 'library' ? libraryFinding(ctx, hit as RawHit & { kind: { type: 'library' } }) : otherFinding(ctx, hit, gpus));
   }
   for (const f of driverFindings(ctx, text)) add(f);

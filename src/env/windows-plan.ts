@@ -7,6 +7,7 @@ import { elevationHint, envGet, splitPathList, toolkitSubdirs, WINDOWS_ENV_VALUE
 import { expandWindowsVars, persistedPathChange } from './windows-path.js';
 import type { EnvPlan, EnvPlanInput, WindowsEnvState } from './types.js';
 import { stepsText } from '../i18n/steps.js';
+import { untrustedMachinePathFolder } from '../trust/loader-folder.js';
 
 const w = path.win32;
 
@@ -94,6 +95,15 @@ export function planWindowsEnv(input: EnvPlanInput, plan: EnvPlan): void {
       fix: elevationHint('windows', input.rerunCommand ?? `cudawiz install --tf ${input.tf ?? '<version>'} --configure-env yes`),
     });
     return;
+  }
+  if (scope === 'Machine') {
+    // Root never hands others' folders to every program (#37 item 5): a Machine PATH entry only for a
+    // folder ordinary users cannot write (Windows' defaults, as data: trust/loader-folder.ts).
+    const untrusted = untrustedMachinePathFolder(expandWindowsVars(input.toolkitDir, input.env), input.env);
+    if (untrusted) {
+      plan.refusals.push(untrusted);
+      return;
+    }
   }
   const old = state.persisted[scope] ?? { value: '', kind: 'REG_EXPAND_SZ' as const };
   const own = list.filter((e) => e.scope === scope);

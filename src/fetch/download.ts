@@ -18,7 +18,7 @@ import { ProgressMeter, type ProgressListener } from './progress.js';
 import { interruptedError } from './retry-policy.js';
 import { Transfer, type TransferTuning } from './transfer.js';
 import { copyVerified, privateCopy, VerifyFailure, type Expected } from '../trust/verified-file.js';
-import { moveInto, replaceFile } from '../trust/write.js';
+import { makeFolders, moveInto, replaceFile } from '../trust/write.js';
 
 export interface FetchRequest {
   /** NVIDIA's URL as the catalog has it; the mirror is applied here. */
@@ -88,7 +88,7 @@ async function readProof(paths: CachePaths): Promise<Proof | undefined> {
 async function writeProof(paths: CachePaths, digests: Digests, source: string | null): Promise<void> {
   const s = await stat(paths.final);
   const proof: Proof = { ...digests, size: s.size, mtimeMs: s.mtimeMs, source };
-  await replaceFile(paths.verified, JSON.stringify(proof));
+  await replaceFile(paths.verified, JSON.stringify(proof), { mode: 0o600 });
 }
 
 /** A proof agrees with what the catalog says now (a catalog checksum that changed invalidates it). */
@@ -122,7 +122,7 @@ export async function fetchVerified(req: FetchRequest): Promise<FetchResult> {
   const paths = cachePaths(req.cacheDir, req.file);
   try {
     const t0 = performance.now();
-    await mkdir(paths.dir, { recursive: true });
+    await makeFolders(paths.dir, 0o700);
     // One run per cache entry: a second download of the same file waits for nobody and says who holds it.
     const lock = await acquireLock(paths.final, { onNotice: notice });
     try {
@@ -220,7 +220,7 @@ export async function cacheVerifiedCopy(req: CacheCopyRequest): Promise<FetchRes
   const done = (r: Omit<FetchResult, 'seconds' | 'notices' | 'source' | 'url' | 'resumedFrom' | 'fromCache'>, fromCacheAlready: boolean): FetchResult =>
     ({ ...r, source: req.from, url: null, resumedFrom: r.bytes, fromCache: fromCacheAlready, seconds: Math.round(performance.now() - t0) / 1000, notices: [] });
   try {
-    await mkdir(paths.dir, { recursive: true });
+    await makeFolders(paths.dir, 0o700);
     if (await writableByOthers(paths.dir)) {
       const copy = await privateCopy(req.source, tmpdir(), req.want, { signal: req.signal });
       return done({ path: copy.path, bytes: copy.bytes, sha256: copy.sha256, md5: copy.md5 }, false);
@@ -231,7 +231,7 @@ export async function cacheVerifiedCopy(req: CacheCopyRequest): Promise<FetchRes
       const proof = ours ? await readProof(paths) : undefined;
       if (proof && proof.sha256 === req.want.sha256.toLowerCase()) return done({ path: paths.final, bytes: proof.size, sha256: proof.sha256, md5: proof.md5 }, true);
       const tmp = path.join(paths.dir, `.${req.file}.cudawiz-${randomBytes(6).toString('hex')}.copy`);
-      const got = await copyVerified(req.source, tmp, req.want, { signal: req.signal });
+      const got = await copyVerified(req.source, tmp, req.want, { mode: 0o600, signal: req.signal });
       await rm(paths.verified, { force: true });
       await moveInto(tmp, paths.final);
       await writeProof(paths, got, req.from);

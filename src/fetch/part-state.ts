@@ -130,7 +130,7 @@ export class PartFile {
   /** An empty .part, in place of whatever was there. */
   async startEmpty(): Promise<void> {
     await rm(this.paths.part, { force: true });
-    await writeNewFile(this.paths.part, '');
+    await writeNewFile(this.paths.part, '', 0o600);
   }
 
   /** One save at a time, so the timer's save cannot interleave with the last one or outlive it. */
@@ -142,7 +142,7 @@ export class PartFile {
   private async write(): Promise<void> {
     const state = this.current();
     const snapshot: PartState = { ...state, pieces: state.pieces.map((p) => ({ ...p })) };
-    await replaceFile(this.paths.partState, JSON.stringify(snapshot));
+    await replaceFile(this.paths.partState, JSON.stringify(snapshot), { mode: 0o600 });
   }
 
   async discard(): Promise<void> {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import { CudawizError, EXIT } from '../errors.js';
+import { ownLines } from '../i18n/localized.js';
 import { pipText } from '../i18n/pip.js';
 import { safetyText } from '../i18n/safety.js';
 import { venvActivateScript, venvBinDir } from '../platform.js';
@@ -71,7 +72,7 @@ export async function readWheelFixRecord(venv: string): Promise<WheelFixRecord |
 
 export async function applyWheelLibraryFix(plan: WheelLibraryFix, options: { consent: boolean }): Promise<{ applied: boolean; record?: WheelFixRecord; recordFile?: string }> {
   if (plan.blocker || !plan.activateScript || !plan.venv) {
-    throw new CudawizError(plan.blocker ?? pipText.noVenvToFix, { code: 'wheel-fix-blocked', fix: pipText.addToProfile(plan.lines.join('\n')) });
+    throw new CudawizError(plan.blocker ?? pipText.noVenvToFix, { code: 'wheel-fix-blocked', fix: pipText.addToProfile(ownLines(plan.lines.join('\n'))) });
   }
   if (plan.alreadyApplied || plan.dirs.length === 0) return { applied: false };
   if (!options.consent) {

@@ -22,7 +22,7 @@ import type { OsName } from '../platform.js';
 import { redistPlatform, releaseArchives, type RedistArchive, type RedistCatalog, type RedistPlatform, type RedistRelease } from './catalog.js';
 import { toolkitPathFor } from './layout.js';
 import { redistText } from '../i18n/redist.js';
-import { moveInto, replaceFile, writeNewFile } from '../trust/write.js';
+import { makeFolders, moveInto, replaceFile, writeNewFile } from '../trust/write.js';
 
 export const REDIST_MANIFEST = path.join('.cudawiz', 'redist.json');
 /** Archives extracted at once. */
@@ -382,7 +382,7 @@ export async function beginUnpack(options: Omit<UnpackOptions, 'files' | 'onProg
   const { archives, missing } = releaseArchives(catalog, release, os);
   if (missing.length) throw new CudawizError(redistText.releaseLacks(release.version, missing), { code: 'redist-incomplete-release', fix: redistText.overlayFix });
   const manifest = unpackManifest(options, archives, previous);
-  await mkdir(toolkitDir, { recursive: true });
+  await makeFolders(toolkitDir);
   await writeRedistManifest(toolkitDir, manifest);
   const staging = path.join(toolkitDir, '.cudawiz', 'staging');
   const todo = manifest.components.filter((c) => !c.done);

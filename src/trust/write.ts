@@ -4,7 +4,7 @@
 // old name (rename replaces a link, it never writes through one), and modes are set on the open file.
 // test/unit/one-way-to-write.test.ts fails on a raw write anywhere else in src/.
 import { closeSync, constants, createWriteStream, fchmodSync, fchownSync, fstatSync, mkdtempSync, openSync, renameSync, rmSync, writeSync, type WriteStream } from 'node:fs';
-import { link, open, rename, rm, symlink, type FileHandle } from 'node:fs/promises';
+import { chmod, link, mkdir, open, rename, rm, symlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -217,3 +217,30 @@ export const addName = (existing: string, at: string): Promise<void> => link(exi
 
 /** A symbolic link as an archive or a backup holds it (EEXIST when the name is taken). */
 export const makeSymlink = (target: string, at: string): Promise<void> => symlink(target, at);
+
+/**
+ * cudawiz's own per-user roots: `cudawiz` directly in ~/.cache, ~/.config or ~/.local/share (the XDG
+ * defaults, where env-paths and userToolkitRoot put them). Whatever cudawiz keeps there — downloads,
+ * the journal, a toolkit only this user loads — is this user's alone, so such a root is 0700 (#37 item 4).
+ */
+export function isOwnStateRoot(dir: string): boolean {
+  if (path.basename(dir) !== 'cudawiz') return false;
+  const parent = path.dirname(dir);
+  const name = path.basename(parent);
+  return name === '.cache' || name === '.config' || (name === 'share' && path.basename(path.dirname(parent)) === '.local');
+}
+
+/**
+ * `dir` and the folders above it that are missing, created with `mode`; any of cudawiz's own roots
+ * among those just created is made 0700 whatever the umask. Returns the first folder created, if any.
+ */
+export async function makeFolders(dir: string, mode = 0o755): Promise<string | undefined> {
+  const first = await mkdir(dir, { recursive: true, mode });
+  if (!first || process.platform === 'win32') return first;
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (isOwnStateRoot(d)) await chmod(d, 0o700);
+    if (d === path.resolve(first) || path.dirname(d) === d) break;
+  }
+  if (mode === 0o700) await chmod(dir, 0o700);
+  return first;
+}

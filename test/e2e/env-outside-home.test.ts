@@ -42,6 +42,8 @@ describe('the redist route, toolkit folder outside the home folder', () => {
     const asTester = who === tester;
     it(`${who}, --configure-env yes: writes the user's own env script, verify judges a new shell, exit 0, the doctor in a new shell passes`, async () => {
       const m = await dataDiskUser();
+      // As root, the data disk is root's: root never lays a toolkit for its programs into a folder another user owns (#37 R2).
+      if (asTester && runningAsRoot) await execa('chown', ['-R', '0:0', path.join(m.base, 'data')]);
       const r = await m.run(['install', '--tf', '2.10', '--route', 'redist', '--yes', '--configure-env', 'yes', '--json', ...m.globals], { asTester });
       const ev = events(r.stdout);
       expect(ev.at(-1), r.stdout + r.stderr).toMatchObject({ type: 'result', ok: true, exitCode: 0 });

@@ -5,11 +5,11 @@
 import { chmod, chown, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyEnvChanges, describeEnvPlan, prepareEnvPlan } from '../../src/env/index.js';
+import { applyEnvChanges, describeEnvPlan, planEnvChanges, prepareEnvPlan } from '../../src/env/index.js';
 import { CudawizError } from '../../src/errors.js';
 import type { PlanContext } from '../../src/plan/context.js';
 import { cudnnForEveryoneStep } from '../../src/plan/steps/load-order.js';
-import { untrustedLoaderFolder } from '../../src/trust/loader-folder.js';
+import { untrustedLoaderFolder, untrustedMachinePathFolder } from '../../src/trust/loader-folder.js';
 import { NOBODY } from '../fixtures/cuda-installer/unprivileged.js';
 import { linuxMachine, makeLinuxToolkit, tfLibraryFiles } from '../unit/env-fixtures.js';
 
@@ -84,5 +84,69 @@ describe.runIf(asRoot)('root never hands a folder others can change to every pro
     await expect(step.run(ctx, { log: () => undefined } as never)).rejects.toMatchObject({ code: 'loader-folder-untrusted' });
     expect(await readdir(path.join(m.root, 'etc/ld.so.conf.d'))).toEqual(['libc.conf']);
     expect(await m.calls()).toEqual([]);
+  });
+});
+
+// Windows keeps who may write a folder in ACLs, which cudawiz does not read (Wine has none): the rule is
+// Windows' defaults, as data. Only Program Files and %SystemRoot% are Administrators' and SYSTEM's alone.
+describe("Windows: a Machine PATH entry only for a folder ordinary users cannot write (item 5, as data)", () => {
+  const PF = 'C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA';
+  const TF23W = ['cudart64_101.dll', 'cufft64_10.dll'];
+  const SYSTEM = '%SystemRoot%\\system32;%SystemRoot%';
+  const env = { SystemRoot: 'C:\\Windows', ProgramFiles: 'C:\\Program Files', 'ProgramFiles(x86)': 'C:\\Program Files (x86)' };
+  /** An elevated run's plan for `toolkitDir`, with another CUDA's bin (`rival`) first on the saved Machine PATH or none. */
+  function elevatedPlan(toolkitDir: string, rival?: string, elevated = true) {
+    const machine = rival ? `${SYSTEM};${rival}\\bin` : SYSTEM;
+    return planEnvChanges({
+      os: 'windows', tf: '2.3', cuda: '10.1', toolkitDir, requiredFiles: TF23W,
+      toolkits: [{ version: '10.1', dir: toolkitDir, files: TF23W }, ...(rival ? [{ version: '11.0', dir: rival, files: ['cufft64_10.dll'] }] : [])],
+      elevated, env, places: { ldSoConfDir: '', configDir: '', journalFile: '', home: 'C:\\Users\\me' },
+      windows: { processPath: machine, persisted: { Machine: { value: machine, kind: 'REG_EXPAND_SZ' }, User: { value: '', kind: 'REG_EXPAND_SZ', absent: true } }, unreadable: [] },
+    });
+  }
+
+  it.each([
+    ['C:\\tools\\cuda\\v10.1', 'a folder at the drive root'],
+    ['C:\\Users\\me\\cuda\\v10.1', 'a user profile'],
+    ['D:\\cuda\\v10.1', 'another drive'],
+    ['C:\\Program Files\\..\\tools\\cuda\\v10.1', 'a path that only looks as if it were under Program Files'],
+    ['C:\\Program Files Evil\\cuda\\v10.1', 'a sibling whose name begins the same'],
+  ])('%s (%s), elevated: the plan stops with the reason and the fix; no Machine PATH change', (dir) => {
+    const plan = elevatedPlan(dir);
+    expect(plan.changes).toEqual([]);
+    expect(plan.refusals).toHaveLength(1);
+    expect(plan.refusals[0].reason).toContain(`will not add ${dir} to the Machine PATH`);
+    expect(plan.refusals[0].reason).toContain('ordinary users can create and change files');
+    expect(plan.refusals[0].fix).toContain('User PATH');
+    expect(plan.refusals[0].fix).toContain('C:\\Program Files');
+  });
+
+  it('the same folder with a Machine PATH rival stops too (the Machine scope is the only one that could win)', () => {
+    const plan = elevatedPlan('C:\\tools\\cuda\\v10.1', `${PF}\\v11.0`);
+    expect(plan.changes).toEqual([]);
+    expect(plan.refusals[0].reason).toContain('will not add C:\\tools\\cuda\\v10.1 to the Machine PATH');
+  });
+
+  it('not elevated, the same folder goes on the User PATH (only this user reads it): no stop', () => {
+    const plan = elevatedPlan('C:\\tools\\cuda\\v10.1', undefined, false);
+    expect(plan.refusals).toEqual([]);
+    expect(plan.changes.map((c) => c.target)).toEqual(['User']);
+  });
+
+  it.each([`${PF}\\v10.1`, 'c:\\program files\\nvidia gpu computing toolkit\\cuda\\v10.1', '%ProgramFiles%\\CUDA\\v10.1', 'C:\\Program Files (x86)\\CUDA\\v10.1', 'C:\\Windows\\CUDA\\v10.1'])(
+    'the control: %s, elevated, gets its Machine PATH entry',
+    (dir) => {
+      const plan = elevatedPlan(dir, `${PF}\\v11.0`);
+      expect(plan.refusals).toEqual([]);
+      expect(plan.changes.map((c) => c.target)).toEqual(['Machine']);
+    },
+  );
+
+  it('the rule reads where Windows put Program Files and the Windows folder (another drive)', () => {
+    const e = { ProgramFiles: 'E:\\Apps', SystemRoot: 'E:\\Win' };
+    expect(untrustedMachinePathFolder('E:\\Apps\\CUDA\\v10.1', e)).toBeUndefined();
+    expect(untrustedMachinePathFolder('E:\\Win\\System32', e)).toBeUndefined();
+    expect(untrustedMachinePathFolder('C:\\Program Files\\CUDA\\v10.1', e)?.reason).toContain('Machine PATH');
+    expect(untrustedMachinePathFolder('cuda\\v10.1', e)?.reason).toContain('Machine PATH');
   });
 });

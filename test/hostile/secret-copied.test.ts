@@ -3,10 +3,15 @@
 // build first). The token never appears in any file cudawiz writes; the journal keeps the line it added
 // and the rc file's hashes, not the rc file; cudawiz's own state under ~/.config, ~/.cache and
 // ~/.local/share is 0600 files in 0700 folders; rollback gives the rc file back byte for byte.
-import { chmod, readdir, readFile, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cacheVerifiedCopy, fetchVerified } from '../../src/fetch/download.js';
+import { isOwnStateRoot, makeFolders } from '../../src/trust/write.js';
 import { runBuilt } from '../helpers/cli.js';
+import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
+import { tempDir } from '../helpers/tmp.js';
 import { staleToolkitFirst, type RepairClass } from '../fixtures/repair-classes.js';
 
 const TOKEN = 'hf_cudawizTestSecretToken0123456789abcdef';
@@ -75,5 +80,68 @@ describe('a token in a 0600 ~/.bashrc and repair --yes (E5)', () => {
     const { c } = await repairWithSecretRc(fill);
     const size = (await stat(path.join(c.m.home, '.config/cudawiz/env-journal.json'))).size;
     expect(size).toBeLessThan(8 * 1024);
+  });
+});
+
+describe("cudawiz's downloads and own roots are this user's alone (#37 item 4)", () => {
+  let mirror: NvidiaMirror | undefined;
+  afterEach(async () => {
+    await mirror?.close();
+    mirror = undefined;
+  });
+  const modes = async (dir: string) => (await walk(dir)).map((f) => `${path.relative(dir, f.file)} ${f.mode.toString(8)}`).sort();
+
+  it('a download lands as a 0600 file (and its proof 0600) in a 0700 ~/.cache/cudawiz made for it, whatever the umask', async () => {
+    mirror = await startMirror({ root: await tempDir('cw-mirror-') });
+    const RUN = 'compute/cuda/10.1/Prod/local_installers/cuda_10.1.243_418.87.00_linux.run';
+    const info = await mirror.addFile(RUN, randomBytes(64 * 1024));
+    const home = await tempDir('cw-home-');
+    const cache = path.join(home, '.cache', 'cudawiz');
+    const old = process.umask(0);
+    try {
+      const r = await fetchVerified({ url: `https://developer.download.nvidia.com/${RUN}`, file: path.basename(RUN), checksum: { sha256: info.sha256 }, cacheDir: cache, mirror: mirror.url, connections: 1 });
+      expect(r.path).toBe(path.join(cache, path.basename(RUN)));
+    } finally {
+      process.umask(old);
+    }
+    expect(((await stat(cache)).mode & 0o777).toString(8)).toBe('700');
+    const files = (await walk(cache)).filter((f) => !f.isDir);
+    expect(files.map((f) => path.basename(f.file))).toEqual(expect.arrayContaining([path.basename(RUN), `${path.basename(RUN)}.verified.json`]));
+    expect(files.filter((f) => f.mode !== 0o600).map((f) => `${f.file} ${f.mode.toString(8)}`)).toEqual([]);
+  });
+
+  it("a file from a bundle or --cudnn-archive (0644 where it was) is copied into the cache as 0600", async () => {
+    const src = path.join(await tempDir('cw-bundle-'), 'cudnn.tgz');
+    const bytes = randomBytes(8192);
+    await writeFile(src, bytes, { mode: 0o644 });
+    const home = await tempDir('cw-home-');
+    const cache = path.join(home, '.cache', 'cudawiz');
+    const r = await cacheVerifiedCopy({ source: src, file: 'cudnn.tgz', cacheDir: cache, want: { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length }, from: 'a bundle' });
+    expect(r.path).toBe(path.join(cache, 'cudnn.tgz'));
+    expect(await modes(cache)).toEqual(['cudnn.tgz 600', 'cudnn.tgz.verified.json 600']);
+    expect(((await stat(cache)).mode & 0o777).toString(8)).toBe('700');
+  });
+
+  it('~/.local/share/cudawiz is made 0700 when cudawiz creates it for a per-user toolkit; the toolkit folders under it stay 0755, and ~/.local/share is not touched', async () => {
+    const home = await tempDir('cw-home-');
+    await mkdir(path.join(home, '.local', 'share'), { recursive: true, mode: 0o755 });
+    const toolkit = path.join(home, '.local/share/cudawiz/cuda/cuda-11.8');
+    const old = process.umask(0);
+    try {
+      await makeFolders(toolkit);
+    } finally {
+      process.umask(old);
+    }
+    expect(((await stat(path.join(home, '.local/share/cudawiz'))).mode & 0o777).toString(8)).toBe('700');
+    expect(((await stat(toolkit)).mode & 0o777).toString(8)).toBe('755');
+    expect(((await stat(path.join(home, '.local/share'))).mode & 0o777).toString(8)).toBe('755');
+    // A folder of that name anywhere else (a --cuda-root the user chose) is theirs to shape: not narrowed.
+    const elsewhere = path.join(home, 'opt', 'cudawiz', 'cuda-11.8');
+    await makeFolders(elsewhere);
+    expect(((await stat(path.dirname(elsewhere))).mode & 0o700).toString(8)).toBe('700');
+    expect((await stat(path.dirname(elsewhere))).mode & 0o055).not.toBe(0);
+    expect(isOwnStateRoot(path.join(home, '.config', 'cudawiz'))).toBe(true);
+    expect(isOwnStateRoot(path.join(home, '.cache', 'cudawiz'))).toBe(true);
+    expect(isOwnStateRoot(path.join(home, 'share', 'cudawiz'))).toBe(false);
   });
 });

@@ -2,9 +2,14 @@
 // environment carrying terminal escape sequences, a carriage return, a bell or a newline is printed with
 // those shown as escapes, never obeyed; a mirror's `user:pass@` is masked with or without a scheme, on
 // stderr and in --json alike. Through the built CLI in a child process, as a user runs it.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundleText } from '../../src/i18n/bundle.js';
+import { ownLines, setValueStyle } from '../../src/i18n/localized.js';
+import { pipText } from '../../src/i18n/pip.js';
+import { stepsText } from '../../src/i18n/steps.js';
+import { trustText } from '../../src/i18n/trust.js';
 import { forTerminal, redactCredentials } from '../../src/redact.js';
 import { runBuilt } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -73,5 +78,53 @@ describe('a mirror\'s user:pass@ is masked with or without a scheme (S3)', () =>
       expect(redactCredentials(plain)).toBe(plain);
     }
     expect(forTerminal('alice:pass@host \u001B[31mred')).toBe('***@host \\e[31mred');
+  });
+});
+
+describe('a newline inside words from a file or a path is data: it never starts a line of its own (#37 item 7)', () => {
+  const FAKE = 'Done. Your machine is ready for TensorFlow.';
+  /** No printed line is the file's text posing as cudawiz's own. */
+  const noForgedLine = (text: string) => expect(text.split('\n').filter((l) => l.trim().startsWith('Done.'))).toEqual([]);
+
+  it("a bundle manifest whose TF field holds a newline: install --from names it with the newline written \\n", async () => {
+    const dir = await tempDir('cudawiz-hostile-manifest-');
+    const bundle = path.join(dir, 'B');
+    await mkdir(bundle);
+    const manifest = { format: 1, cudawiz: '0.0.0', tensorflow: `2.10\n${FAKE}`, route: 'redist', os: 'linux', cuda: '11.8', cudnn: '8.1', complete: true, created: new Date(0).toISOString(), files: [] };
+    await writeFile(path.join(bundle, 'cudawiz-bundle.json'), JSON.stringify(manifest));
+    const r = await runBuilt(['install', '--from', bundle, '--tf', '2.3', '--yes'], { env: { HOME: dir } });
+    expect(r.code).not.toBe(0);
+    const said = r.stdout + r.stderr;
+    noForgedLine(said);
+    expect(said).toContain(`2.10\\n${FAKE}`);
+  });
+
+  it('a folder name holding a newline, given as a flag: refused as it is, nothing of it printed as a line', async () => {
+    const dir = await tempDir('cudawiz-hostile-path-');
+    const bundle = path.join(dir, `B\n${FAKE}`);
+    await mkdir(bundle);
+    const r = await runBuilt(['install', '--from', bundle, '--yes'], { env: { HOME: dir } });
+    expect(r.code).not.toBe(0);
+    const said = r.stdout + r.stderr;
+    noForgedLine(said);
+    expect(said).toContain('--from contains a control character');
+  });
+
+  it("the formatter: a value's newline is escaped in plain output, its control characters too on the wizard's screens; cudawiz's own multi-line messages pass whole; --json keeps the value", () => {
+    try {
+      setValueStyle('plain');
+      expect(bundleText.otherTf(`2.10\n${FAKE}`, '2.3')).toBe(`it is for TensorFlow 2.10\\n${FAKE}, not 2.3`);
+      // Another message of the tables, quoted by a message: its own line breaks stay.
+      const ownTwoLines = trustText.refusedFix('/opt', 'conda install x');
+      expect(ownTwoLines).toContain('\n');
+      expect(stepsText.willStopBecause(ownTwoLines)).toContain(ownTwoLines);
+      expect(pipText.addToProfile(ownLines('export A=1\nexport B=2'))).toContain('export A=1\nexport B=2');
+      setValueStyle('screen');
+      expect(bundleText.otherTf(`2.10${HOSTILE}`, '2.3')).toBe('it is for TensorFlow 2.10\\e[2J\\e]0;owned\\x07\\r\\u202e, not 2.3');
+      setValueStyle('json');
+      expect(bundleText.otherTf(`2.10\n${HOSTILE}`, '2.3')).toBe(`it is for TensorFlow 2.10\n${HOSTILE}, not 2.3`);
+    } finally {
+      setValueStyle('plain');
+    }
   });
 });

@@ -54,6 +54,7 @@ const noRelease = (route: Extract<ReturnType<typeof redistRouteFor>, { ok: false
 export const redistPreflightStep = preflightStep<RedistPlanContext, ReturnType<typeof redistRouteFor>>({
   title: () => redistText.stepPreflight,
   // The release this driver can run, as the installer route's blockers minus elevation: nothing here needs an administrator.
+  laysToolkitIn: (ctx) => ctx.toolkitDir,
   look: (ctx, facts) => redistRouteFor(ctx.redist, ctx.catalog, ctx.req, ctx.os, facts.gpu.driver.version ?? undefined, ctx.pinRelease),
   ready: (_ctx, route) => (route.ok ? route.choice.why : route.reason),
   refuse: (_ctx, route) => (route.ok ? undefined : noRelease(route)),

@@ -31,6 +31,7 @@ export const toolkitPreflightStep = preflightStep<PlanContext, undefined>({
           reason: stepsText.noGpuOnWindows(ctx.tf),
           error: new CudawizError(stepsText.noGpuOnWindowsError(ctx.tf), { code: 'no-gpu-on-windows', fix: ctx.req.alternatives.map((a) => `${a.title}: ${a.detail}`).join('  |  ') }),
         },
+  laysToolkitIn: (ctx) => ctx.toolkitDir,
   look: () => undefined,
   ready: () => stepsText.machineLooksRight,
   async passed(ctx, facts, _look, shown) {

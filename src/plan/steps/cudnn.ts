@@ -1,12 +1,13 @@
 // cuDNN, once for every toolkit route: found in the toolkit already, else the archive (the user's,
 // one in Downloads, or the public copy from the plan's file source, else asked for), then copied in
 // with a manifest that repair and rollback read.
-import { access, mkdir, readFile, readdir, rmdir, stat } from 'node:fs/promises';
+import { access, readFile, readdir, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundleCopy } from '../../bundle/source.js';
 import { privateCopy, VerifyFailure } from '../../trust/verified-file.js';
 import { writableByOthers } from '../../trust/ownership.js';
+import { makeFolders } from '../../trust/write.js';
 import { cudnnPlanReason, publicCopyUnavailable } from '../../catalog/cudnn-choice.js';
 import { findArchiveInDownloads, importCudnn, isDownloadOf, importState, parseCudnnVersionHeader, rollbackImport } from '../../cudnn/index.js';
 import { CudawizError, EXIT } from '../../errors.js';
@@ -186,7 +187,7 @@ async function importFrom(ctx: PlanContext, io: StepIO, file: string, given: str
     // importCudnn inspects before it writes (for a tar, in the same single pass) and refuses with the reason.
     const dir = cudnnTargetDir(ctx);
     // Its own folder beside a distro's CUDA is made here, and taken away again if the copy leaves it empty.
-    const made = ctx.cudnnDir && !(await exists(dir)) ? await mkdir(dir, { recursive: true, mode: 0o755 }) : undefined;
+    const made = ctx.cudnnDir && !(await exists(dir)) ? await makeFolders(dir) : undefined;
     const state = await importState(dir);
     // A copy left half-done by an earlier run is undone first, so this one starts from what was there.
     if (state.state === 'interrupted') await rollbackImport(dir);

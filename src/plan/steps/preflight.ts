@@ -9,6 +9,8 @@ import { cliText } from '../../i18n/cli.js';
 import { stepsText } from '../../i18n/steps.js';
 import type { MachineFacts } from '../../probe/types.js';
 import type { PlanContext } from '../context.js';
+import { rootLoaderFolderStop } from '../../trust/loader-folder.js';
+import { ownUid } from '../../trust/ownership.js';
 import type { Step, StepDone } from '../runner.js';
 
 export interface PreflightRoute<C extends PlanContext, L> {
@@ -25,6 +27,11 @@ export interface PreflightRoute<C extends PlanContext, L> {
   ready(ctx: C, look: L): string;
   /** The route's own stop once no blocker does (no redist release this driver runs): said in the plan, thrown by the run. */
   refuse?(ctx: C, look: L): CudawizError | undefined;
+  /**
+   * The toolkit folder this route lays down and then hands to programs (a system loader file, or root's
+   * own env script): as root, one another user could change stops the plan here, before a byte is laid (#37 R1/R2).
+   */
+  laysToolkitIn?(ctx: C): string;
   /** Once nothing blocks: the route's own checks and what it settles, and the step's summary. `shown`: the blocker checks that ran. */
   passed(ctx: C, facts: MachineFacts, look: L, shown: Finding[]): Promise<StepDone>;
 }
@@ -38,6 +45,12 @@ function blockedBy(blocking: Finding[]): CudawizError {
   return new CudawizError(cliText.semicolons(blocking.map((f) => f.title)), { fix: first.fix ?? undefined, code: `preflight-${first.id}` });
 }
 
+/** As root, a toolkit folder someone else could change is not laid down to be handed to programs (unless --configure-env no hands it to none). */
+async function othersFolderStop<C extends PlanContext>(ctx: C, dir?: string): Promise<CudawizError | undefined> {
+  if (!dir || ctx.os !== 'linux' || ownUid() !== 0 || ctx.configureEnv === 'no') return undefined;
+  return rootLoaderFolderStop(dir);
+}
+
 export function preflightStep<C extends PlanContext, L>(route: PreflightRoute<C, L>): Step<C> {
   const blockers = route.blockers ?? SETUP_BLOCKERS;
   async function machineCheck(ctx: C) {
@@ -46,7 +59,7 @@ export function preflightStep<C extends PlanContext, L>(route: PreflightRoute<C,
     const look = route.look(ctx, facts);
     const found = blockersIn(findings, blockers);
     // The same error for the plan's preview and the run: what the plan says will stop it is what does.
-    const stop = found.blocking.length > 0 ? blockedBy(found.blocking) : route.refuse?.(ctx, look);
+    const stop = found.blocking.length > 0 ? blockedBy(found.blocking) : (route.refuse?.(ctx, look) ?? (await othersFolderStop(ctx, route.laysToolkitIn?.(ctx))));
     return { facts, look, ...found, stop };
   }
   return {
