@@ -2,7 +2,7 @@
 // (npm run build first): the machine (temp home, toolkit root, venv) is compared file by file with its
 // copy from before; `rollback --dry-run` lists every item first and changes nothing. Downloads stay in
 // the cache (--cache-dir), by design: they are not part of the machine's setup.
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBuilt } from '../helpers/cli.js';
@@ -24,6 +24,9 @@ async function files(dir: string, skip: RegExp): Promise<Record<string, string>>
 }
 
 type Item = { kind: string; target: string };
+
+/** The venv's python's X.Y: its site-packages is lib/pythonX.Y. */
+const venvPythonVersion = async (venv: string) => (await readdir(path.join(venv, 'lib'))).find((n) => n.startsWith('python'))!.slice('python'.length);
 
 describe(`rollback takes back everything (${otherUserLabel} for the redist install)`, () => {
   it('install --route redist: --dry-run lists the toolkit, its cuDNN copy, the env script and the rc line; rollback leaves every file as before', async () => {
@@ -65,14 +68,18 @@ describe(`rollback takes back everything (${otherUserLabel} for the redist insta
 
     const dry = await runBuilt(['rollback', '--dry-run', '--json', ...c.m.globals], { env: c.env });
     expect(dry.code, dry.stdout + dry.stderr).toBe(0);
-    expect((JSON.parse(dry.stdout) as { items: Item[] }).items).toEqual([{ kind: 'venv-activate', target: activate }]);
+    const loader = path.join(c.at.venv, 'lib', `python${await venvPythonVersion(c.at.venv)}`, 'site-packages', 'cudawiz_wheel_loader.pth');
+    // The loader file for the venv's python run without activation (#39.5), then the activate block: newest first.
+    expect((JSON.parse(dry.stdout) as { items: Item[] }).items).toEqual([{ kind: 'venv-loader', target: loader }, { kind: 'venv-activate', target: activate }]);
     const plain = await runBuilt(['rollback', '--dry-run', ...c.m.globals], { env: c.env });
     expect(plain.stdout).toContain(`${activate}: would undo cudawiz's change.`);
+    expect(plain.stdout).toContain(`${loader}: would undo cudawiz's change.`);
     expect(plain.stdout).toContain('Nothing was changed (--dry-run).');
 
     const undo = await runBuilt(['rollback', ...c.m.globals], { env: c.env });
     expect(undo.code, undo.stdout + undo.stderr).toBe(0);
     expect(undo.stdout).toContain(`${activate}: cudawiz's change undone.`);
+    expect(undo.stdout).toContain(`${loader}: cudawiz's change undone.`);
     // The activate script byte for byte, no record, no empty journal.
     expect(await files(c.m.home, skip)).toEqual(before);
   });
