@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // bench/repair: for each class of broken install repair handles (test/fixtures/repair-classes.ts, the
 // very machines the end-to-end tests prove), the bytes the repair downloads against the bytes of a
-// reinstall of TensorFlow's toolkit + cuDNN. Not part of `npm test`; needs `npm run build` first.
+// reinstall of TensorFlow's toolkit + cuDNN, and the time its plan (--dry-run) and its run take against
+// a full install (NVIDIA's runfile + cuDNN on the fixture laptop) timed in the same process tree over
+// the same loopback mirror. Not part of `npm test`; needs `npm run build` first.
 //
 // Ours: the files the repair fetched from the local mirror, each counted at its real size from the
 // catalog (the fixture archives are small stand-ins under NVIDIA's names). The reference: the smallest
@@ -38,8 +40,9 @@ await build({
   logLevel: 'error',
 });
 let classes;
+let reference;
 try {
-  classes = JSON.parse(execFileSync(process.execPath, [entry, cli], { encoding: 'utf8', maxBuffer: 1 << 26 }).trim().split('\n').pop());
+  ({ classes, reference } = JSON.parse(execFileSync(process.execPath, [entry, cli], { encoding: 'utf8', maxBuffer: 1 << 26 }).trim().split('\n').pop()));
 } finally {
   await rm(entry, { force: true });
 }
@@ -76,4 +79,23 @@ const rows = classes.map((c) => {
     referenceBytes: ref.bytes,
   };
 });
-report(rows, { title: 'repair: bytes downloaded vs a reinstall of TF\'s toolkit + cuDNN' });
+// Time: the repair's run and its plan against the full install's, both on the loopback mirror (fixture
+// files, so the ratio is cudawiz's own work: probing, planning, verifying, not the network).
+const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
+for (const c of classes) {
+  rows.push({
+    case: `time: ${c.name} (TF ${c.tf}), run`,
+    ours: `${secs(c.runMs)}${c.served.length ? ` (downloads ${c.served.join(', ')})` : ' (downloads nothing)'}`,
+    reference: `${secs(reference.runMs)} (${reference.what})`,
+    ratio: c.runMs / reference.runMs,
+    target: '≤ 1',
+  });
+  rows.push({
+    case: `time: ${c.name} (TF ${c.tf}), plan (--dry-run)`,
+    ours: secs(c.planMs),
+    reference: `${secs(reference.planMs)} (the install's --dry-run)`,
+    ratio: c.planMs / reference.planMs,
+    target: '≤ 1.5×',
+  });
+}
+report(rows, { title: 'repair: bytes downloaded vs a reinstall of TF\'s toolkit + cuDNN; time vs a full install on the same mirror' });
