@@ -132,6 +132,7 @@ export const COMMAND_SPECS = {
       'cuda-dir': { type: 'string', value: 'DIR', help: 'rollbackCudaDir' },
       'dry-run': { type: 'boolean', help: 'rollbackDryRun' },
       'keep-toolkits': { type: 'boolean', help: 'rollbackKeepToolkits' },
+      yes: { ...PLAN_FLAGS.yes, help: 'rollbackYes' },
     },
     examples: ['cudawiz rollback --dry-run', 'cudawiz rollback', 'cudawiz rollback --keep-toolkits', 'cudawiz rollback --cuda-dir /usr/local/cuda-10.1'],
     windowsExamples: ['cudawiz rollback --dry-run', 'cudawiz rollback', 'cudawiz rollback --keep-toolkits', 'cudawiz rollback --cuda-dir "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.1"'],

@@ -89,9 +89,9 @@ function openRunLog(ctx: CommandContext, plan: PlanContext): { file: string; fd:
 }
 
 /** A question can be asked: a terminal on stdin, and no --json stream for a script to read. */
-const askable = (ctx: CommandContext) => Boolean(ctx.io.stdin.isTTY) && !ctx.out.json;
+export const askable = (ctx: CommandContext) => Boolean(ctx.io.stdin.isTTY) && !ctx.out.json;
 
-async function confirm(ctx: CommandContext, question: string): Promise<boolean> {
+export async function confirm(ctx: CommandContext, question: string): Promise<boolean> {
   const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
   try {
     return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());

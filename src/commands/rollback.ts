@@ -18,7 +18,39 @@ import { withLock } from '../lock/index.js';
 import { stepsText } from '../i18n/steps.js';
 import { cliText } from '../i18n/cli.js';
 import { undoWheelLibraryFix } from '../pip/index.js';
-import type { Undo } from '../env/index.js';
+import type { EnvChange, Undo } from '../env/index.js';
+import { readEnvJournal } from '../env/index.js';
+import { journalledUninstaller, uninstallInstallerToolkit } from '../env/installer-toolkit.js';
+import { uninstallerCommandLine } from '../cuda/uninstaller.js';
+import { envText } from '../i18n/env.js';
+import { askable, confirm } from './plan-command.js';
+
+/** How a user removes a toolkit cudawiz installed with NVIDIA's installer: its uninstaller, or Windows' Settings. */
+function howToRemove(change: EnvChange): string {
+  const u = journalledUninstaller(change);
+  return u.kind === 'programs-and-features' ? envText.removeInSettings(u.entries) : uninstallerCommandLine(u, change.uninstaller?.owner === 0 && process.getuid?.() !== 0);
+}
+
+/** The toolkits the journal says cudawiz installed with NVIDIA's installer (none when the journal cannot be read: its own error says why). */
+async function installerToolkits(journalFile: string | undefined): Promise<EnvChange[]> {
+  if (!journalFile) return [];
+  const journal = await readEnvJournal(journalFile).catch(() => undefined);
+  return journal?.entries.filter((e) => e.change.kind === 'toolkit-installer').map((e) => e.change) ?? [];
+}
+
+/** Asked first (#39.4): --keep-toolkits keeps, --yes removes, a terminal asks, anything else keeps and says how. */
+function installerToolkitConsent(ctx: CommandContext, keep: boolean, yes: boolean): (change: EnvChange) => Promise<Undo> {
+  return async (change) => {
+    const version = change.installer?.version ?? '?';
+    const how = commandsText.removeItWith(howToRemove(change));
+    if (keep) return { outcome: 'kept', reason: commandsText.installerToolkitKeptFlag(version), fix: how };
+    if (!yes) {
+      if (!askable(ctx)) return { outcome: 'kept', reason: commandsText.installerToolkitNotAsked(version), fix: how };
+      if (!(await confirm(ctx, commandsText.removeInstallerToolkit(version, change.target)))) return { outcome: 'kept', reason: commandsText.installerToolkitDeclined(version), fix: how };
+    }
+    return uninstallInstallerToolkit(ctx.host, change);
+  };
+}
 
 /** A venv's activate block, taken out through the venv's own record (believed only as src/trust/bookkeeping.ts says). */
 async function undoVenv(venv: string): Promise<Undo> {
@@ -74,7 +106,7 @@ interface Refusal {
   fix?: string;
 }
 
-function render(reports: RollbackReport[], refused: Refusal[], root: string | undefined, out: Output, os: OsName): void {
+function render(reports: RollbackReport[], refused: Refusal[], root: string | undefined, out: Output, os: OsName, journalled: Set<string>): void {
   for (const r of refused) {
     out.line(`${out.symbol('fail')} ${r.message}`);
     if (r.fix) out.line(`    ${r.fix}`);
@@ -97,13 +129,21 @@ function render(reports: RollbackReport[], refused: Refusal[], root: string | un
     for (const k of r.kept) out.line(`  ${out.symbol('warn')} ${stepsText.settleKept(k.path, k.reason)}`);
     if (r.backup) out.line(`    ${safetyText.originalsInBackup(r.backup)}`);
     // Only cuDNN was cudawiz's here: the toolkit under it came from NVIDIA's installer, which alone removes it.
-    if (!/^cudnn-/.test(path.basename(r.toolkitDir))) out.line(`    ${commandsText.toolkitStays(r.toolkitDir, os)}`);
+    // cudawiz's own installer run is in the journal: the journal's part says what became of it.
+    if (!/^cudnn-/.test(path.basename(r.toolkitDir)) && !journalled.has(r.toolkitDir)) out.line(`    ${commandsText.toolkitStays(r.toolkitDir, os)}`);
   }
 }
 
 function renderEnv(env: EnvRollbackResult, out: Output): void {
   if (env.undone.length + env.kept.length + env.failed.length === 0) return;
-  for (const c of env.undone) out.line(`${out.symbol('pass')} ${c.kind === 'package' && c.undo ? commandsText.packageUndone(c.target, c.before ?? '', commandLine(c.undo)) : commandsText.envUndone(c.kind === 'venv-activate' ? venvActivateScript('linux', c.target) : c.target)}`);
+  for (const c of env.undone) {
+    const line = c.kind === 'package' && c.undo
+      ? commandsText.packageUndone(c.target, c.before ?? '', commandLine(c.undo))
+      : c.kind === 'toolkit-installer'
+        ? commandsText.installerToolkitRemoved(c.target, c.installer?.version ?? '?')
+        : commandsText.envUndone(c.kind === 'venv-activate' ? venvActivateScript('linux', c.target) : c.target);
+    out.line(`${out.symbol('pass')} ${line}`);
+  }
   for (const k of env.kept) out.line(`${out.symbol('warn')} ${commandsText.envKept(k.change.target, k.reason, k.fix)}`);
   for (const f of env.failed) out.line(`${out.symbol('fail')} ${f.change.target}: ${f.message}`);
 }
@@ -141,6 +181,11 @@ async function listOnly(ctx: CommandContext, dirs: string[], redistDirs: string[
     const env = await rollbackEnvChanges(journalFile, { host: ctx.host, dryRun: true });
     for (const c of env.undone) {
       if (c.kind === 'ldconfig') say(c.kind, c.target, commandsText.wouldRebuildCache);
+      else if (c.kind === 'toolkit-installer') {
+        const version = c.installer?.version ?? '?';
+        if (keepToolkits) say('toolkit-kept', c.target, commandsText.installerToolkitWouldStay(c.target, version));
+        else say(c.kind, c.target, commandsText.wouldUninstall(c.target, version, howToRemove(c)), howToRemove(c));
+      }
       else if (c.kind === 'package' && c.undo) say(c.kind, c.target, commandsText.wouldRunUndo(c.target, commandLine(c.undo)), commandLine(c.undo));
       else {
         const target = c.kind === 'venv-activate' ? venvActivateScript('linux', c.target) : c.target;
@@ -164,6 +209,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const cudaDir = ctx.values['cuda-dir'] as string | undefined;
   const dryRun = ctx.values['dry-run'] === true;
   const keepToolkits = ctx.values['keep-toolkits'] === true;
+  const yes = ctx.values.yes === true;
   let dirs: string[];
   let root: string | undefined;
   if (cudaDir !== undefined) {
@@ -231,7 +277,8 @@ export async function run(ctx: CommandContext): Promise<number> {
     }
   }
   // A whole-machine rollback also undoes what cudawiz wrote to the environment (ld.so.conf.d, rc files, PATH).
-  const env = journalFile ? await rollbackEnvChanges(journalFile, { host: ctx.host, undoVenv }) : undefined;
+  const journalled = new Set((await installerToolkits(journalFile)).map((c) => c.target));
+  const env = journalFile ? await rollbackEnvChanges(journalFile, { host: ctx.host, undoVenv, removeInstallerToolkit: installerToolkitConsent(ctx, keepToolkits, yes) }) : undefined;
   if (ctx.out.json) ctx.out.writeJson({ toolkits: reports, ...(removedRedist.length ? { redistToolkits: removedRedist.map((r) => ({ dir: r.dir, release: r.release, files: r.files, changed: r.changed, left: r.left })) } : {}), ...(refused.length ? { refused } : {}), ...(keptToolkits.length ? { keptToolkits } : {}), environment: env ? { undone: env.undone.map((c) => c.target), kept: env.kept.map((k) => ({ target: k.change.target, reason: k.reason })), failed: env.failed.map((f) => ({ target: f.change.target, message: f.message })) } : null });
   else {
     for (const dir of keptToolkits) ctx.out.line(`${ctx.out.symbol('skip')} ${commandsText.toolkitKept(dir)}`);
@@ -241,7 +288,7 @@ export async function run(ctx: CommandContext): Promise<number> {
       if (r.changed.length) ctx.out.line(`    ${redistText.leftChanged(r.changed.length, fewOf(r.changed))}`);
       if (r.left.length) ctx.out.line(`    ${redistText.leftTheirs(r.left.length, fewOf(r.left))}`);
     }
-    if (reports.length || refused.length || !(removedRedist.length || keptToolkits.length)) render(reports, refused, root, ctx.out, ctx.host.os);
+    if (reports.length || refused.length || !(removedRedist.length || keptToolkits.length || journalled.size)) render(reports, refused, root, ctx.out, ctx.host.os, journalled);
     if (env) renderEnv(env, ctx.out);
   }
   return (env && !env.ok) || refused.length > 0 ? EXIT.problems : EXIT.ok;

@@ -86,9 +86,12 @@ function describeLoad(l: PipEnvironment['loads'][number]): string {
 
 function loaderPathFinding(pip: PipEnvironment, tf: string): Finding | undefined {
   const { fix } = pip;
-  if (fix.alreadyApplied) return finding('wheel-loader-path', 'pass', T.loaderPathOk(fix.activateScript));
+  if (fix.alreadyApplied) return finding('wheel-loader-path', 'pass', fix.loaderInPlace ? T.loaderPathBoth(fix.activateScript, fix.loaderFile) : T.loaderPathOk(fix.activateScript));
+  // Judged as the user runs it (#39.5): the venv's python run directly, not only an activated shell.
+  if (fix.blockApplied && !fix.activatedOnly) return finding('wheel-loader-path', 'pass', T.loaderPathOk(fix.activateScript));
   if (!fix.needed) return undefined;
   const command = wheelFixCommand(pip, tf);
+  if (fix.activatedOnly) return finding('wheel-loader-path', 'fail', T.onlyActivated(tf), fix.why, command ? T.loaderPathFix(command, fix.activateScript) : T.addToProfile(fix.blocker ?? '', fix.lines.join('\n')));
   return finding('wheel-loader-path', 'fail', T.loaderPathMissing(tf, fix.missingDirs.length),
     [...fix.why, ...fix.missingDirs.slice(0, 4).map((d) => T.notSearched(d)), ...(fix.missingDirs.length > 4 ? [T.andMore(fix.missingDirs.length - 4)] : [])],
     command ? T.loaderPathFix(command, fix.activateScript) : T.addToProfile(fix.blocker ?? '', fix.lines.join('\n')));

@@ -99,7 +99,7 @@ async function applyOne(change: EnvChange, options: EnvApplyOptions, journal: En
   const forgetIfUnchanged = (entry: EnvJournalEntry, unchanged: boolean) => {
     if (unchanged) journal.entries.splice(journal.entries.indexOf(entry), 1);
   };
-  if (change.kind === 'ld-so-conf' || change.kind === 'env-script' || change.kind === 'rc-line') {
+  if (change.kind === 'ld-so-conf' || change.kind === 'env-script' || change.kind === 'rc-line' || change.kind === 'venv-loader') {
     const current = await readText(change.target);
     if (change.kind === 'rc-line' ? hasLine(current, change.line ?? '') : current === change.after) return { outcome: 'skipped', reason: envText.alreadyThere };
     const after = change.kind === 'rc-line' ? withLineAppended(current, change.line ?? '') : change.after;
@@ -191,6 +191,8 @@ async function undoOne(host: Host, change: EnvChange, options: RollbackOptions):
     return { outcome: 'undone' };
   }
   if (change.kind === 'venv-activate') return options.undoVenv ? options.undoVenv(change.target) : { outcome: 'kept', reason: envText.editedAfter(change.target) };
+  // NVIDIA's uninstaller runs only where the command asked (or was told --yes); otherwise the toolkit and its entry stay.
+  if (change.kind === 'toolkit-installer') return options.removeInstallerToolkit ? options.removeInstallerToolkit(change) : { outcome: 'kept', reason: envText.alreadyThere };
   if (change.kind === 'ld-so-conf' && change.before !== null) {
     // Restoring an older loader file of cudawiz's own: only for folders no other user could have changed since.
     for (const dir of confDirs(change.before)) {
@@ -198,7 +200,7 @@ async function undoOne(host: Host, change: EnvChange, options: RollbackOptions):
       if (open) return { outcome: 'kept', reason: safetyText.loaderFolderNotSafe(dir, safetyText.writableByOthers(open)), fix: safetyText.loaderFolderNotSafeFix(change.target) };
     }
   }
-  if (change.kind === 'ld-so-conf' || change.kind === 'env-script' || change.kind === 'rc-line') {
+  if (change.kind === 'ld-so-conf' || change.kind === 'env-script' || change.kind === 'rc-line' || change.kind === 'venv-loader') {
     const current = await readText(change.target);
     if (current === null || current === change.before) return { outcome: 'undone' };
     let next: string | null;
@@ -236,6 +238,8 @@ export interface RollbackOptions {
   host: Host;
   /** Takes a venv's activate block out through its record (src/pip, above this layer). */
   undoVenv?: (venvDir: string) => Promise<Undo>;
+  /** Removes a toolkit cudawiz installed with NVIDIA's installer, or says why it stays (the command asks first). */
+  removeInstallerToolkit?: (change: EnvChange) => Promise<Undo>;
   /** List what would be undone, change nothing. */
   dryRun?: boolean;
 }

@@ -18,10 +18,12 @@ import { readBookkeeping, removeBookkeeping, writeOwnState } from '../trust/book
 import type { EnvChange, EnvJournal } from './types.js';
 import { unsafePackageUndo } from './package-undo.js';
 import { rcSourceLine } from './linux-plan.js';
+import { toolkitUninstaller } from '../cuda/uninstaller.js';
+import { VENV_LOADER_PTH } from '../wheels/venv-loader.js';
 
 const text = z.string().nullable();
 const changeSchema = z.object({
-  kind: z.enum(['ld-so-conf', 'ldconfig', 'env-script', 'rc-line', 'windows-path', 'package', 'venv-activate']),
+  kind: z.enum(['ld-so-conf', 'ldconfig', 'env-script', 'rc-line', 'windows-path', 'package', 'venv-activate', 'venv-loader', 'toolkit-installer']),
   target: z.string().min(1),
   before: text,
   after: text,
@@ -33,6 +35,8 @@ const changeSchema = z.object({
   undo: z.object({ file: z.string(), args: z.array(z.string()), owner: z.number().int().optional() }).optional(),
   sha256Before: z.string().regex(/^[0-9a-f]{64}$/).nullable().optional(),
   sha256After: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  installer: z.object({ file: z.string(), version: z.string().regex(/^\d+\.\d+(\.\d+)*$/), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }).optional(),
+  uninstaller: z.object({ file: z.string().optional(), args: z.array(z.string()).optional(), owner: z.number().int().optional(), entries: z.array(z.string()).optional() }).optional(),
 });
 const journalSchema = z.object({
   format: z.literal(1),
@@ -91,11 +95,37 @@ async function unsafeChange(change: EnvChange, journalFile: string): Promise<str
     case 'venv-activate':
       // The venv's folder only: its activate script and record are derived from it at undo.
       return cleanAbsolute(t) ? undefined : envText.notOurScript;
+    case 'toolkit-installer':
+      return unsafeInstallerToolkit(change);
+    case 'venv-loader':
+      return unsafeVenvLoader(change);
     case 'package':
       // Rollback runs only the undo: one of three managers back to a recorded state.
       if (t !== 'apt' && !cleanAbsolute(t)) return envText.notPackageTarget;
       return unsafePackageUndo(change);
   }
+}
+
+/**
+ * A toolkit NVIDIA's installer put in: rollback may only run NVIDIA's own uninstaller of that very folder,
+ * as src/cuda/uninstaller.ts derives it from the folder and version; a journal naming anything else is refused.
+ */
+function unsafeInstallerToolkit(change: EnvChange): string | undefined {
+  if (!cleanAbsolute(change.target) || !change.installer) return envText.notInstallerToolkit;
+  const os = change.target.startsWith('/') ? 'linux' : 'windows';
+  const derived = toolkitUninstaller(os, change.target, change.installer.version);
+  const u = change.uninstaller ?? {};
+  if (derived.kind === 'program') {
+    const same = u.file === derived.file && JSON.stringify(u.args ?? []) === JSON.stringify(derived.args) && u.entries === undefined;
+    return same ? undefined : envText.runsCommand([u.file ?? '', ...(u.args ?? [])].join(' '));
+  }
+  return u.file === undefined && JSON.stringify(u.entries ?? []) === JSON.stringify(derived.entries) ? undefined : envText.notInstallerToolkit;
+}
+
+/** The loader file cudawiz puts in a venv's site-packages: its own name, and (restored or removed) nothing but its own line. */
+function unsafeVenvLoader(change: EnvChange): string | undefined {
+  if (!cleanAbsolute(change.target) || base(change.target) !== VENV_LOADER_PTH || parentName(change.target) !== 'site-packages') return envText.notOurLoaderPth;
+  return change.before === null ? undefined : envText.notOurLoaderPth;
 }
 
 /** The first line of a loader file's content that cudawiz would not write (its mark, then library folders); undefined when all are its own. */

@@ -104,6 +104,10 @@ export function describeEnvChange(change: EnvChange): string[] {
       return [envText.addLine(change.target, change.why), `    ${change.line}`];
     case 'venv-activate':
       return [envText.addLine(path.posix.join(change.target, 'bin', 'activate'), change.why)];
+    case 'venv-loader':
+      return [envText.create(change.target, change.why)];
+    case 'toolkit-installer':
+      return [envText.run(change.installer?.file ?? change.target, change.why)];
     case 'windows-path':
       return [
         envText.setPath(change.target, change.why),

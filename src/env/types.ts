@@ -2,7 +2,7 @@
 import type { Host } from '../host.js';
 import type { OsName, WindowsEnvScope } from '../platform.js';
 
-export type EnvChangeKind = 'ld-so-conf' | 'ldconfig' | 'env-script' | 'rc-line' | 'windows-path' | 'package' | 'venv-activate';
+export type EnvChangeKind = 'ld-so-conf' | 'ldconfig' | 'env-script' | 'rc-line' | 'windows-path' | 'package' | 'venv-activate' | 'venv-loader' | 'toolkit-installer';
 
 export interface EnvCommand {
   file: string;
@@ -15,7 +15,7 @@ export interface EnvCommand {
 
 export interface EnvChange {
   kind: EnvChangeKind;
-  /** A file path; venv-activate: the venv's folder; 'Machine' or 'User' for windows-path; 'ld.so.cache' for ldconfig; package: the conda prefix, the venv's python, or 'apt'. */
+  /** A file path; venv-activate: the venv's folder; venv-loader: the .pth file in its site-packages; toolkit-installer: the toolkit's folder; 'Machine' or 'User' for windows-path; 'ld.so.cache' for ldconfig; package: the conda prefix, the venv's python, or 'apt'. */
   target: string;
   /** The file's content or the persisted value before the change; null when it did not exist. */
   before: string | null;
@@ -35,6 +35,10 @@ export interface EnvChange {
   /** rc-line, as journalled: the rc file's sha256 before (null: it did not exist) and after cudawiz's line; its content is never kept. */
   sha256Before?: string | null;
   sha256After?: string;
+  /** toolkit-installer: which of NVIDIA's installers cudawiz ran into `target` (its file name, CUDA version, checksum). */
+  installer?: { file: string; version: string; sha256?: string };
+  /** toolkit-installer: NVIDIA's way out again, as src/cuda/uninstaller.ts derives it (Linux: the program and who owned it then; Windows: Programs and Features entries). */
+  uninstaller?: { file?: string; args?: string[]; owner?: number; entries?: string[] };
 }
 
 /** A change cudawiz will not make, with what the user can do instead. */

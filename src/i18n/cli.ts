@@ -79,7 +79,8 @@ const en = {
   rollbackSummary: "Undo cudawiz's cuDNN copy in a toolkit from its manifest, restoring what it overwrote.",
   rollbackCudaDir: 'the toolkit directory (default: every toolkit under --cuda-root with a cudawiz manifest)',
   rollbackDryRun: 'list everything rollback would undo or remove, and change nothing',
-  rollbackKeepToolkits: 'keep the toolkits cudawiz laid out (redist); undo everything else',
+  rollbackKeepToolkits: "keep the toolkits cudawiz put in (redist, and NVIDIA's installer's); undo everything else",
+  rollbackYes: "remove a toolkit cudawiz installed with NVIDIA's installer without asking (its own uninstaller)",
 
   // usage errors
   unknownCommand: (name: string) => `Unknown command "${name}".`,
@@ -188,7 +189,8 @@ export const cliText = localized<CliStrings>({
     rollbackSummary: '按清单撤销 cudawiz 复制进工具包的 cuDNN，并恢复被覆盖的文件。',
     rollbackCudaDir: '工具包目录（默认：--cuda-root 下所有带 cudawiz 清单的工具包）',
     rollbackDryRun: '列出回滚会撤销或删除的全部内容，不做任何改动',
-    rollbackKeepToolkits: '保留 cudawiz 布置的工具包（redist），撤销其余所有改动',
+    rollbackKeepToolkits: '保留 cudawiz 放进去的工具包（redist 的，以及用 NVIDIA 安装程序装的），撤销其余所有改动',
+    rollbackYes: '不再询问，直接用 NVIDIA 自带的卸载程序删除 cudawiz 用其安装程序装的工具包',
 
     unknownCommand: (name) => `未知命令 "${name}"。`,
     unknownCommandFix: (names) => `可用命令：${names}（见 cudawiz --help）`,

@@ -70,7 +70,7 @@ export async function readWheelFixRecord(venv: string): Promise<WheelFixRecord |
   return parsed.data;
 }
 
-export async function applyWheelLibraryFix(plan: WheelLibraryFix, options: { consent: boolean }): Promise<{ applied: boolean; record?: WheelFixRecord; recordFile?: string }> {
+export async function applyWheelLibraryFix(plan: WheelLibraryFix, options: { consent: boolean }): Promise<{ applied: boolean; record?: WheelFixRecord; recordFile?: string; loaderFile?: string }> {
   if (plan.blocker || !plan.activateScript || !plan.venv) {
     throw new CudawizError(plan.blocker ?? pipText.noVenvToFix, { code: 'wheel-fix-blocked', fix: pipText.addToProfile(ownLines(plan.lines.join('\n'))) });
   }

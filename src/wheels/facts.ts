@@ -49,6 +49,8 @@ export interface PipCudaFacts {
   pins: WheelPin[];
   /** LD_LIBRARY_PATH now, and after `source <venv>/bin/activate` in a fresh bash (undefined: not a venv or no bash). */
   loaderPath: { current: string[]; whenActivated?: string[] };
+  /** The wheel folders this python loads itself before tensorflow (cudawiz's loader file), as it reported them run directly, without activation. */
+  preloadDirs: string[];
 }
 
 const SITE_SCRIPT = [
@@ -57,7 +59,9 @@ const SITE_SCRIPT = [
   'try:',
   '    if site.ENABLE_USER_SITE: paths.append(site.getusersitepackages())',
   'except Exception: pass',
-  'print(json.dumps({"prefix": sys.prefix, "base": getattr(sys, "base_prefix", sys.prefix), "site": paths}))',
+  // The folders cudawiz's loader file (venv-loader.ts) will load from: what `site` set up for this python, run directly.
+  'preload = [d for m in sys.meta_path for d in (getattr(m, "cudawiz_dirs", None) or [])]',
+  'print(json.dumps({"prefix": sys.prefix, "base": getattr(sys, "base_prefix", sys.prefix), "site": paths, "preload": preload}))',
 ].join('\n');
 
 const DIST_INFO = /^([A-Za-z0-9_.]+)-(\d[^-]*)\.dist-info$/;
@@ -138,13 +142,13 @@ async function activatedLdLibraryPath(host: Host, venv: string): Promise<string[
 }
 
 export async function probePipCuda(host: Host, python: string): Promise<PipCudaFacts> {
-  const facts: PipCudaFacts = { ran: false, python, sitePackages: [], packages: [], libDirs: [], pins: [], loaderPath: { current: splitPathList(host.os, host.env.LD_LIBRARY_PATH) } };
+  const facts: PipCudaFacts = { ran: false, python, sitePackages: [], packages: [], libDirs: [], pins: [], loaderPath: { current: splitPathList(host.os, host.env.LD_LIBRARY_PATH) }, preloadDirs: [] };
   const r = await host.run(python, ['-c', SITE_SCRIPT], { timeoutMs: 30_000 });
   if (r.exitCode !== 0) {
     facts.error = r.exitCode === null ? pipText.pythonNotRunnable(python, r.failure) : pipText.pythonExited(python, r.exitCode, r.stderr.trim().split('\n').pop() ?? '');
     return facts;
   }
-  let doc: { prefix: string; base: string; site: string[] };
+  let doc: { prefix: string; base: string; site: string[]; preload?: unknown };
   try {
     doc = JSON.parse(r.stdout.trim().split('\n').pop() ?? '');
   } catch {
@@ -153,6 +157,7 @@ export async function probePipCuda(host: Host, python: string): Promise<PipCudaF
   }
   facts.ran = true;
   facts.prefix = doc.prefix;
+  facts.preloadDirs = Array.isArray(doc.preload) ? doc.preload.filter((d): d is string => typeof d === 'string') : [];
   if (doc.prefix !== doc.base) facts.venv = doc.prefix;
   facts.sitePackages = [...new Set(doc.site)].filter((s) => fs.existsSync(s));
   for (const site of facts.sitePackages) {
@@ -173,8 +178,8 @@ export interface LibrarySource {
   /** The folder the loader takes it from; undefined when none has it. */
   dir?: string;
   from: 'wheels' | 'system' | 'none';
-  /** How the loader got there: LD_LIBRARY_PATH, TF's RUNPATH into the wheels, or the system's ld.so.cache/default folders. */
-  via?: 'LD_LIBRARY_PATH' | 'RUNPATH' | 'system';
+  /** How the loader got there: loaded before TF (cudawiz's loader file), LD_LIBRARY_PATH, TF's RUNPATH into the wheels, or the system's ld.so.cache/default folders. */
+  via?: 'preload' | 'LD_LIBRARY_PATH' | 'RUNPATH' | 'system';
 }
 
 export interface LoaderView {
@@ -193,6 +198,8 @@ export function whichLibraryTfLoads(facts: PipCudaFacts, file: string, view: Loa
   const wheelDirs = new Set(facts.libDirs.map((d) => path.resolve(d)));
   const has = (dir: string) => fs.existsSync(path.join(dir, file));
   const fromOf = (dir: string): 'wheels' | 'system' => (wheelDirs.has(path.resolve(dir)) ? 'wheels' : 'system');
+  // Already loaded under its soname when TF asks for it: glibc returns that object before searching any path.
+  for (const dir of facts.preloadDirs ?? []) if (has(dir)) return { file, dir, from: fromOf(dir), via: 'preload' };
   for (const dir of view.ldLibraryPath) if (has(dir)) return { file, dir, from: fromOf(dir), via: 'LD_LIBRARY_PATH' };
   if (wheelLoaderFact(facts.tensorflow?.version)?.need !== 'needed') {
     for (const dir of facts.libDirs) if (has(dir)) return { file, dir, from: 'wheels', via: 'RUNPATH' };

@@ -7,6 +7,7 @@ import { pipText } from '../i18n/pip.js';
 import { librarySearchVar, venvActivateScript } from '../platform.js';
 import { wheelLoaderFact } from './loader-facts.js';
 import type { PipCudaFacts } from './facts.js';
+import { venvLoaderContent, venvLoaderFile } from './venv-loader.js';
 
 export const FIX_BEGIN = "# >>> cudawiz: TensorFlow's pip-installed CUDA libraries on the loader path (delete this block to undo) >>>";
 export const FIX_END = '# <<< cudawiz <<<';
@@ -24,7 +25,16 @@ export interface WheelLibraryFix {
   needed: boolean;
   /** true when folders are missing: harmless and worth doing even where not known to be needed. */
   recommended: boolean;
+  /** The activate block and the loader file are both there: activated or not, the venv's python finds the wheels. */
   alreadyApplied: boolean;
+  /** The marked block is in bin/activate (an activated shell finds the wheels). */
+  blockApplied: boolean;
+  /** The venv's loader file (src/wheels/venv-loader.ts): where it goes, what it holds, and whether the venv's python, run directly, has it. */
+  loaderFile?: string;
+  loaderContent: string;
+  loaderInPlace: boolean;
+  /** The fix lives only in bin/activate: the venv's python run without activation (cron, an IDE, venv/bin/python x.py) still misses the wheels. */
+  activatedOnly: boolean;
   why: string[];
   /** The exact lines appended to the activate script. */
   lines: string[];
@@ -78,6 +88,12 @@ export function planWheelLibraryFix(env: PipCudaFacts, options: { importLog?: st
   if (unloaded.length) why.push(pipText.couldNotLoad(unloaded));
   if (missingDirs.length && !why.length) why.push(pipText.notOnLoaderPath);
   const site = dirs[0] ? path.dirname(path.dirname(path.dirname(dirs[0]))) : undefined;
+  const blockApplied = script.includes(FIX_BEGIN);
+  const preloaded = new Set((env.preloadDirs ?? []).map((d) => path.resolve(d)));
+  const loaderInPlace = dirs.length > 0 && dirs.every((d) => preloaded.has(path.resolve(d)));
+  // Known to be needed, and only an activated shell has it: a direct run of the venv's python misses the wheels.
+  const activatedOnly = blockApplied && !loaderInPlace && dirs.length > 0 && fact?.need === 'needed';
+  if (activatedOnly) why.push(pipText.onlyWhenActivated(activateScript ?? ''));
   const blocker = !env.venv
     ? pipText.notVenvPython(env.python)
     : activateScript && !script
@@ -88,9 +104,14 @@ export function planWheelLibraryFix(env: PipCudaFacts, options: { importLog?: st
     activateScript,
     missingDirs,
     dirs,
-    needed: missingDirs.length > 0 && (fact?.need === 'needed' || unloaded.length > 0),
-    recommended: missingDirs.length > 0,
-    alreadyApplied: script.includes(FIX_BEGIN),
+    needed: (missingDirs.length > 0 && (fact?.need === 'needed' || unloaded.length > 0)) || activatedOnly,
+    recommended: missingDirs.length > 0 || activatedOnly,
+    alreadyApplied: blockApplied && (loaderInPlace || !env.venv),
+    blockApplied,
+    loaderFile: env.venv && dirs[0] ? venvLoaderFile(dirs[0]) : undefined,
+    loaderContent: venvLoaderContent(dirs),
+    loaderInPlace,
+    activatedOnly,
     why,
     lines: fixLines(dirs),
     alternative: {

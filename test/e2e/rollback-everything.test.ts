@@ -2,7 +2,7 @@
 // (npm run build first): the machine (temp home, toolkit root, venv) is compared file by file with its
 // copy from before; `rollback --dry-run` lists every item first and changes nothing. Downloads stay in
 // the cache (--cache-dir), by design: they are not part of the machine's setup.
-import { lstat } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBuilt } from '../helpers/cli.js';
@@ -10,6 +10,7 @@ import { treeDigest } from '../helpers/cudnn-archive.js';
 import { redistUser } from '../helpers/redist-user.js';
 import { otherUserLabel } from '../helpers/other-user.js';
 import { venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
+import { installByHand, laptop } from '../helpers/laptop.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -23,6 +24,9 @@ async function files(dir: string, skip: RegExp): Promise<Record<string, string>>
 }
 
 type Item = { kind: string; target: string };
+
+/** The venv's python's X.Y: its site-packages is lib/pythonX.Y. */
+const venvPythonVersion = async (venv: string) => (await readdir(path.join(venv, 'lib'))).find((n) => n.startsWith('python'))!.slice('python'.length);
 
 describe(`rollback takes back everything (${otherUserLabel} for the redist install)`, () => {
   it('install --route redist: --dry-run lists the toolkit, its cuDNN copy, the env script and the rc line; rollback leaves every file as before', async () => {
@@ -64,15 +68,87 @@ describe(`rollback takes back everything (${otherUserLabel} for the redist insta
 
     const dry = await runBuilt(['rollback', '--dry-run', '--json', ...c.m.globals], { env: c.env });
     expect(dry.code, dry.stdout + dry.stderr).toBe(0);
-    expect((JSON.parse(dry.stdout) as { items: Item[] }).items).toEqual([{ kind: 'venv-activate', target: activate }]);
+    const loader = path.join(c.at.venv, 'lib', `python${await venvPythonVersion(c.at.venv)}`, 'site-packages', 'cudawiz_wheel_loader.pth');
+    // The loader file for the venv's python run without activation (#39.5), then the activate block: newest first.
+    expect((JSON.parse(dry.stdout) as { items: Item[] }).items).toEqual([{ kind: 'venv-loader', target: loader }, { kind: 'venv-activate', target: activate }]);
     const plain = await runBuilt(['rollback', '--dry-run', ...c.m.globals], { env: c.env });
     expect(plain.stdout).toContain(`${activate}: would undo cudawiz's change.`);
+    expect(plain.stdout).toContain(`${loader}: would undo cudawiz's change.`);
     expect(plain.stdout).toContain('Nothing was changed (--dry-run).');
 
     const undo = await runBuilt(['rollback', ...c.m.globals], { env: c.env });
     expect(undo.code, undo.stdout + undo.stderr).toBe(0);
     expect(undo.stdout).toContain(`${activate}: cudawiz's change undone.`);
+    expect(undo.stdout).toContain(`${loader}: cudawiz's change undone.`);
     // The activate script byte for byte, no record, no empty journal.
     expect(await files(c.m.home, skip)).toEqual(before);
+  });
+
+  it("install --route toolkit: the journal names NVIDIA's installer and uninstaller; rollback without a terminal keeps the toolkit and says how, --keep-toolkits keeps it, --yes removes it with NVIDIA's uninstaller, leaving every file as before", async () => {
+    const m = await laptop();
+    close = () => m.mirror.close();
+    const calls = path.join(m.cache, 'calls.txt');
+    const env = { ...m.env, CUDA_FIXTURE_CALLS: calls };
+    // Downloads and the run's logs stay in the cache, by design.
+    const skip = /^cache\//;
+    const before = await files(m.home, skip);
+    const flags = [...m.globals, '--downloads', m.downloads];
+    const r = await runBuilt(['install', '--tf', '2.3', '--route', 'toolkit', '--yes', '--configure-env', 'no', ...flags], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const uninstaller = path.join(m.toolkit, 'bin', 'cuda-uninstaller');
+    const journal = JSON.parse(await readFile(path.join(m.home, '.config/cudawiz/env-journal.json'), 'utf8')) as { entries: { state: string; change: { kind: string; target: string; installer?: { file: string; version: string }; uninstaller?: { file: string; args: string[] } } }[] };
+    expect(journal.entries.map((e) => ({ state: e.state, ...e.change }))).toEqual([expect.objectContaining({
+      state: 'applied',
+      kind: 'toolkit-installer',
+      target: m.toolkit,
+      installer: expect.objectContaining({ file: 'cuda_10.1.243_418.87.00_linux.run', version: '10.1.243' }),
+      uninstaller: expect.objectContaining({ file: uninstaller, args: ['--silent'] }),
+    })]);
+
+    const dry = await runBuilt(['rollback', '--dry-run', '--json', ...m.globals], { env });
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    expect((JSON.parse(dry.stdout) as { items: Item[] }).items).toEqual([
+      { kind: 'cudnn', target: m.toolkit },
+      { kind: 'toolkit-installer', target: m.toolkit, detail: `${uninstaller} --silent` },
+    ]);
+    const keptDry = await runBuilt(['rollback', '--dry-run', '--keep-toolkits', ...m.globals], { env });
+    expect(keptDry.stdout).toContain(`${m.toolkit}: CUDA 10.1.243, which cudawiz installed with NVIDIA's installer, would stay (--keep-toolkits).`);
+
+    // No terminal and no --yes: cuDNN's copy goes, the toolkit stays, with how to remove it; the journal keeps its entry.
+    const headless = await runBuilt(['rollback', ...m.globals], { env });
+    expect(headless.code, headless.stdout + headless.stderr).toBe(0);
+    expect(headless.stdout).toContain(`cuDNN copy rolled back`);
+    expect(headless.stdout).toContain(`${m.toolkit}: left as it is — CUDA 10.1.243, which cudawiz installed with NVIDIA's installer, stays: its removal is asked first, and there is no terminal to ask in (to remove it: cudawiz rollback --yes, or ${uninstaller} --silent)`);
+    expect(await lstat(path.join(m.toolkit, 'bin', 'nvcc')).then(() => true)).toBe(true);
+    expect(await readFile(calls, 'utf8').catch(() => '')).not.toContain('cuda-uninstaller');
+
+    const kept = await runBuilt(['rollback', '--keep-toolkits', ...m.globals], { env });
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain('stays (--keep-toolkits)');
+    expect(await lstat(uninstaller).then(() => true)).toBe(true);
+
+    const removed = await runBuilt(['rollback', '--yes', ...m.globals], { env });
+    expect(removed.code, removed.stdout + removed.stderr).toBe(0);
+    expect(removed.stdout).toContain(`${m.toolkit}: CUDA 10.1.243 removed with NVIDIA's uninstaller.`);
+    expect(await readFile(calls, 'utf8')).toContain(`${uninstaller} --silent`);
+    // The toolkit folder, the journal and everything else: as before the install.
+    expect(await files(m.home, skip)).toEqual(before);
+    expect(await lstat(m.toolkit).then(() => true, () => false)).toBe(false);
+    const again = await runBuilt(['rollback', '--dry-run', '--json', ...m.globals], { env });
+    expect((JSON.parse(again.stdout) as { items: Item[] }).items).toEqual([]);
+  }, 300_000);
+
+  it('a toolkit cudawiz did not install is never offered for removal, even with --yes', async () => {
+    const m = await laptop();
+    close = () => m.mirror.close();
+    const toolkit = await installByHand(m, 'cuda_10.1.243_418.87.00_linux.run', '10.1', 'libcublas.so.10');
+    const calls = path.join(m.cache, 'calls.txt');
+    const env = { ...m.env, CUDA_FIXTURE_CALLS: calls };
+    const dry = await runBuilt(['rollback', '--dry-run', '--json', ...m.globals], { env });
+    expect((JSON.parse(dry.stdout) as { items: Item[] }).items).toEqual([]);
+    const r = await runBuilt(['rollback', '--yes', ...m.globals], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(await lstat(path.join(toolkit, 'bin', 'cuda-uninstaller')).then(() => true)).toBe(true);
+    expect(await readFile(calls, 'utf8').catch(() => '')).toBe('');
   });
 });

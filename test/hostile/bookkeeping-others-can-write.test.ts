@@ -129,7 +129,7 @@ describe(`a venv's wheel-fix record (P3, ${who})`, () => {
     const original = '# the venv\'s own activate\nexport VIRTUAL_ENV=/x\n';
     await writeFile(activate, original);
     const dirs = [path.join(venv, 'lib/python3.11/site-packages/nvidia/cudnn/lib')];
-    const plan = { venv, activateScript: activate, missingDirs: dirs, dirs, needed: true, recommended: true, alreadyApplied: false, why: [], lines: fixLines(dirs), alternative: { method: 'symlink' as const, commands: [] } };
+    const plan = { venv, activateScript: activate, missingDirs: dirs, dirs, needed: true, recommended: true, alreadyApplied: false, blockApplied: false, loaderContent: '', loaderInPlace: false, activatedOnly: false, why: [], lines: fixLines(dirs), alternative: { method: 'symlink' as const, commands: [] } };
     const r = await applyWheelLibraryFix(plan, { consent: true });
     expect(r.applied).toBe(true);
     await m.writeJournal([{ kind: 'venv-activate', target: venv, before: null, after: null, why: 'x' }]);
@@ -198,7 +198,7 @@ describe(`a venv's wheel-fix record (P3, ${who})`, () => {
     await writeFile(victim, 'precious\n');
     await symlink(victim, path.join(venv, FIX_RECORD));
     const dirs = [path.join(venv, 'nvidia/cudnn/lib')];
-    await applyWheelLibraryFix({ venv, activateScript: activate, missingDirs: dirs, dirs, needed: true, recommended: true, alreadyApplied: false, why: [], lines: fixLines(dirs), alternative: { method: 'symlink', commands: [] } }, { consent: true });
+    await applyWheelLibraryFix({ venv, activateScript: activate, missingDirs: dirs, dirs, needed: true, recommended: true, alreadyApplied: false, blockApplied: false, loaderContent: '', loaderInPlace: false, activatedOnly: false, why: [], lines: fixLines(dirs), alternative: { method: 'symlink', commands: [] } }, { consent: true });
     expect(await readFile(victim, 'utf8')).toBe('precious\n');
     expect((await stat(path.join(venv, FIX_RECORD))).isFile()).toBe(true);
   });

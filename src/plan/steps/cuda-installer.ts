@@ -14,6 +14,8 @@ import { stepsText } from '../../i18n/steps.js';
 import type { PlanContext } from '../context.js';
 import type { Step } from '../runner.js';
 import { fetchFile } from './download.js';
+import { envPlaces } from '../../env/index.js';
+import { journalInstallerToolkit } from '../../env/installer-toolkit.js';
 
 export async function toolkitComplete(ctx: PlanContext): Promise<boolean> {
   return (await toolkitState(ctx.os, ctx.catalog, ctx.toolkitDir, ctx.cuda)).state === 'complete';
@@ -56,6 +58,14 @@ export const installCudaStep: Step<PlanContext> = {
     const { size } = await stat(ctx.installerFile);
     const scratch = await scratchDirWithRoom(ctx.os, [path.join(ctx.cacheDir, 'scratch'), ctx.root], scratchSpaceNeeded(size));
     if (!scratch) throw new CudawizError(stepsText.noScratchSpace(formatBytes(scratchSpaceNeeded(size))), { fix: stepsText.noScratchSpaceFix });
+    // Journalled before NVIDIA's installer runs, so rollback can offer NVIDIA's uninstaller for it (#39.4).
+    const journal = (await toolkitComplete(ctx)) ? undefined : await journalInstallerToolkit(envPlaces({ host: ctx.host, root: ctx.host.fsRoot }).journalFile, {
+      toolkitDir: ctx.toolkitDir,
+      installerFile: ctx.installerFile,
+      version: release.version,
+      sha256: ctx.installerSha256,
+      why: stepsText.installCuda,
+    }, ctx.os);
     const r = await installToolkit({
       os: ctx.os,
       catalog: ctx.catalog,
@@ -71,7 +81,12 @@ export const installCudaStep: Step<PlanContext> = {
       verifiedSha256: ctx.installerSha256,
       // The machine's environment, as every other program the plan runs gets it.
       env: ctx.host.env,
+    }).catch(async (error: unknown) => {
+      await journal?.failed((await toolkitState(ctx.os, ctx.catalog, ctx.toolkitDir, ctx.cuda)).state === 'absent');
+      throw error;
     });
+    if (!r.skipped) await journal?.installed();
+    else await journal?.failed(true);
     return { summary: r.skipped ? stepsText.alreadyInstalled : stepsText.cudaIn(release.version, r.toolkitDir), evidence: [r.warning, r.logFile && stepsText.installerLog(r.logFile)].filter((x): x is string => Boolean(x)) };
   },
 };
