@@ -55,8 +55,14 @@ describe('the wizard in Chinese, in a real terminal', () => {
     await t.keys('Enter');
     const plan = await seen('开始吗？');
     expect(plan).toContain('cuda_10.1.243_418.87.00_linux.run');
-    // The whole plan fits 24 rows: its title has not scrolled out of sight.
+    // In Chinese the nine steps fit 24 rows once wrapped (CJK two columns each): the title, every step
+    // whole (no "…", a path on one row), no scroll line, no row starting with a closing mark.
     expect(plan).toContain('TensorFlow 2.3.0 的安装计划');
+    expect(plan).toMatch(/• 9\. 验证/);
+    expect(plan).not.toContain('…');
+    expect(plan).not.toMatch(/滚动计划/);
+    expect(plan.split('\n').some((l) => l.includes(`${machine!.home}/.config/cudawiz/env-cuda-10.1.sh`))).toBe(true);
+    expect(plan).not.toMatch(/^\s*[，。）、；：]/m);
     await t.keys('Enter');
     await seen(/CUDA\s+10\.1/, 60_000);
     await seen(/❯ 是/, 60_000);
