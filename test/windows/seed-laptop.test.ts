@@ -96,9 +96,11 @@ describe('the seed laptop under Wine', () => {
     // Wine's console folds lines near column 70, so the words are compared without their spaces.
     screen = await term.waitFor('What now', 120_000);
     const flat = screen.replace(/\s+/g, '');
-    expect(flat).toContain('64-bitPython3.5–3.8');
+    expect(flat).toContain('TensorFlowisnotreadyyet:itneedsthePythonbelow.');
     expect(flat).not.toContain('readyforTensorFlow');
-    expect(flat).not.toContain('pipinstalltensorflow==2.3.0');
+    // What now: the Python first, then TF's pip line (TF is not installed here), in that order.
+    expect(flat).toContain('TensorFlow2.3needs64-bitPython3.5–3.8,andthismachinehasnoneyet');
+    expect(flat.indexOf('64-bitPython3.5–3.8')).toBeLessThan(flat.indexOf('pipinstalltensorflow==2.3.0'));
     await term.keys('q');
     await term.kill();
     term = undefined;
