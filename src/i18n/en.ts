@@ -30,6 +30,9 @@ export const en = {
   planTitle: (tf: string) => `The plan for TensorFlow ${tf}`,
   planDone: (reason?: string) => ` (already done${reason ? `: ${reason}` : ''})`,
   planConfirm: 'Go ahead?',
+  /** Under a plan taller than the screen: the rows above and below the visible part, and how to scroll. */
+  planMore: (above: number, below: number) =>
+    [above ? `↑ ${above} more row${above === 1 ? '' : 's'}` : '', below ? `↓ ${below} more row${below === 1 ? '' : 's'}` : '', '↑/↓ scroll the plan'].filter(Boolean).join(' · '),
   /** A step after the one the plan will stop at. */
   planNotReached: ' (not reached)',
   /** The plan will stop: back to choose again (there is no "Go ahead"). */

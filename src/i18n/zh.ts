@@ -29,6 +29,8 @@ export const zh: Strings = {
   planTitle: (tf: string) => `TensorFlow ${tf} 的安装计划`,
   planDone: (reason?: string) => `（已完成${reason ? `：${reason}` : ''}）`,
   planConfirm: '开始吗？',
+  planMore: (above: number, below: number) =>
+    [above ? `↑ 上面还有 ${above} 行` : '', below ? `↓ 下面还有 ${below} 行` : '', '↑/↓ 滚动计划'].filter(Boolean).join(' · '),
   planNotReached: '（执行不到这一步）',
   planBack: '返回',
   yes: '是，开始',

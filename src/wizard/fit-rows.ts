@@ -1,6 +1,6 @@
-// How many terminal rows a line of text takes, and which lines of a list to cut to one row so the
-// whole screen fits the terminal: a plan taller than the window scrolls its title (and the top of
-// the list) out of sight. Pure: text and sizes in, decisions out.
+// How many terminal rows a line of text takes, how a line wraps without breaking a word (a path, a
+// URL) or a command to paste, and which part of a list taller than the screen is shown. Pure: text
+// and sizes in, decisions out.
 
 /** Columns a character takes: East Asian wide and full-width forms take two (as terminals draw them). */
 function charWidth(cp: number): number {
@@ -46,23 +46,6 @@ export function wrappedRows(text: string, columns: number): number {
   return rows;
 }
 
-/**
- * Which lines to cut to one row so that they all fit in `budget` rows: the tallest first (one that
- * wraps over three rows saves the most), and none at all when everything fits. `true` = cut.
- */
-export function linesToCut(lines: readonly string[], columns: number, budget: number): boolean[] {
-  const rows = lines.map((l) => wrappedRows(l, columns));
-  const cut = lines.map(() => false);
-  let total = rows.reduce((a, b) => a + b, 0);
-  const order = rows.map((r, i) => ({ r, i })).sort((a, b) => b.r - a.r || b.i - a.i);
-  for (const { r, i } of order) {
-    if (total <= budget || r <= 1) break;
-    cut[i] = true;
-    total -= r - 1;
-  }
-  return cut;
-}
-
 /** How many of `lines` (in order, wrapped) fit in `budget` rows: at least the first, so a cause is never hidden. */
 export function problemsThatFit(lines: readonly string[], columns: number, budget: number): number {
   let used = 0;
@@ -71,4 +54,70 @@ export function problemsThatFit(lines: readonly string[], columns: number, budge
     if (used > budget && i > 0) return i;
   }
   return lines.length;
+}
+
+const NBSP = '\ue000'; // a private-use character: no regex takes it for a space
+/** A drive letter, then folders (a folder's name may hold single spaces up to its backslash), then the last name. */
+const WINDOWS_PATH = /\b[A-Za-z]:\\(?:[^\\\s,;()]+(?: [^\\\s,;()]+)*\\)*[^\\\s,;()]*/g;
+const CLOSING = /^[，。、；：！？）」』】》〉]$/u;
+const WIDE = /^[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uffef]$/u;
+const TOKENS = /[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uffef]|[^\s\u2e80-\u9fff\uac00-\ud7a3\uff00-\uffef]+\s*|\s+/gu;
+
+/**
+ * `text` wrapped into rows of `columns` (after a lead of `lead` columns on every row: the status mark,
+ * then the continuation's indent), word by word and never inside a word: a path or a URL stays whole
+ * on one row. A word wider than the row stands alone on its row, unbroken (the terminal folds it, and
+ * it still pastes as one). CJK text breaks between any two wide characters.
+ */
+export function wrapWords(text: string, columns: number, lead = 0): string[] {
+  const room = Math.max(1, columns - lead);
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let used = 0;
+  const width = (tokens: string[]) => tokens.reduce((n, t) => n + displayWidth(t), 0);
+  // A Windows path's spaces ("C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.1") are no place to break.
+  const glued = text.replace(WINDOWS_PATH, (p) => p.replace(/ /g, NBSP));
+  for (const token of glued.match(TOKENS) ?? []) {
+    const word = token.trimEnd();
+    const w = displayWidth(word);
+    if (used > 0 && word && used + w > room) {
+      // A closing mark（，。）never starts a row: the character before it goes down with it.
+      const carry = CLOSING.test(word) && row.length > 1 && WIDE.test(row[row.length - 1]) ? [row.pop()!] : [];
+      rows.push(row);
+      row = carry;
+      used = width(carry);
+    }
+    if (!row.length && !word) continue; // no row starts with spaces carried over from the last
+    row.push(token);
+    used += w + (token.length - word.length);
+  }
+  rows.push(row);
+  return rows.map((r) => r.join('').trimEnd().replaceAll(NBSP, ' '));
+}
+
+/**
+ * A command to paste wrapped into rows that still paste as one: whole when it fits, else broken at
+ * spaces, each row but the last ending in " \" (the shell's line continuation).
+ */
+export function wrapCommand(command: string, columns: number, lead = 0): string[] {
+  if (displayWidth(command) <= columns - lead) return [command];
+  const rows = wrapWords(command, columns - 2, lead);
+  return rows.map((r, i) => (i < rows.length - 1 ? `${r} \\` : r));
+}
+
+/** Terminal rows that `rows` (each after a lead of `lead` columns) take: a row wider than the terminal folds. */
+export function terminalRows(rows: readonly string[], columns: number, lead = 0): number {
+  return rows.reduce((n, r) => n + Math.max(1, Math.ceil((lead + displayWidth(r)) / Math.max(1, columns))), 0);
+}
+
+/** Where a plan line ends in a command to paste ("…: sudo ldconfig", "→ cudawiz repair --tf 2.12"): its words and the command. */
+export function splitCommand(text: string): { words: string; command: string } | undefined {
+  const m = /(^|[:：]\s*|→\s*|\b(?:use|run) |运行|使用)((?:sudo|cudawiz|conda|pip|pip3|python3?(?:\.\d+)?|export|apt-get|apt|dnf|source|ldconfig|winget|setx)\s\S.*)$/u.exec(text);
+  if (!m) return undefined;
+  return { words: text.slice(0, m.index + m[1].length).trimEnd(), command: m[2].trim() };
+}
+
+/** The first row of a window of `visible` rows over `total`, moved by `delta` from `top` and kept in range. */
+export function scrollTo(top: number, delta: number, total: number, visible: number): number {
+  return Math.max(0, Math.min(Math.max(0, total - visible), top + delta));
 }

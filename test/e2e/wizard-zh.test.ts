@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { builtCli, repoRoot } from '../helpers/cli.js';
 import { englishIn } from '../helpers/english-runs.js';
 import { laptop, type Laptop } from '../helpers/laptop.js';
+import { downUntil } from '../helpers/plan-scroll.js';
 import { openTerminal, type Terminal } from '../helpers/tmux.js';
 
 /** Terminal columns, as string-width (Ink's) counts them: East Asian wide and full-width characters take two. */
@@ -55,8 +56,20 @@ describe('the wizard in Chinese, in a real terminal', () => {
     await t.keys('Enter');
     const plan = await seen('开始吗？');
     expect(plan).toContain('cuda_10.1.243_418.87.00_linux.run');
-    // The whole plan fits 24 rows: its title has not scrolled out of sight.
+    // The plan's lines wrap (CJK two columns each): no "…", a path whole on one row, no row starting with a
+    // closing mark. Nine steps fill the 24 rows: where they do not fit, ↓ scrolls them under the title (which
+    // stays) to the last step, and the scroll line is Chinese. Enter still goes ahead.
     expect(plan).toContain('TensorFlow 2.3.0 的安装计划');
+    const walked: string[] = [];
+    const bottom = await downUntil(t, /• 9\. 验证/, walked);
+    for (const s of walked) screens.add(s);
+    expect(bottom).toContain('TensorFlow 2.3.0 的安装计划');
+    expect(bottom).toMatch(/❯ 是，开始/);
+    if (/滚动计划/.test(plan)) expect(bottom).toMatch(/↑ 上面还有 \d+ 行 · ↑\/↓ 滚动计划/);
+    const rows = walked.join('\n');
+    expect(rows).not.toContain('…');
+    expect(rows.split('\n').some((l) => l.includes(`${machine!.home}/.config/cudawiz/env-cuda-10.1.sh`))).toBe(true);
+    expect(rows).not.toMatch(/^\s*[，。）、；：]/m);
     await t.keys('Enter');
     await seen(/CUDA\s+10\.1/, 60_000);
     await seen(/❯ 是/, 60_000);

@@ -7,6 +7,7 @@ import { builtCli, repoRoot } from '../helpers/cli.js';
 import { buildCudnnArchive } from '../helpers/cudnn-archive.js';
 import { importInChild, installByHand, laptop, type Laptop } from '../helpers/laptop.js';
 import { tempDir } from '../helpers/tmp.js';
+import { downUntil } from '../helpers/plan-scroll.js';
 import { openTerminal, type Terminal } from '../helpers/tmux.js';
 
 let term: Terminal | undefined;
@@ -35,12 +36,23 @@ describe('the wizard in a real terminal', () => {
     expect(screen).toMatch(/❯ TensorFlow 2\.3\.0 +CUDA 10\.1 · cuDNN 7\.6/);
     await term.keys('Enter');
     screen = await term.waitFor('Go ahead?', 30_000);
-    // Nine steps at 80×24: the longest lines are cut to one row, so the titles stay on the screen.
+    // Nine steps at 80×24 are taller than the screen: the lines wrap (none is cut with "…"), the titles
+    // stay, and the plan scrolls under them with ↓, saying how many rows are below.
     expect(screen).toContain('cudawiz — TensorFlow on your NVIDIA GPU');
     expect(screen).toContain('The plan for TensorFlow 2.3.0');
-    expect(screen).toMatch(/• 9\. Verify/);
+    expect(screen).toMatch(/↓ \d+ more rows? · ↑\/↓ scroll the plan/);
+    expect(screen).not.toMatch(/• 9\. Verify/);
     expect(screen).toContain('cuda_10.1.243_418.87.00_linux.run');
-    expect(screen.replace(/\n/g, '')).toContain(`into ${machine.toolkit}`);
+    // A path is never broken across rows: it is whole on one row.
+    expect(screen.split('\n').some((l) => l.includes(machine!.toolkit))).toBe(true);
+    const bottom = await downUntil(term, /• 9\. Verify/);
+    expect(bottom).toContain('The plan for TensorFlow 2.3.0');
+    expect(bottom).toMatch(/↑ \d+ more rows? · ↑\/↓ scroll the plan/);
+    // Step 8's file whole (it was cut with "…" before).
+    expect(bottom.split("\n").some((l) => l.includes(`${machine!.home}/.config/cudawiz/env-cuda-10.1.sh`)), bottom).toBe(true);
+    expect(`${screen}\n${bottom}`).not.toContain('…');
+    // Scrolling moved no answer: Enter still goes ahead.
+    expect(bottom).toMatch(/❯ Yes, go ahead/);
     await term.keys('Enter');
     // The loader-path step asks before touching shell files; say no.
     screen = await term.waitFor(/TensorFlow\s+finds\s+CUDA\s+10\.1\?/, 60_000);
@@ -129,15 +141,14 @@ describe('the wizard in a real terminal', () => {
     await term.keys('Enter');
     const screen = await term.waitFor(/❯ Go back/, 30_000);
     expect(screen).not.toContain('Go ahead');
-    // All of it on one 24-row screen: the plan's title, the stopping step, the last step not reached, the stop and its fix.
+    // On the 24-row screen: the plan's title, the stopping step, the stop and its fix; the last step not reached below it.
     expect(screen).toContain('The plan for TensorFlow 2.3.0');
     expect(screen).toMatch(/✗ 1\. Check this machine — will stop/);
-    expect(screen).toMatch(/– 9\. Verify \(not reached\)/);
     expect(screen).toMatch(/✗ Will stop at "Check this machine": No NVIDIA driver/);
     expect(screen.replace(/\s+/g, ' ')).toContain('→ If this machine has an NVIDIA GPU, install its driver');
     expect(screen).toContain('Quit');
-    await term.keys('Down');
-    await term.waitFor(/❯ Quit/);
+    expect(await downUntil(term, /– 9\. Verify \(not reached\)/)).toContain('The plan for TensorFlow 2.3.0');
+    await downUntil(term, /❯ Quit/);
     await term.keys('Enter');
     expect(await term.exitCode()).toBe(1);
     expect(await readdir(machine.cudaRoot)).toEqual([]);

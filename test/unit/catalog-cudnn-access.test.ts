@@ -20,7 +20,7 @@ afterEach(() => setLang('en'));
 
 describe('every cuDNN archive in the catalog', () => {
   it('is gated exactly when no public copy is known, and a gated one carries the login URL', () => {
-    expect(archives.length).toBe(101);
+    expect(archives.length).toBe(149); // 101 + the 24 9.4–9.22 builds × 2 OSes
     for (const { r, os, a } of archives) {
       const at = `${r.version}/${r.cuda} ${os}`;
       expect(a.publicUrl, at).toBeUndefined(); // the built-in catalog keeps a public copy in `url`
@@ -48,7 +48,7 @@ describe('every cuDNN archive in the catalog', () => {
 
   it('gives the redist-era public archives their manifest and size, as NVIDIA\'s redistrib JSON lists them', () => {
     const redist = archives.filter((x) => x.a.url.includes('/compute/cudnn/redist/'));
-    expect(redist.length).toBe(32);
+    expect(redist.length).toBe(80);
     for (const { r, os, a } of redist) {
       expect(a.manifestUrl, `${r.version} ${os}`).toMatch(/^https:\/\/developer\.download\.nvidia\.com\/compute\/cudnn\/redist\/redistrib_[\d.]+\.json$/);
       expect(a.size, `${r.version} ${os}`).toBeGreaterThan(100 * 2 ** 20);
@@ -134,6 +134,39 @@ describe('cuDNN 9.x past 9.3, and the GPUs each one still serves (issue 40, item
     const floors = catalog.cudnn.gpuFloors!;
     expect(floors.map((f) => [f.from, f.to, f.computeCapabilityMin, f.verified])).toEqual([['9.0', '9.10', '5.0', true], ['9.11', undefined, '7.5', false]]);
     for (const f of floors) expect(catalog.cudnn.sources[f.source], f.source).toBeTruthy();
+  });
+
+  it('adds every 9.x release between 9.3 and 9.27 whose redist manifest a public copy gives (9.4–9.9, 9.12, 9.13, 9.20, 9.22), with its CUDA majors, sha256, size and source', () => {
+    const rows = catalog.cudnn.releases.filter((r) => /^9\.(4|5|6|7|8|9|12|13|20|22)\./.test(r.version));
+    const byVersion = new Map<string, string[]>();
+    for (const r of rows) byVersion.set(r.version, [...(byVersion.get(r.version) ?? []), r.cuda]);
+    expect(Object.fromEntries(byVersion)).toEqual({
+      '9.4.0.58': ['11', '12'], '9.5.0.50': ['11', '12'], '9.5.1.17': ['11', '12'], '9.6.0.74': ['11', '12'], '9.7.0.66': ['11', '12'],
+      '9.7.1.26': ['11', '12'], '9.8.0.87': ['11', '12'], '9.9.0.52': ['11', '12'], '9.12.0.46': ['12', '13'], '9.13.0.50': ['12', '13'],
+      '9.20.0.48': ['12', '13'], '9.22.0.52': ['12', '13'],
+    });
+    for (const r of rows) {
+      const label = r.version.split('.').slice(0, 3).join('.');
+      for (const os of ['linux', 'windows'] as const) {
+        const a = r.archives[os]!;
+        expect(a, `${r.version}/${r.cuda}/${os}`).toMatchObject({ gated: false, manifestUrl: `https://developer.download.nvidia.com/compute/cudnn/redist/redistrib_${label}.json` });
+        expect(a.file).toBe(`cudnn-${os}-x86_64-${r.version}_cuda${r.cuda}-archive.${os === 'linux' ? 'tar.xz' : 'zip'}`);
+        expect(a.sha256).toMatch(/^[0-9a-f]{64}$/);
+        expect(a.size).toBeGreaterThan(100_000_000);
+        expect(catalog.cudnn.sources[a.source!.split(' ')[0]], a.source).toContain(`redistrib_${label}.json`);
+        // Windows DLLs moved under bin/x64 between 9.17 and 9.20.
+        if (os === 'windows') expect(a.layout).toBe(Number(label.split('.')[1]) >= 20 ? 'archive-folder-x64' : 'archive-folder');
+      }
+    }
+    const by = (v: string, c: string) => catalog.cudnn.releases.find((r) => r.version === v && r.cuda === c)!;
+    // Two spot checks against NVIDIA's manifests as stored.
+    expect(by('9.4.0.58', '12').archives.linux).toMatchObject({ sha256: '1ae128159a8c01b1fd8709050a30813ed9a4dd95824c0d3ddf841c52c8e25218', size: 745465960 });
+    expect(by('9.22.0.52', '13').archives.windows).toMatchObject({ sha256: '11f714ad2699f1d548546fe8797ca563c498d4c66d5a4e9b6c2948325ca8da7d', size: 1262900618 });
+    // No CUDA 11 build after 9.10 (the manifests list variants 12 and 13 only).
+    expect(catalog.cudnn.releases.filter((r) => r.cuda === '11' && compareDotted(majorMinor(r.version), '9.10') > 0)).toEqual([]);
+    // A pre-Turing GPU on CUDA 12 still ends at 9.10; a Turing one on CUDA 11 at 9.10 too (its last CUDA 11 build).
+    expect(findCudnnRelease(catalog, '9', '12.5', 'linux', { computeCapability: '6.1' })!.version).toBe('9.10.0.56');
+    expect(findCudnnRelease(catalog, '9', '11.8', 'linux', { computeCapability: '8.6' })!.version).toBe('9.10.0.56');
   });
 
   it('never hands a pre-Turing GPU a cuDNN ≥ 9.11: not for any TF row, not for a bare major, on any CUDA, on either OS', () => {

@@ -1,17 +1,22 @@
 // Story 1, the seed's laptop: Windows 10, an RTX 2060 on a DCH driver, no CUDA. The doctor says what
 // is missing; one `install --tf 2.3 --yes` downloads the CUDA installer from the mirror, runs it,
 // copies cuDNN from the zip in Downloads, writes the Machine PATH and verifies — exit 0 the first
-// time; a re-run changes nothing; rollback restores the registry value and removes cuDNN's files.
+// time; a re-run changes nothing; the wizard's Done screen names the Python range TF 2.3 needs (there is
+// none under Wine) and never says "ready"; rollback restores the registry value and removes cuDNN's files.
 import { afterEach, describe, expect, it } from 'vitest';
 import { treeDigest } from '../helpers/cudnn-archive.js';
+import { openTerminal, type Terminal } from '../helpers/tmux.js';
 import { doctorJson, shown } from './doctor.js';
 import { PROFILE, V101, windowsLaptop, type WindowsLaptop } from './seed.js';
 import { MACHINE_ENV, USER_ENV } from './wine.js';
 
 let laptop: WindowsLaptop | undefined;
+let term: Terminal | undefined;
 afterEach(async () => {
+  await term?.kill();
   await laptop?.close();
   laptop = undefined;
+  term = undefined;
 });
 
 const CUDNN_FILES = ['bin/cudnn64_7.dll', 'include/cudnn.h', 'lib/x64/cudnn.lib'];
@@ -60,8 +65,9 @@ describe('the seed laptop under Wine', () => {
     const after = await doctorJson(m, '--tf', '2.3');
     const libraries = after.findings.filter((f) => f.id.startsWith('library:') && f.id !== 'library:cuda');
     expect(libraries.map((f) => [f.status, f.title])).toEqual(['cudart64_101.dll', 'cublas64_10.dll', 'cufft64_10.dll', 'curand64_10.dll', 'cusolver64_10.dll', 'cusparse64_10.dll', 'cudnn64_7.dll'].map((dll) => ['pass', `${dll} → ${V101}\\bin`]));
-    // No Windows Python under Wine: that is the only finding left.
+    // No Windows Python under Wine: that is the only finding left, and it names the Python TF 2.3 takes (#40.4).
     expect(after.findings.filter((f) => f.status === 'fail').map((f) => f.id)).toEqual(['python']);
+    expect(after.findings.find((f) => f.id === 'python')!.title).toMatch(/^No Python interpreter found: TensorFlow 2\.3(\.0)? needs 64-bit Python 3\.5–3\.8$/);
 
     const digest = await treeDigest(m.host(V101));
     const requests = laptop.mirror.requests.length;
@@ -71,6 +77,34 @@ describe('the seed laptop under Wine', () => {
     expect(await treeDigest(m.host(V101))).toEqual(digest);
     expect(await m.reg(MACHINE_ENV, 'Path')).toEqual(written);
     expect(laptop.mirror.requests.length).toBe(requests);
+
+    // The wizard on the same laptop (80×24, Wine's console): New setup for TF 2.3, nothing left to do but
+    // the Python, and its Done screen names the Python range and never says the machine is ready.
+    term = await openTerminal(m.cliCommand(laptop.globals), { env: m.unixEnv() as Record<string, string>, width: 80, height: 24 });
+    let screen = await term.waitFor('New setup for a TensorFlow version', 90_000);
+    if (/❯ Repair it/.test(screen)) {
+      await term.keys('Down');
+      await term.waitFor(/❯ New setup/);
+    }
+    await term.keys('Enter');
+    await term.waitFor('Which TensorFlow version?', 30_000);
+    await term.type('2.3');
+    await term.waitFor(/❯ TensorFlow 2\.3\.0/);
+    await term.keys('Enter');
+    await term.waitFor('Go ahead?', 60_000);
+    await term.keys('Enter');
+    // Wine's console folds lines near column 70, so the words are compared without their spaces.
+    screen = await term.waitFor('What now', 120_000);
+    const flat = screen.replace(/\s+/g, '');
+    expect(flat).toContain('TensorFlowisnotreadyyet:itneedsthePythonbelow.');
+    expect(flat).not.toContain('readyforTensorFlow');
+    // What now: the Python first, then TF's pip line (TF is not installed here), in that order.
+    expect(flat).toContain('TensorFlow2.3needs64-bitPython3.5–3.8,andthismachinehasnoneyet');
+    expect(flat.indexOf('64-bitPython3.5–3.8')).toBeLessThan(flat.indexOf('pipinstalltensorflow==2.3.0'));
+    await term.keys('q');
+    await term.kill();
+    term = undefined;
+    expect(await m.reg(MACHINE_ENV, 'Path')).toEqual(written);
 
     const rollback = await m.cli(['rollback']);
     expect(rollback.code, shown(rollback)).toBe(0);

@@ -4,6 +4,7 @@
 // and the keys are as on Windows.
 import { existsSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { downUntil } from '../helpers/plan-scroll.js';
 import { openTerminal, type Terminal } from '../helpers/tmux.js';
 import { PROFILE, V101, windowsLaptop, type WindowsLaptop } from './seed.js';
 
@@ -35,14 +36,16 @@ describe('the wizard under Wine', () => {
     await term.waitFor(/❯ TensorFlow 2\.3\.0 +CUDA 10\.1 · cuDNN 7\.6/);
     await term.keys('Enter');
     screen = await term.waitFor('Go ahead?', 60_000);
-    // The plan's title has scrolled off 24 lines by now; its Windows steps are on screen.
-    expect(screen).toMatch(/Install the CUDA toolkit — into C:\\Program Files\\NVIDIA GPU Co/);
-    expect(screen).toMatch(/Make the libraries findable — .*the Machine PATH/);
-    expect(screen).toContain('cuda_10.1.243_426.00_win10.exe');
-    expect(screen).toContain('cudnn-10.1-windows10-x64-v7.6.5.32.zip');
     expect(screen).toMatch(/❯ Yes, go ahead/);
-    await term.keys('Down');
-    await term.waitFor(/❯ No, go back/);
+    // The plan is taller than 24 rows: ↓ scrolls it (each row whole: a path is never broken, Wine's console
+    // may still fold a row near column 70), then moves to the answers. Its Windows steps are on the way.
+    const seen: string[] = [];
+    await downUntil(term, /❯ No, go back/, seen);
+    const flat = seen.join('\n').replace(/\s+/g, '');
+    expect(flat).toContain('InstalltheCUDAtoolkit—intoC:\\ProgramFiles\\NVIDIAGPUComputingToolkit\\CUDA\\v10.1');
+    expect(flat).toMatch(/Makethelibrariesfindable—.*theMachinePATH/);
+    expect(flat).toContain('cuda_10.1.243_426.00_win10.exe');
+    expect(flat).toContain('cudnn-10.1-windows10-x64-v7.6.5.32.zip');
     await term.keys('Enter');
     await term.waitFor(/Which TensorFlow version\?[\s\S]*❯ TensorFlow 2\.10\.0/);
     expect(m.exists(V101)).toBe(false);
