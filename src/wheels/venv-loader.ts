@@ -71,5 +71,5 @@ const PRELOAD = `def _cudawiz_wheel_loader(dirs):
  */
 export function venvLoaderContent(dirs: readonly string[]): string {
   const code = `${PRELOAD}_cudawiz_wheel_loader(${JSON.stringify(dirs)})\n`;
-  return `${CUDAWIZ_FILE_MARK}: TensorFlow's pip-installed CUDA libraries, loaded when the venv's python imports tensorflow (delete this file to undo)\nimport sys; exec(${JSON.stringify(code)})\n`;
+  return `${CUDAWIZ_FILE_MARK}: TensorFlow's pip-installed CUDA libraries, loaded when the venv's python imports tensorflow (delete this file to undo)\nimport builtins; builtins.exec(${JSON.stringify(code)})\n`;
 }

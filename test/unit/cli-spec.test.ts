@@ -64,11 +64,11 @@ describe('usage errors (exit 2)', () => {
     }
   });
 
-  it("says which commands take a flag given to one that does not (rollback's old --yes)", async () => {
-    const r = await runCli(['rollback', '--yes']);
+  it("says which commands take a flag given to one that does not (doctor --yes)", async () => {
+    const r = await runCli(['doctor', '--yes']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Unknown flag --yes for cudawiz rollback.');
-    expect(r.stderr).toContain('--yes belongs to: install, repair.');
+    expect(r.stderr).toContain('Unknown flag --yes for cudawiz doctor.');
+    expect(r.stderr).toContain('--yes belongs to: install, repair, rollback.');
     const tf = await runCli(['--no-color', 'rollback', '--tf', '2.3']);
     expect(tf.code).toBe(2);
     expect(tf.stderr).toContain('--tf belongs to: requirements, doctor, explain, download, install, repair.');
@@ -101,9 +101,9 @@ describe('usage errors (exit 2)', () => {
   });
 
   it('are said in the language asked for', async () => {
-    const r = await runCli(['--lang', 'zh', 'rollback', '--yes']);
+    const r = await runCli(['--lang', 'zh', 'doctor', '--yes']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('cudawiz rollback 没有参数 --yes');
+    expect(r.stderr).toContain('cudawiz doctor 没有参数 --yes');
   });
 });
 

@@ -12,6 +12,7 @@ import { tempDir } from '../helpers/tmp.js';
 /** [file, a part of the literal, why it stays English]. */
 const KEPT: [string, string, string][] = [
   ['src/wheels/fix-plan.ts', '# >>> cudawiz: TensorFlow', "the marker written into the venv's activate script: undo looks for these bytes"],
+  ['src/wheels/venv-loader.ts', "TensorFlow's pip-installed CUDA libraries, loaded when", "the first line of the venv's loader .pth file cudawiz writes: a mark for whoever opens that file, never printed"],
   ['src/wheels/facts.ts', 'import json, site, sys', 'Python source run by the probe'],
   ['src/probe/python.ts', 'import json, os, struct, sys', 'Python source run by the probe'],
   ['src/probe/python.ts', 'from importlib import metadata', 'Python source run by the probe'],
