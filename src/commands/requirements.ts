@@ -11,7 +11,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { catalogText } from '../i18n/catalog.js';
 import { gpuText } from '../i18n/gpu.js';
 import { compareDotted, majorMinor } from '../version.js';
-import { allRouteFiles } from '../bundle/routes.js';
+import { allRouteFiles } from '../routes/index.js';
 import { loadRedistCatalog } from '../redist/catalog.js';
 import { renderRoutes } from './routes-view.js';
 

@@ -2,7 +2,7 @@
 // size and sha256 from the catalog and the redist manifests in assets/, in both languages.
 import { describe, expect, it } from 'vitest';
 import redistData from '../../assets/redist/cuda.json' with { type: 'json' };
-import { routeFiles } from '../../src/bundle/routes.js';
+import { routeFiles } from '../../src/routes/index.js';
 import { loadCatalog } from '../../src/catalog/load.js';
 import { loadRedistCatalog } from '../../src/redist/catalog.js';
 import { runCli } from '../helpers/cli.js';

@@ -7,7 +7,7 @@ import { diagnose } from '../../src/doctor/diagnose.js';
 import { cudaRuntimes, servesBuild, servingRuntimeFor } from '../../src/doctor/runtime-serving.js';
 import { probeMachine } from '../../src/probe/index.js';
 import { choosePlan, offeredRoutes } from '../../src/plan/choose.js';
-import { onlyKinds, routeFiles } from '../../src/bundle/routes.js';
+import { onlyKinds, routeFiles } from '../../src/routes/index.js';
 import { routeTotal } from '../../src/bundle/describe.js';
 import { loadRedistCatalog } from '../../src/redist/catalog.js';
 import { aptCuda, aptLdCacheLines } from '../fixtures/apt-cuda.js';

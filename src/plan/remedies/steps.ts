@@ -28,7 +28,7 @@ import { NeedsInput, type Step } from '../runner.js';
 import { cudnnInToolkit, importCudnnBesideStep, importCudnnStep, obtainCudnnStep } from '../steps/cudnn.js';
 import { spaceStep } from '../steps/space.js';
 import { servingRuntimeFor } from '../../doctor/runtime-serving.js';
-import { routeFiles } from '../../bundle/routes.js';
+import { routeFiles } from '../../routes/index.js';
 import { routeTotal } from '../../bundle/describe.js';
 import { loadRedistCatalog } from '../../redist/catalog.js';
 import { packageLeftStep, packageManagerStep, stopError, unlessReplaced } from './package-manager.js';
