@@ -20,6 +20,7 @@ export interface ChosenPlan {
 
 /** The context is settled here (`settle`): the lock target, the checks and the writes name the same folders for the whole run. */
 export function chosenPlan<C extends PlanContext>(route: RouteId, mode: PlanMode, ctx: C, steps: Step<C>[], lockTarget: string = ctx.toolkitDir): ChosenPlan {
+  ctx.route = route;
   settle(ctx);
   return { route, mode, ctx, lockTarget, stepIds: steps.map((s) => s.id), run: (options) => runPlan(steps, ctx, options) };
 }

@@ -13,6 +13,7 @@ import type { RedistChoice } from '../redist/choose.js';
 import type { RedistUnpack } from '../redist/toolkit.js';
 import type { OpenBundle } from '../bundle/check.js';
 import type { PlanTarget } from './target.js';
+import type { RouteId } from '../routes/ids.js';
 
 export interface PlanOptions {
   tf: string;
@@ -43,6 +44,8 @@ export interface PlanOptions {
 }
 
 export interface PlanContext extends PlanOptions {
+  /** The route this plan was chosen for: set by `chosenPlan`, so a step knows its route (never guessed from the context's shape). */
+  route?: RouteId;
   /** The request's target, resolved once (src/plan/target.ts): its facts and findings serve the plan's preview. */
   target?: PlanTarget;
   /** Python/TensorFlow probed once for the whole plan (preview, checks, steps); re-probed after a step changes them. */
@@ -103,7 +106,7 @@ export function createPlanContext(catalog: Catalog, host: Host, options: PlanOpt
  * made read-only (an assignment throws), so no step can move the run to another folder after the lock
  * is taken. What steps hand on to later steps (the archive found, the answers given) stays writable.
  */
-export const SETTLED_FIELDS = ['tf', 'catalog', 'host', 'os', 'req', 'cuda', 'root', 'toolkitDir', 'cudnnDir', 'target', 'choice', 'venvDir', 'pinRelease', 'redist'] as const;
+export const SETTLED_FIELDS = ['route', 'tf', 'catalog', 'host', 'os', 'req', 'cuda', 'root', 'toolkitDir', 'cudnnDir', 'target', 'choice', 'venvDir', 'pinRelease', 'redist'] as const;
 
 export function settle<C extends PlanContext>(ctx: C): C {
   for (const key of SETTLED_FIELDS) {
