@@ -71,4 +71,18 @@ describe('requirements, the wizard, download and install --dry-run agree', () =>
       expect(took.toolkit).toBeGreaterThan(0);
     }, 300_000);
   }
+
+  it('install without --route says which route it took, why, and how to take another; with --route it says nothing of the kind', async () => {
+    const m = await fixtureMachine('linux');
+    const flags = ['--dry-run', '--configure-env', 'no', '--cache-dir', await tempDir('cw-agree-cache-'), '--mirror', mirror.url, '--no-color'];
+    const r = await runCli(['install', '--tf', '2.16', ...flags], { host: m.host });
+    expect(r.stdout).toContain('Route: redist. Recommended: no administrator, and only the CUDA libraries TensorFlow loads');
+    expect(r.stdout).toContain('Another route: --route pip, --route toolkit (cudawiz requirements --tf 2.16 shows what each downloads).');
+    // TF 2.3 has no redist release (CUDA 10.1): the installer is the route, and the only one.
+    const old = await runCli(['install', '--tf', '2.3', ...flags], { host: m.host });
+    expect(old.stdout).toContain('Route: toolkit. Recommended: the CUDA installer is the way TensorFlow 2.3 gets CUDA here.');
+    expect(old.stdout).not.toContain('Another route');
+    const asked = await runCli(['install', '--tf', '2.16', '--route', 'toolkit', ...flags], { host: m.host });
+    expect(asked.stdout).not.toContain('Route: ');
+  }, 120_000);
 });
