@@ -56,7 +56,7 @@ export function App({ controller }: { controller: WizardController }) {
       {state.screen === 'choose' ? (
         <ChooseTfScreen choices={state.choices} defaultVersion={state.defaultVersion} onPick={(v) => void controller.pickTf(v)} onBack={() => controller.back()} />
       ) : null}
-      {state.screen === 'route' ? <RouteScreen tf={state.tf} routes={state.routes} sizes={state.sizes} bundles={state.bundles} onPick={(r, b) => void controller.chooseRoute(r, b)} onBack={() => controller.back()} /> : null}
+      {state.screen === 'route' ? <RouteScreen tf={state.tf} routes={state.routes} sizes={state.sizes} notes={state.notes} bundles={state.bundles} onPick={(r, b) => void controller.chooseRoute(r, b)} onBack={() => controller.back()} /> : null}
       {state.screen === 'plan' ? <PlanScreen tf={state.tf} preview={state.preview} onConfirm={() => void controller.confirm()} onBack={() => controller.back()} onQuit={quit} /> : null}
       {state.screen === 'run' ? <RunScreen runner={state.runner} waiting={state.waiting} onAnswer={(a) => controller.answer(a)} /> : null}
       {state.screen === 'done' ? (

@@ -1,20 +1,23 @@
 // After the version: how to get CUDA and cuDNN — from NVIDIA's per-component archives into a
 // per-user folder, as pip wheels in a virtual environment, or as a system toolkit. Shown only where
-// more than one exists.
+// more than one exists. The first is the recommended one (the rule `install` without --route follows),
+// with one line saying why; under the choice, what each route downloads and the CUDA it installs.
 import { Select } from '@inkjs/ui';
 import { Box, Text, useInput } from 'ink';
 import { redistText } from '../src/i18n/redist.js';
 import { bundleText } from '../src/i18n/bundle.js';
-import type { Route, WizardBundle } from '../src/wizard/controller.js';
+import { routesText } from '../src/i18n/routes.js';
+import type { Route, RouteNotes, WizardBundle } from '../src/wizard/controller.js';
 import { KeyHints } from './KeyHints.js';
 import { useUi } from './UiContext.js';
 
-export function RouteScreen({ tf, routes, sizes, bundles = [], onPick, onBack }: { tf: string; routes: Route[]; sizes?: Partial<Record<Route, string>>; bundles?: WizardBundle[]; onPick(route: Route, bundle?: string): void; onBack(): void }) {
+export function RouteScreen({ tf, routes, sizes, notes, bundles = [], onPick, onBack }: { tf: string; routes: Route[]; sizes?: Partial<Record<Route, string>>; notes?: RouteNotes; bundles?: WizardBundle[]; onPick(route: Route, bundle?: string): void; onBack(): void }) {
   const { t } = useUi();
   useInput((_input, key) => {
     if (key.escape) onBack();
   });
-  const labels: Record<Route, string> = { redist: redistText.routeLabel, pip: t.routePip, toolkit: t.routeToolkit };
+  const fallback: Record<Route, string> = { redist: redistText.routeLabel, pip: t.routePip, toolkit: t.routeToolkit };
+  const label = (r: Route) => notes?.labels[r] ?? fallback[r];
   return (
     <Box flexDirection="column">
       <Text bold>{t.chooseRoute(tf)}</Text>
@@ -22,7 +25,7 @@ export function RouteScreen({ tf, routes, sizes, bundles = [], onPick, onBack }:
         options={[
           // A bundle found in Downloads first: it is what the user made this machine's setup from.
           ...bundles.map((b, i) => ({ value: `bundle:${i}`, label: bundleText.useBundle(b.dir.split(/[\\/]/).pop() ?? b.dir, b.route) })),
-          ...routes.map((r, i) => ({ value: r, label: i === 0 && !bundles.length ? t.routeRecommended(labels[r]) : labels[r] })),
+          ...routes.map((r, i) => ({ value: r, label: i === 0 && !bundles.length ? t.routeRecommended(label(r)) : label(r) })),
         ]}
         onChange={(v) => {
           const b = v.startsWith('bundle:') ? bundles[Number(v.slice(7))] : undefined;
@@ -30,9 +33,13 @@ export function RouteScreen({ tf, routes, sizes, bundles = [], onPick, onBack }:
           else onPick(v as Route);
         }}
       />
-      {/* What each route downloads, as `cudawiz requirements` says it: one short line each, under the choice. */}
+      {notes && !bundles.length ? <Text>{notes.why}</Text> : null}
+      {/* What each route downloads, as `cudawiz requirements` says it, and the CUDA it installs: one short line each. */}
       {routes.filter((r) => sizes?.[r]).map((r) => (
-        <Text key={r} dimColor>{`  ${r}: ${sizes![r]}`}</Text>
+        <Box key={r} flexDirection="column">
+          <Text dimColor>{`  ${routesText.installs(r, sizes![r]!, notes?.cuda[r]?.version)}`}</Text>
+          {notes?.cuda[r]?.newer ? <Text dimColor>{`  ${notes.cuda[r]!.newer}`}</Text> : null}
+        </Box>
       ))}
       <KeyHints text={t.keysSelect} />
     </Box>

@@ -12,7 +12,7 @@ import { cliText } from '../i18n/cli.js';
 import type { OsName } from '../platform.js';
 import type { RedistCatalog } from '../redist/catalog.js';
 import { readBundleManifest, type BundleManifest } from './manifest.js';
-import { routeFiles, type RouteId } from './routes.js';
+import { routeFiles, type RouteId } from '../routes/index.js';
 import { hashOnce, othersCanChange, VerifyFailure } from '../trust/verified-file.js';
 
 export interface BundleProblem {

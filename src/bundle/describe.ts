@@ -3,7 +3,7 @@
 import { formatBytes } from '../format.js';
 import { bundleText } from '../i18n/bundle.js';
 import { cliText } from '../i18n/cli.js';
-import type { RouteFiles } from './routes.js';
+import type { RouteFiles } from '../routes/index.js';
 
 /** "3 files, 993.2 MiB in all" / "at least …" / "size unknown". */
 export function routeTotal(r: RouteFiles): string {

@@ -15,7 +15,7 @@ import { bundleText } from '../i18n/bundle.js';
 import type { OsName } from '../platform.js';
 import type { RedistCatalog } from '../redist/catalog.js';
 import { BUNDLE_FORMAT, entryFor, readBundleManifest, writeBundleManifest, type BundleFileEntry, type BundleManifest } from './manifest.js';
-import { routeFiles, type RouteFile, type RouteId } from './routes.js';
+import { routeFiles, type RouteFile, type RouteId } from '../routes/index.js';
 import { hashOnce } from '../trust/verified-file.js';
 import { linkOrCopyReplacing } from '../trust/write.js';
 

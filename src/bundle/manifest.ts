@@ -6,7 +6,8 @@ import { readBookkeeping } from '../trust/bookkeeping.js';
 import { untrustedBookkeeping } from '../trust/ownership.js';
 import path from 'node:path';
 import * as z from 'zod';
-import type { RouteFile, RouteId } from './routes.js';
+import { ROUTE_IDS, type RouteId } from '../routes/ids.js';
+import type { RouteFile } from '../routes/files.js';
 import { bundleText } from '../i18n/bundle.js';
 import { replaceFile } from '../trust/write.js';
 
@@ -31,7 +32,7 @@ const manifestSchema = z.object({
   format: z.literal(BUNDLE_FORMAT),
   cudawiz: z.string(),
   tensorflow: z.string().min(1),
-  route: z.enum(['toolkit', 'redist', 'pip']),
+  route: z.enum(ROUTE_IDS),
   os: z.enum(['linux', 'windows']),
   /** The CUDA release it installs (the installer's, or the redist release, which install --from keeps). */
   cuda: z.string().optional(),

@@ -5,7 +5,7 @@ import type { Catalog } from '../catalog/schema.js';
 import type { OsName } from '../platform.js';
 import type { RedistCatalog } from '../redist/catalog.js';
 import { openBundle, type OpenBundle } from './check.js';
-import type { RouteId } from './routes.js';
+import type { RouteId } from '../routes/index.js';
 
 export interface BundleUse {
   bundle: OpenBundle;

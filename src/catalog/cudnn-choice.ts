@@ -8,7 +8,7 @@ import type { OsName } from '../platform.js';
 
 /**
  * The one answer to "which cuDNN (and for which CUDA) does TensorFlow `tf` take on `os`": the archive the plan's
- * cuDNN step obtains (toolkit and redist routes alike, src/bundle/routes.ts), requirements prints, the doctor
+ * cuDNN step obtains (toolkit and redist routes alike, src/routes/), requirements prints, the doctor
  * and explain name. null when the catalog has no GPU build of that TF on that OS.
  */
 export function cudnnArchiveFor(catalog: Catalog, tf: string, os: OsName): { cudnn: string; cuda: string; archive: ArchiveChoice | null } | null {

@@ -3,6 +3,7 @@
 // `--help` (help.ts) and the README check (test/unit/readme.test.ts) are all derived from this.
 // Pure data (help texts are keys into src/i18n/cli.ts), so the bin can read it without loading more.
 import type { CliStrings } from '../i18n/cli.js';
+import { ROUTE_CHOICES } from '../routes/ids.js';
 
 type HelpKey = { [K in keyof CliStrings]: CliStrings[K] extends string ? K : never }[keyof CliStrings];
 
@@ -92,7 +93,7 @@ export const COMMAND_SPECS = {
     flags: {
       version: { type: 'string', value: 'V', help: 'downloadVersion' },
       tf: { type: 'string', value: 'V', help: 'downloadTf' },
-      route: { type: 'string', value: 'toolkit|redist|pip', help: 'downloadRoute' },
+      route: { type: 'string', value: ROUTE_CHOICES, help: 'downloadRoute' },
       cuda: { type: 'string', value: 'X.Y', help: 'downloadCuda' },
       os: { type: 'string', value: 'windows|linux', help: 'downloadOs' },
       dest: { type: 'string', value: 'DIR', help: 'downloadDest' },
@@ -105,7 +106,7 @@ export const COMMAND_SPECS = {
     summary: 'installSummary',
     flags: {
       tf: { type: 'string', value: 'V', help: 'installTf' },
-      route: { type: 'string', value: 'toolkit|redist|pip', help: 'installRoute' },
+      route: { type: 'string', value: ROUTE_CHOICES, help: 'installRoute' },
       venv: { type: 'string', value: 'DIR', help: 'installVenv' },
       ...PLAN_FLAGS,
     },

@@ -3,7 +3,7 @@
 // Progress to stderr as in every download; stdout gets each file and the result (or one JSON document).
 import pkg from '../../package.json' with { type: 'json' };
 import { makeBundle } from '../bundle/make.js';
-import { isRouteId, routeFiles, type RouteId } from '../bundle/routes.js';
+import { isRouteId, routeFiles, type RouteId } from '../routes/index.js';
 import { osOption } from '../io/flags.js';
 import type { CommandContext } from '../io/context.js';
 import { EXIT, UsageError } from '../errors.js';

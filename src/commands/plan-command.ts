@@ -18,7 +18,7 @@ import { jsonLinesReporter, plainReporter } from '../io/reporters.js';
 import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
 import { seedCache } from '../bundle/seed.js';
 import { useBundle, type BundleUse } from '../bundle/use.js';
-import type { RouteId } from '../bundle/routes.js';
+import type { RouteId } from '../routes/index.js';
 import { resolveCacheDir } from '../fetch/index.js';
 
 /** `--from DIR`: the bundle opened and every file re-hashed (a refusal changes nothing), or undefined without the flag. */

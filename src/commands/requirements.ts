@@ -11,7 +11,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { catalogText } from '../i18n/catalog.js';
 import { gpuText } from '../i18n/gpu.js';
 import { compareDotted, majorMinor } from '../version.js';
-import { allRouteFiles } from '../bundle/routes.js';
+import { allRouteFiles } from '../routes/index.js';
 import { loadRedistCatalog } from '../redist/catalog.js';
 import { renderRoutes } from './routes-view.js';
 
@@ -107,8 +107,8 @@ export async function run(ctx: CommandContext): Promise<number> {
   const r = requirementsFor(catalog, tf, os);
   // Past native Windows' last GPU line the answer is WSL2's, so judge the GPU against the Linux build.
   const g: GpuAnswer | undefined = gpu && { ...gpu, ...gpuSupport(catalog, gpu, { tf, cuda: r.cuda ?? undefined, os: r.gpuSupported ? os : 'linux' }) };
-  // Each route's files side by side (toolkit, redist, pip): what a bundle for this TF and OS holds.
-  const routes = r.gpuSupported ? allRouteFiles(catalog, loadRedistCatalog(ctx.globals.catalog), tf, os) : [];
+  // Each route's files side by side, in the one order (src/routes/ids.ts): what a bundle for this TF and OS holds.
+  const routes = r.gpuSupported ? allRouteFiles(catalog, loadRedistCatalog(ctx.globals.catalog), tf, os, { req: r }) : [];
   if (ctx.out.json) ctx.out.writeJson({ ...r, ...(g ? { gpu: g } : {}), routes });
   else {
     renderRequirements(r, ctx.out);

@@ -1,7 +1,7 @@
 // The routes' files as `requirements` prints them: each route, what it needs, its total, and each
 // file with its size and sha256 (or where its checksum comes from).
 import { routeSummary } from '../bundle/describe.js';
-import type { RouteFiles } from '../bundle/routes.js';
+import type { RouteFiles } from '../routes/index.js';
 import type { Output } from '../io/output.js';
 import { formatBytes } from '../format.js';
 import { bundleText } from '../i18n/bundle.js';

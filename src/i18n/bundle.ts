@@ -1,11 +1,12 @@
 // What `requirements` says about each route's files, what `download --tf` says while it makes a
 // bundle, and what `install --from` says when it checks one. Codes and --json fields stay English.
 import { localized } from './localized.js';
+import type { RouteId } from '../routes/ids.js';
 
 export const bundleText = localized({
   en: {
     routesTitle: 'What each route downloads (a bundle for an offline machine: cudawiz download --tf V --route R --dest DIR):',
-    routeName: (route: string): string => ({ toolkit: 'toolkit — the CUDA installer and cuDNN', redist: 'redist — only the CUDA components TensorFlow loads, and cuDNN', pip: 'pip — tensorflow[and-cuda] and the NVIDIA wheels it pins' })[route] ?? route,
+    routeName: (route: RouteId): string => ({ toolkit: 'toolkit — the CUDA installer and cuDNN', redist: 'redist — only the CUDA components TensorFlow loads, and cuDNN', pip: 'pip — tensorflow[and-cuda] and the NVIDIA wheels it pins' } satisfies Record<RouteId, string>)[route],
     routeMissing: (reason: string) => `not here: ${reason}`,
     needsAdmin: 'needs an administrator',
     needsNoAdmin: 'no administrator',
@@ -65,7 +66,7 @@ export const bundleText = localized({
   },
   zh: {
     routesTitle: '每种方式要下载的文件（给离线机器做安装包：cudawiz download --tf V --route R --dest DIR）：',
-    routeName: (route) => ({ toolkit: 'toolkit —— CUDA 安装程序和 cuDNN', redist: 'redist —— 只下载 TensorFlow 加载的 CUDA 组件，以及 cuDNN', pip: 'pip —— tensorflow[and-cuda] 及其锁定版本的 NVIDIA wheel' })[route] ?? route,
+    routeName: (route) => ({ toolkit: 'toolkit —— CUDA 安装程序和 cuDNN', redist: 'redist —— 只下载 TensorFlow 加载的 CUDA 组件，以及 cuDNN', pip: 'pip —— tensorflow[and-cuda] 及其锁定版本的 NVIDIA wheel' } satisfies Record<RouteId, string>)[route],
     routeMissing: (reason) => `这里不可用：${reason}`,
     needsAdmin: '需要管理员权限',
     needsNoAdmin: '不需要管理员权限',

@@ -1,6 +1,7 @@
 // The command line's own words: each command's summary, each flag's help, the help page's frame and
 // the usage errors. The keys are named in src/cli/spec.ts, which says which flag each one explains.
 import { localized } from './localized.js';
+import { routesText } from './routes.js';
 
 const en = {
   // the help page
@@ -55,7 +56,9 @@ const en = {
   // install (and what repair shares with it)
   installSummary: 'The whole setup, headless: the same plan and runner as the wizard.',
   installTf: 'the TensorFlow version to set up for',
-  installRoute: 'toolkit (default): CUDA + cuDNN in the system; redist: only the CUDA components TF loads, per user, no administrator (TF 2.5+); pip: tensorflow[and-cuda] in a venv (Linux/WSL2, TF 2.14+)',
+  get installRoute(): string {
+    return routesText.installRoute();
+  },
   installVenv: "the pip route's virtual environment, made if absent (default: ./.venv)",
   planCudnnArchive: 'the cuDNN archive you downloaded after logging in to NVIDIA',
   planFrom: 'a bundle made by cudawiz download --tf: every file from it, none from the network (its TF and route unless given)',
@@ -167,7 +170,9 @@ export const cliText = localized<CliStrings>({
     downloadRoute: '安装包对应的安装方式（默认 toolkit）',
     installSummary: '无界面地完成整个安装：和向导使用同一份计划和执行器。',
     installTf: '要为哪个 TensorFlow 版本安装',
-    installRoute: 'toolkit（默认）：CUDA + cuDNN 装到系统里；redist：只下载 TF 要加载的 CUDA 组件，装在当前用户目录，无需管理员权限（TF 2.5+）；pip：在虚拟环境里装 tensorflow[and-cuda]（Linux/WSL2，TF 2.14+）',
+    get installRoute() {
+      return routesText.installRoute();
+    },
     installVenv: 'pip 方式使用的虚拟环境，不存在时自动创建（默认：./.venv）',
     planCudnnArchive: '你登录 NVIDIA 开发者账号后下载的 cuDNN 压缩包',
     planFrom: '用 cudawiz download --tf 制作的安装包：所有文件都取自它，不访问网络（未指定时沿用它的 TF 版本和安装方式）',

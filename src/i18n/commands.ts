@@ -1,11 +1,14 @@
 // What the headless commands say around their plans: bad flags, the confirmation before a change,
 // and rollback's account of what it undid. Codes and --json fields stay English.
 import { localized } from './localized.js';
+import { routesText } from './routes.js';
 
 export const commandsText = localized({
   en: {
-    badRoute: (value: string) => `--route must be toolkit, redist or pip, not "${value}".`,
-    badRouteFix: 'toolkit: the CUDA installer and cuDNN in the system; redist: only the CUDA components TF loads, into a per-user folder (no administrator); pip: tensorflow[and-cuda] in a virtual environment (Linux/WSL2, TF 2.14+).',
+    badRoute: (value: string) => routesText.badRoute(value),
+    get badRouteFix(): string {
+      return routesText.badRouteFix();
+    },
     pipRouteNote: (tf: string) => `Simpler for TensorFlow ${tf}: cudawiz install --tf ${tf} --route pip [--venv DIR] — pip brings CUDA and cuDNN as wheels into a virtual environment; only the driver is needed and nothing in the system changes.`,
     venvIsPip: '--venv belongs to the pip route.',
     badConnections: '--connections must be a whole number from 1 to 16.',
@@ -42,8 +45,10 @@ export const commandsText = localized({
     installerToolkitWouldStay: (dir: string, version: string) => `${dir}: CUDA ${version}, which cudawiz installed with NVIDIA's installer, would stay (--keep-toolkits).`,
   },
   zh: {
-    badRoute: (value) => `--route 只能是 toolkit、redist 或 pip，不能是 "${value}"。`,
-    badRouteFix: 'toolkit：用 CUDA 安装程序把 CUDA 和 cuDNN 装进系统；redist：只把 TF 加载的 CUDA 组件放进当前用户的文件夹（不需要管理员权限）；pip：在虚拟环境里装 tensorflow[and-cuda]（Linux/WSL2，TF 2.14+）。',
+    badRoute: (value) => routesText.badRoute(value),
+    get badRouteFix() {
+      return routesText.badRouteFix();
+    },
     pipRouteNote: (tf) => `TensorFlow ${tf} 有更简单的办法：cudawiz install --tf ${tf} --route pip [--venv DIR] —— pip 把 CUDA 和 cuDNN 以 wheel 的形式装进虚拟环境；只需要显卡驱动，系统里什么都不改。`,
     venvIsPip: '--venv 只用于 pip 方式（--route pip）。',
     badConnections: '--connections 必须是 1 到 16 之间的整数。',

@@ -21,6 +21,9 @@ export const redistText = localized({
     noToolkit: (dir: string) => `${dir} holds no cudawiz redist toolkit.`,
     installFix: 'cudawiz install --tf V --route redist',
     stepPreflight: 'Check the GPU and the driver',
+    releaseChanged: (planned: string, now: string, driver: string) =>
+      `The plan was made for CUDA ${planned}, but driver ${driver} now runs CUDA ${now}: nothing was changed, so the run does not write to another folder than the one it locked and checked.`,
+    releaseChangedFix: 'Run cudawiz again: the new plan is made with this driver.',
     stepDownload: 'Download the CUDA components',
     stepUnpack: 'Unpack them into your toolkit folder',
     stepEnv: 'Make the libraries findable (for you only)',
@@ -43,7 +46,9 @@ export const redistText = localized({
     envApplied: (n: number) => `${n} change(s) for your user, recorded for rollback`,
     /** The one line that gives the terminal cudawiz ran in what new ones now get. */
     envThisShell: (line: string) => `new terminals have it; for this one: ${line}`,
+    /** The widest form of the label: with the size claim, made only where the sizes prove it (src/routes/redist.ts). */
     routeLabel: "NVIDIA's per-component CUDA archives (no admin, small download)",
+    routeLabelPlain: "NVIDIA's per-component CUDA archives (no admin)",
     repaired: (dir: string, components: string[]) => components.length ? `${dir}: fetched and unpacked again: ${components.join(', ')}` : `${dir}: every file matches its sha256`,
     removed: (dir: string, release: string, files: number) => `${dir}: cudawiz's CUDA ${release} redist toolkit removed (${files} files).`,
     removedFiles: (dir: string, release: string, files: number) => `${dir}: removed the ${files} files of cudawiz's CUDA ${release} redist toolkit.`,
@@ -75,6 +80,8 @@ export const redistText = localized({
     noToolkit: (dir) => `${dir} 中没有 cudawiz 分组件工具包。`,
     installFix: 'cudawiz install --tf V --route redist',
     stepPreflight: '检查 GPU 和显卡驱动',
+    releaseChanged: (planned, now, driver) => `计划是按 CUDA ${planned} 做的，但显卡驱动 ${driver} 现在对应的是 CUDA ${now}：没有做任何改动，这次运行不会写入它没有锁定和检查过的文件夹。`,
+    releaseChangedFix: '请重新运行 cudawiz：新的计划会按这个驱动来做。',
     stepDownload: '下载 CUDA 组件',
     stepUnpack: '解压到你的工具包文件夹',
     stepEnv: '让动态链接库可被找到（仅当前用户）',
@@ -106,6 +113,7 @@ export const redistText = localized({
     envApplied: (n) => `为当前用户做了 ${n} 处修改，已记录以便回滚`,
     envThisShell: (line) => `新开的终端已生效；当前终端请运行：${line}`,
     routeLabel: '用 NVIDIA 分组件压缩包获取 CUDA（无需管理员权限，下载量小得多）',
+    routeLabelPlain: '用 NVIDIA 分组件压缩包获取 CUDA（无需管理员权限）',
     repaired: (dir, components) => components.length ? `${dir}：已重新下载并解压：${components.join('、')}` : `${dir}：每个文件的 sha256 都一致`,
     removed: (dir, release, files) => `${dir}：已删除 cudawiz 的 CUDA ${release} 分组件工具包（${files} 个文件）。`,
   },

@@ -2,11 +2,15 @@
 // (install) or the doctor's facts (repair), the TF version and the options; they get one plan back
 // and run it through `runChosenPlan`, under the lock, whichever door they came in by.
 import { withLock, type LockOptions } from '../lock/index.js';
-import type { ChosenPlan, RouteId } from './chosen.js';
+import type { ChosenPlan } from './chosen.js';
 import { pipRoute } from './routes/pip.js';
 import { redistRoute } from './routes/redist.js';
 import type { PlanMachine, PlanRequest, Route } from './routes/route.js';
 import { toolkitRoute, toolkitServedElsewhere } from './routes/toolkit.js';
+import { FALLBACK_ROUTE, ROUTE_IDS, type RouteId } from '../routes/index.js';
+import { resolveTarget, targetRoute, type PlanTarget } from './target.js';
+import { routesText } from '../i18n/routes.js';
+import { toolkitInUse } from '../doctor/toolkit-lookup.js';
 import type { MachineFacts } from '../probe/types.js';
 import type { RunOptions, RunResult } from './runner.js';
 import type { Catalog } from '../catalog/schema.js';
@@ -20,36 +24,62 @@ import { planRepair } from './remedies/plan.js';
 
 export type { ChosenPlan, PlanMode, RouteId } from './chosen.js';
 export type { PlanMachine, PlanRequest } from './routes/route.js';
+export { resolveTarget, type PlanTarget } from './target.js';
 export { toolkitServedElsewhere } from './routes/toolkit.js';
 
-/**
- * Every route, in the order the wizard offers them: redist first where it exists (no administrator, a
- * fraction of the download), then pip (nothing outside the virtual environment changes), the installer last.
- */
-export const ROUTES: readonly Route[] = [redistRoute, pipRoute, toolkitRoute];
+/** Every route's plan, keyed by its id: a route id with no plan here fails to compile. */
+const PLAN_ROUTES: Record<RouteId, Route> = { redist: redistRoute, pip: pipRoute, toolkit: toolkitRoute };
 
-/**
- * The routes that can set `tf` up on this machine, the recommended one first. With the scan's facts,
- * the installer route comes first where TF can already load another toolkit's CUDA (apt's in /usr,
- * another 11.x minor): it then brings only cuDNN, the smallest change.
- */
-export function offeredRoutes(machine: PlanMachine, tf: string, facts?: MachineFacts): RouteId[] {
-  const ids = ROUTES.filter((r) => r.offered(machine, tf)).map((r) => r.id);
-  return facts && toolkitServedElsewhere(machine, tf, facts) ? ['toolkit', ...ids.filter((id) => id !== 'toolkit')] : ids;
+/** Every route, in the one order of ROUTE_IDS (src/routes/ids.ts): redist, pip, the installer last. */
+export const ROUTES: readonly Route[] = ROUTE_IDS.map((id) => PLAN_ROUTES[id]);
+
+/** The route a request takes and why: the one rule for the wizard's recommendation and `install`'s default. */
+export interface RouteChoice {
+  /** The routes offered for the target, the recommended one first. */
+  routes: RouteId[];
+  recommended: RouteId;
+  /** One line: why that route. */
+  why: string;
 }
 
 /**
- * The plan for a request. install: the route asked for (the installer route when none). repair: the
- * route the machine's toolkit was made by (a redist toolkit is repaired as redist), else the installer
- * route's repair steps, from the doctor's findings (`repairSteps`); a route given with repair is ignored.
+ * The recommended route, for the wizard and `install` without --route alike. Where TF can already load
+ * another toolkit's CUDA (apt's in /usr, another 11.x minor), the installer route, which then brings
+ * only cuDNN. Else the first route offered, in the order of ROUTE_IDS: redist where it exists (no
+ * administrator, only the libraries TF loads), then pip. Where none is offered (no GPU build of this TF
+ * here), the fallback route, whose plan says why it stops and what to do instead.
+ */
+export function recommendRoute(machine: PlanMachine, target: PlanTarget, cudaRoot?: string): RouteChoice {
+  const offered = ROUTES.filter((r) => r.offered(target)).map((r) => r.id);
+  if (toolkitServedElsewhere(machine, target, cudaRoot)) {
+    const cuda = (target.facts && toolkitInUse(target.facts, target.req)?.majorMinor) ?? target.req.cuda ?? '';
+    return { routes: ['toolkit', ...offered.filter((id) => id !== 'toolkit')], recommended: 'toolkit', why: routesText.whyServedElsewhere(target.tf, cuda) };
+  }
+  const first = offered[0];
+  if (first) return { routes: offered, recommended: first, why: PLAN_ROUTES[first].why(targetRoute(target, first)) };
+  const fallback = targetRoute(target, FALLBACK_ROUTE);
+  return { routes: offered, recommended: FALLBACK_ROUTE, why: fallback.reason ?? PLAN_ROUTES[FALLBACK_ROUTE].why(fallback) };
+}
+
+/** The routes that can set `tf` up on this machine, the recommended one first (`recommendRoute`). */
+export function offeredRoutes(machine: PlanMachine, tf: string, facts?: MachineFacts): RouteId[] {
+  return recommendRoute(machine, resolveTarget(machine, tf, facts)).routes;
+}
+
+/**
+ * The plan for a request, on its target (resolved here when the request brings none). install: the
+ * route asked for, else the recommended one (`recommendRoute`). repair: the route the machine's toolkit
+ * was made by (a redist toolkit is repaired as redist), else the installer route's repair steps, from
+ * the doctor's findings (`repairSteps`); a route given with repair is ignored.
  * Throws a UsageError where the route does not exist for this TF here.
  */
 export function choosePlan(machine: PlanMachine, request: PlanRequest): ChosenPlan {
+  const target = request.target ?? resolveTarget(machine, request.tf, request.facts, { pinRelease: request.options.pinRelease });
   const route =
     request.mode === 'repair'
-      ? ROUTES.find((r) => r.repairs(machine, request))!
-      : ROUTES.find((r) => r.id === (request.route ?? 'toolkit'))!;
-  return route.plan(machine, request);
+      ? ROUTES.find((r) => r.repairs(target))!
+      : PLAN_ROUTES[request.route ?? recommendRoute(machine, target, request.options.cudaRoot).recommended];
+  return route.plan(machine, request, target);
 }
 
 /**

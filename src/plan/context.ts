@@ -12,6 +12,8 @@ import type { RedistCatalog } from '../redist/catalog.js';
 import type { RedistChoice } from '../redist/choose.js';
 import type { RedistUnpack } from '../redist/toolkit.js';
 import type { OpenBundle } from '../bundle/check.js';
+import type { PlanTarget } from './target.js';
+import type { RouteId } from '../routes/ids.js';
 
 export interface PlanOptions {
   tf: string;
@@ -42,6 +44,10 @@ export interface PlanOptions {
 }
 
 export interface PlanContext extends PlanOptions {
+  /** The route this plan was chosen for: set by `chosenPlan`, so a step knows its route (never guessed from the context's shape). */
+  route?: RouteId;
+  /** The request's target, resolved once (src/plan/target.ts): its facts and findings serve the plan's preview. */
+  target?: PlanTarget;
   /** Python/TensorFlow probed once for the whole plan (preview, checks, steps); re-probed after a step changes them. */
   probes: ProbeCache;
   catalog: Catalog;
@@ -71,9 +77,9 @@ export interface PlanContext extends PlanOptions {
   replaced?: Set<string>;
 }
 
-export function createPlanContext(catalog: Catalog, host: Host, options: PlanOptions): PlanContext {
+export function createPlanContext(catalog: Catalog, host: Host, options: PlanOptions, target?: PlanTarget): PlanContext {
   const os = host.os;
-  const req = requirementsFor(catalog, options.tf, os);
+  const req = target?.req ?? requirementsFor(catalog, options.tf, os);
   const cuda = req.cuda ?? '';
   const root = options.cudaRoot ?? defaultCudaRoot(os, host.env);
   const paths = envPaths('cudawiz', { suffix: '' });
@@ -91,7 +97,26 @@ export function createPlanContext(catalog: Catalog, host: Host, options: PlanOpt
     logDir: options.logDir ?? path.join(cacheDir, 'logs'),
     downloadsDir: options.downloadsDir ?? defaultDownloadsDir(os, host.env, host.home),
     probes: options.probes ?? new ProbeCache(host),
+    ...(target ? { target } : {}),
   };
+}
+
+/**
+ * What a plan's lock, checks and writes are about, settled when the plan is chosen: these fields are
+ * made read-only (an assignment throws), so no step can move the run to another folder after the lock
+ * is taken. What steps hand on to later steps (the archive found, the answers given) stays writable.
+ */
+export const SETTLED_FIELDS = ['route', 'tf', 'catalog', 'host', 'os', 'req', 'cuda', 'root', 'toolkitDir', 'cudnnDir', 'target', 'choice', 'venvDir', 'pinRelease', 'redist'] as const;
+
+export function settle<C extends PlanContext>(ctx: C): C {
+  for (const key of SETTLED_FIELDS) {
+    // cudnnDir is settled too where no remedy placed cuDNN elsewhere: the toolkit, for the whole run.
+    if (!(key in ctx) && key !== 'cudnnDir') continue;
+    const value = (ctx as Record<string, unknown>)[key];
+    if (value && typeof value === 'object' && key !== 'catalog' && key !== 'host' && key !== 'redist') Object.freeze(value);
+    Object.defineProperty(ctx, key, { value, writable: false, configurable: false, enumerable: true });
+  }
+  return ctx;
 }
 
 /** The redist route's context: its catalog, the release chosen for this TF and driver, what its steps hand on. */

@@ -46,6 +46,16 @@ export type TfChoice = CatalogChoice & { pythonCannot?: string };
 export type Mode = 'setup' | 'repair';
 export type Route = RouteId;
 
+/** What the route screen says beside the routes, from the same target the plan is made on. */
+export interface RouteNotes {
+  /** One line: why the first route is the recommended one (the rule `install` without --route follows too). */
+  why: string;
+  /** Each route's label; a size claim ("small download") only where the sizes prove it. */
+  labels: Partial<Record<Route, string>>;
+  /** The CUDA each route installs, and why where it is not the one the version list names. */
+  cuda: Partial<Record<Route, { version: string; newer?: string }>>;
+}
+
 /** A bundle the wizard found: its folder and the route it holds. */
 export interface WizardBundle {
   dir: string;
@@ -59,6 +69,8 @@ export interface WizardServices {
   routes(tf: string): Route[];
   /** What each route downloads, in words ("9 files, 2.0 GiB in all"), as `requirements` says it. */
   routeSizes?(tf: string): Partial<Record<Route, string>>;
+  /** Why the first route is recommended, each route's label and the CUDA it installs (`RouteNotes`). */
+  routeNotes?(tf: string): RouteNotes;
   /** Bundles made by `cudawiz download --tf` for this TF and OS, found in Downloads: the wizard offers to use one. */
   bundles?(tf: string): Promise<WizardBundle[]>;
   run(
@@ -78,7 +90,7 @@ export type WizardState =
   | { screen: 'error'; message: string; fix?: string; back?: WizardState }
   /** `mode`: repair where no TF is installed to repair for (the user says which), else a new setup. */
   | { screen: 'choose'; scan: ScanSummary; choices: TfChoice[]; defaultVersion?: string; mode?: Mode }
-  | { screen: 'route'; scan: ScanSummary; tf: string; routes: Route[]; sizes?: Partial<Record<Route, string>>; bundles?: WizardBundle[] }
+  | { screen: 'route'; scan: ScanSummary; tf: string; routes: Route[]; sizes?: Partial<Record<Route, string>>; notes?: RouteNotes; bundles?: WizardBundle[] }
   | { screen: 'plan'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; bundle?: string; preview: RunnerState }
   | { screen: 'run'; scan: ScanSummary; tf?: string; mode: Mode; route?: Route; bundle?: string; runner: RunnerState; waiting?: InputNeed }
   | { screen: 'done'; tf?: string; mode: Mode; runner: RunnerState; result: RunResult; whatNow?: WhatNow };
@@ -182,7 +194,7 @@ export class WizardController {
       const routes = this.services.routes(version);
       // A bundle in Downloads for this TF is offered beside the routes, even where only one route exists.
       const bundles = (await this.services.bundles?.(version)) ?? [];
-      if (routes.length > 1 || bundles.length) this.set({ screen: 'route', scan, tf: version, routes, sizes: this.services.routeSizes?.(version), bundles });
+      if (routes.length > 1 || bundles.length) this.set({ screen: 'route', scan, tf: version, routes, sizes: this.services.routeSizes?.(version), notes: this.services.routeNotes?.(version), bundles });
       else await this.preview(s, scan, version, 'setup', routes[0]);
     });
   }

@@ -15,16 +15,16 @@ import type { Host } from '../host.js';
 import { defaultCudaRoot, defaultDownloadsDir, type OsName } from '../platform.js';
 import { typedOrFoundInDownloads } from '../plan/archive-answer.js';
 import { loadRedistCatalog, type RedistCatalog } from '../redist/catalog.js';
-import { chooseRepairPlan, choosePlan, offeredRoutes, repairCauses, repairTarget, runChosenPlan, stopsEverySetup, toolkitServedElsewhere, type PlanMachine } from '../plan/choose.js';
+import { chooseRepairPlan, choosePlan, recommendRoute, repairCauses, repairTarget, resolveTarget, runChosenPlan, stopsEverySetup, toolkitServedElsewhere, type PlanMachine, type PlanTarget } from '../plan/choose.js';
 import type { Finding } from '../doctor/finding.js';
 import type { RunnerEvent } from '../plan/events.js';
 import { ProbeCache } from '../probe/cache.js';
 import { pythonFits } from '../plan/steps/python.js';
 import { majorMinor } from '../version.js';
 import type { MachineFacts } from '../probe/types.js';
-import type { ScanLine, ScanSummary, TfChoice, WhatNow, WizardServices } from './controller.js';
+import type { RouteNotes, ScanLine, ScanSummary, TfChoice, WhatNow, WizardServices } from './controller.js';
 import { stepsText } from '../i18n/steps.js';
-import { allRouteFiles, onlyKinds } from '../bundle/routes.js';
+import { onlyKinds, routeFacts } from '../routes/index.js';
 import { routeTotal } from '../bundle/describe.js';
 import { findBundles } from '../bundle/find.js';
 import { useBundle } from '../bundle/use.js';
@@ -125,30 +125,53 @@ export function tfChoices(catalog: Catalog, host: Host, scan: ScanSummary, facts
   return { choices, defaultVersion: defaultTfChoice(choices, scan.installedTf)?.version };
 }
 
-/** `catalog`: one already loaded (the bundle's prebuilt one); otherwise it is loaded and validated here. */
-export function realWizardServices(options: { globals: GlobalOptions; host: Host; catalog?: Catalog }): WizardServices {
+/**
+ * `catalog`: one already loaded (the bundle's prebuilt one); otherwise it is loaded and validated here.
+ * `doctor`: the doctor the targets run (a test wraps the real one to count its runs).
+ */
+export function realWizardServices(options: { globals: GlobalOptions; host: Host; catalog?: Catalog; doctor?: PlanMachine['doctor'] }): WizardServices {
   const { globals, host } = options;
   const catalog = options.catalog ?? loadCatalog({ overlayFile: globals.catalog });
   const cudaRoot = globals.cudaRoot ?? defaultCudaRoot(host.os, host.env);
   let facts: MachineFacts | undefined;
   let redistCatalog: RedistCatalog | undefined;
-  const machine: PlanMachine = { catalog, host, redist: () => (redistCatalog ??= loadRedistCatalog(globals.catalog)) };
+  const machine: PlanMachine = { catalog, host, redist: () => (redistCatalog ??= loadRedistCatalog(globals.catalog)), ...(options.doctor ? { doctor: options.doctor } : {}) };
+  // One target per TF pick (its requirements, the doctor's findings on the scan's facts, every route's
+  // files): the route list, its sizes and notes, the plan and its preview all read it.
+  const targets = new Map<string, PlanTarget>();
+  const targetFor = (tf: string): PlanTarget => {
+    let t = targets.get(tf);
+    if (!t || t.facts !== facts) targets.set(tf, (t = resolveTarget(machine, tf, facts)));
+    return t;
+  };
+  const choiceFor = (tf: string) => recommendRoute(machine, targetFor(tf), globals.cudaRoot);
   // One probe cache for the whole wizard run: the scan's Python/TensorFlow facts serve every preview and step.
   const probes = new ProbeCache(host);
+  /** The offered routes' files; over a toolkit TF can already load, the installer route's is only cuDNN. */
+  const offeredFiles = (tf: string) => {
+    const target = targetFor(tf);
+    const cudnnOnly = toolkitServedElsewhere(machine, target, globals.cudaRoot);
+    return choiceFor(tf).routes.map((id) => target.routes.find((r) => r.route === id)!).map((r) => (r.route === 'toolkit' && cudnnOnly ? onlyKinds(r, ['cudnn']) : r));
+  };
   return {
     async scan() {
       facts = await probes.machine({ cudaRoot, catalog });
       return scanSummary(catalog, facts);
     },
     choices: (scan) => tfChoices(catalog, host, scan, facts),
-    routes: (tf) => offeredRoutes(machine, tf, facts),
-    routeSizes: (tf) => {
-      // Over a toolkit TF can already load, the installer route brings only cuDNN: its size says so.
-      const cudnnOnly = facts !== undefined && toolkitServedElsewhere(machine, tf, facts);
-      return Object.fromEntries(allRouteFiles(catalog, machine.redist(), tf, host.os).filter((r) => r.available).map((r) => [r.route, routeTotal(r.route === 'toolkit' && cudnnOnly ? onlyKinds(r, ['cudnn']) : r)]));
+    routes: (tf) => choiceFor(tf).routes,
+    routeSizes: (tf) => Object.fromEntries(offeredFiles(tf).map((r) => [r.route, routeTotal(r)])),
+    routeNotes(tf): RouteNotes {
+      const target = targetFor(tf);
+      const files = offeredFiles(tf);
+      return {
+        why: choiceFor(tf).why,
+        labels: Object.fromEntries(files.map((r) => [r.route, routeFacts(r.route).label(target.routes)])),
+        cuda: Object.fromEntries(files.filter((r) => r.cuda).map((r) => [r.route, { version: r.cuda!, ...(r.cudaWhy ? { newer: r.cudaWhy } : {}) }])),
+      };
     },
     async bundles(tf) {
-      const row = requirementsFor(catalog, tf, host.os).row;
+      const row = targetFor(tf).req.row;
       const found = await findBundles(defaultDownloadsDir(host.os, host.env, host.home), host.os);
       return found.filter((b) => b.manifest.complete && (() => { try { return requirementsFor(catalog, b.manifest.tensorflow, host.os).row === row; } catch { return false; } })()).map((b) => ({ dir: b.dir, route: b.manifest.route }));
     },
@@ -159,10 +182,11 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
       const used = o.bundle ? await useBundle(o.bundle, { catalog, redist: machine.redist(), os: host.os, tf: version, route: o.route }) : undefined;
       const options = { cudaRoot: globals.cudaRoot, cacheDir: globals.cacheDir, mirror: globals.mirror, yes: true, configureEnv: 'ask' as const, packageManager: 'ask' as const, command: 'cudawiz', probes, ...(used ? { bundle: used.bundle, cudnnArchive: used.bundle.cudnnArchive, pinRelease: used.pinRelease } : {}) };
       // "Repair it" is `cudawiz repair` in a terminal: the same target rule and the same chooser.
+      const repairTf = mode === 'repair' ? repairTarget(catalog, facts!, version, host.os) : undefined;
       const plan =
-        mode === 'repair'
-          ? chooseRepairPlan(machine, { tf: repairTarget(catalog, facts!, version, host.os), facts, options: { ...options, command: `cudawiz repair --tf ${version}` } })
-          : choosePlan(machine, { mode: 'install', route: o.route, tf: version, facts, options });
+        repairTf !== undefined
+          ? chooseRepairPlan(machine, { tf: repairTf, facts, ...(used ? {} : { target: targetFor(repairTf) }), options: { ...options, command: `cudawiz repair --tf ${version}` } })
+          : choosePlan(machine, { mode: 'install', route: o.route, tf: version, facts, ...(used ? {} : { target: targetFor(version) }), options });
       // A lock taken over from a killed run is said under the first step, once the plan is on screen.
       const notices: string[] = [];
       const onEvent = (e: RunnerEvent) => {

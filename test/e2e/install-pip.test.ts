@@ -75,7 +75,7 @@ describe('cudawiz install --route pip, headless', () => {
 
   it('the toolkit route for TF 2.16 on Linux names the pip route as the simpler one', async () => {
     const m = await laptop();
-    const r = await m.cli('install', '--tf', '2.16', '--dry-run');
+    const r = await m.cli('install', '--tf', '2.16', '--route', 'toolkit', '--dry-run');
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toContain('Simpler for TensorFlow 2.16: cudawiz install --tf 2.16 --route pip');
     const old = await m.cli('install', '--tf', '2.3', '--dry-run');

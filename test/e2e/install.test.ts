@@ -75,7 +75,7 @@ describe('cudawiz install, headless', () => {
   it('waits on the user (exit 3) with the page and the exact file when the archive is nowhere to be found', async () => {
     // TF 2.4 needs cuDNN 8.0 for CUDA 11.0: its public copy (8.0.5.39) is not on this mirror, so the login path is left.
     const m = await laptop({ version: '11.0.3', runPath: 'compute/cuda/11.0.3/local_installers/cuda_11.0.3_450.51.06_linux.run' });
-    const r = await runBuilt(m.args('install', '--tf', '2.4', '--yes'), { env: m.env });
+    const r = await runBuilt(m.args('install', '--tf', '2.4', '--route', 'toolkit', '--yes'), { env: m.env });
     expect(r.code, r.stdout + r.stderr).toBe(3);
     expect(r.stdout).toContain('waiting for cudnn-11.0-linux-x64-v8.0.5.39.tgz');
     expect(r.stdout).toContain('the public copy of cudnn-11.0-linux-x64-v8.0.5.39.tgz could not be downloaded');

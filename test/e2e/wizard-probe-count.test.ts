@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseArgv } from '../../src/cli/args.js';
 import { realHost } from '../../src/host.js';
+import { diagnose } from '../../src/doctor/diagnose.js';
 import { WizardController, type WizardState } from '../../src/wizard/controller.js';
 import { realWizardServices } from '../../src/wizard/services.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
@@ -40,7 +41,10 @@ describe('one Python probe per wizard run', () => {
     const log = path.join(machine.home, 'tf-imports.log');
     const env = { ...machine.env, CUDAWIZ_FIXTURE_TF_IMPORTS: log, CUDAWIZ_FIXTURE_TF_IMPORT_SECONDS: '2' };
     const { globals } = parseArgv(machine.globals, env, false);
-    const controller = new WizardController(realWizardServices({ globals, host: { ...realHost(env), home: machine.home } }));
+    // The real doctor, counted: one TF pick (its routes, their sizes, the plan and its preview) runs it once.
+    let doctorRuns = 0;
+    const doctor: typeof diagnose = (...args) => (doctorRuns++, diagnose(...args));
+    const controller = new WizardController(realWizardServices({ globals, host: { ...realHost(env), home: machine.home }, doctor }));
 
     await controller.start();
     expect(controller.getState()).toMatchObject({ screen: 'scan', scan: { installedTf: '2.3.0' } });
@@ -48,6 +52,13 @@ describe('one Python probe per wizard run', () => {
     expect(controller.getState().screen).toBe('choose');
     await controller.pickTf('2.3.0');
     expect(controller.getState().screen).toBe('plan');
+    expect(doctorRuns).toBe(1);
+    // Back and the same TF again: the target of that pick is kept, the doctor not run again.
+    controller.back();
+    await stateWhere(controller, (s) => s.screen === 'choose');
+    await controller.pickTf('2.3.0');
+    expect(controller.getState().screen).toBe('plan');
+    expect(doctorRuns).toBe(1);
     const running = controller.confirm();
     await stateWhere(controller, (s) => s.screen === 'run' && s.runner.steps.some((x) => x.id === 'preflight' && x.status === 'done'));
     expect(await imports(log)).toBe(1);

@@ -80,7 +80,7 @@ describe('the NVIDIA driver without its kernel module', () => {
     const mirror = await startMirror({ root: await tempDir('cw-mirror-') });
     try {
       const flags = ['--configure-env', 'no', '--cuda-root', await tempDir('cw-cuda-'), '--cache-dir', await tempDir('cw-cache-'), '--mirror', mirror.url];
-      const dry = await runCli(['install', '--tf', '2.12', '--dry-run', ...flags], { host: m.host });
+      const dry = await runCli(['install', '--tf', '2.12', '--route', 'toolkit', '--dry-run', ...flags], { host: m.host });
       expect(dry.code, dry.stderr).toBe(1);
       const title = 'NVIDIA driver 535.261.03 is installed, but its kernel module is not loaded';
       expect(dry.stdout).toContain(`• Check this machine — will stop: ${title}`);
@@ -88,23 +88,23 @@ describe('the NVIDIA driver without its kernel module', () => {
       expect(dry.stdout).toContain(`✗ Will stop at "Check this machine": ${title}\n    → The driver comes from your package manager`);
       expect(dry.stdout.split('Will stop at')).toHaveLength(2);
       expect(dry.stdout.trimEnd().split('\n').at(-1)).toBe('dry run: nothing was changed');
-      const json = (await runCli(['install', '--tf', '2.12', '--dry-run', '--json', ...flags], { host: m.host })).stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const json = (await runCli(['install', '--tf', '2.12', '--route', 'toolkit', '--dry-run', '--json', ...flags], { host: m.host })).stdout.trim().split('\n').map((l) => JSON.parse(l));
       const plan = json.find((e) => e.type === 'plan');
       expect(plan.stop).toMatchObject({ step: 'preflight', code: 'preflight-gpu', message: title });
       expect(plan.stop.fix).toContain('sudo dkms autoinstall');
       expect(plan.steps.filter((s: { notReached?: boolean }) => s.notReached).length).toBe(plan.steps.filter((s: { id: string; done: boolean }) => s.id !== 'preflight' && !s.done).length);
       expect(json.at(-1)).toEqual({ type: 'result', ok: false, exitCode: 1, message: 'dry run: nothing was changed' });
       // Without --dry-run and without --yes: not offered, the same stop, exit 1 — never "pass --yes".
-      const asked = await runCli(['install', '--tf', '2.12', ...flags], { host: m.host });
+      const asked = await runCli(['install', '--tf', '2.12', '--route', 'toolkit', ...flags], { host: m.host });
       expect(asked.code).toBe(1);
       expect(asked.stdout).toContain(`✗ Will stop at "Check this machine": ${title}`);
       expect(`${asked.stdout}${asked.stderr}`).not.toContain('--yes');
       // With --yes it runs, and the check itself stops with that message and fix.
-      const run = await runCli(['install', '--tf', '2.12', '--yes', ...flags], { host: m.host });
+      const run = await runCli(['install', '--tf', '2.12', '--route', 'toolkit', '--yes', ...flags], { host: m.host });
       expect(run.code).toBe(1);
       expect(run.stdout).toContain(`✗ Check this machine: ${title}\n    → The driver comes from your package manager`);
       expect(run.stdout).not.toContain('Will stop at');
-      const zh = await runCli(['install', '--tf', '2.12', '--dry-run', '--lang', 'zh', ...flags], { host: m.host });
+      const zh = await runCli(['install', '--tf', '2.12', '--route', 'toolkit', '--dry-run', '--lang', 'zh', ...flags], { host: m.host });
       expect(zh.code).toBe(1);
       expect(zh.stdout).toContain('✗ 将在“检查这台机器”这一步中止：已安装 NVIDIA 显卡驱动 535.261.03，但它的内核模块没有加载');
       expect(zh.stdout).toContain('（执行不到这一步）');

@@ -3,7 +3,7 @@
 // file names exactly the archive of requirements (cudnnArchiveFor) and of the plan's routes (routeFiles),
 // and the commands that get it.
 import { describe, expect, it } from 'vitest';
-import { routeFiles } from '../../src/bundle/routes.js';
+import { routeFiles } from '../../src/routes/index.js';
 import { cudnnArchiveFor } from '../../src/catalog/cudnn-choice.js';
 import { builtinCatalog } from '../../src/catalog/load.js';
 import { requirementsFor } from '../../src/catalog/queries.js';

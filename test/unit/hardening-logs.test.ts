@@ -43,7 +43,7 @@ async function machine() {
     const r = await execa(file, args, { env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home }, extendEnv: false, cwd: base, reject: false });
     return { code: r.exitCode ?? -1, out: `${String(r.stdout)}\n${String(r.stderr)}` };
   };
-  const dryRun = ['install', '--tf', '2.10', '--dry-run', '--cuda-root', path.join(base, 'cuda'), '--cache-dir', cache, '--mirror', MIRROR, '--no-color'];
+  const dryRun = ['install', '--tf', '2.10', '--route', 'toolkit', '--dry-run', '--cuda-root', path.join(base, 'cuda'), '--cache-dir', cache, '--mirror', MIRROR, '--no-color'];
   return { base, victim, home, cache, run, dryRun };
 }
 

@@ -30,10 +30,12 @@ describe('the chooser', () => {
     expect(offeredRoutes(windows, '2.10')).not.toContain('pip');
   });
 
-  it('install picks the route asked for (the installer when none); the pip route locks its venv, the others their toolkit', async () => {
+  it('install picks the route asked for (the recommended one when none); the pip route locks its venv, the others their toolkit', async () => {
     const m = await machineOn('linux');
     const root = await tempDir();
-    const toolkit = choosePlan(m, { mode: 'install', tf: '2.16', options: { ...options, cudaRoot: root } });
+    // No route asked: the one the wizard recommends (redist, where it exists), by the same rule.
+    expect(choosePlan(m, { mode: 'install', tf: '2.16', options: { ...options, cudaRoot: root } }).route).toBe('redist');
+    const toolkit = choosePlan(m, { mode: 'install', route: 'toolkit', tf: '2.16', options: { ...options, cudaRoot: root } });
     expect([toolkit.route, toolkit.lockTarget]).toEqual(['toolkit', toolkit.ctx.toolkitDir]);
     expect(toolkit.stepIds).toEqual(['preflight', 'python', 'disk-space', 'download-cuda', 'install-cuda', 'obtain-cudnn', 'import-cudnn', 'configure-env', 'verify']);
     const venvDir = path.join(root, 'venv');

@@ -6,6 +6,7 @@ import { RouteScreen } from '../../components/RouteScreen.js';
 import { UiContext } from '../../components/UiContext.js';
 import { realHost } from '../../src/host.js';
 import { en } from '../../src/i18n/en.js';
+import { redistText } from '../../src/i18n/redist.js';
 import { realWizardServices } from '../../src/wizard/services.js';
 import { KEY, waitForFrame } from '../helpers/ink.js';
 
@@ -32,6 +33,31 @@ describe('the route question', () => {
     ui.stdin.write(KEY.enter);
     await waitForFrame(() => (picked ? 'picked' : ''), 'picked');
     expect(picked).toBe('redist');
+    ui.unmount();
+  });
+});
+
+describe('the route screen says why, and what each route installs', () => {
+  it('TF 2.21 on Linux: redist recommended with its reason; it installs CUDA 12.9.1 where the version list says 12.5, and says why; no size claim the sizes do not prove', async () => {
+    const s = services('linux');
+    const notes = s.routeNotes!('2.21');
+    expect(s.routes('2.21')[0]).toBe('redist');
+    expect(notes.why).toBe('Recommended: no administrator, and only the CUDA libraries TensorFlow loads, into a folder of your own.');
+    expect(notes.cuda.redist?.version).toBe('12.9.1');
+    expect(notes.cuda.redist?.newer).toContain('TensorFlow 2.21 was built with CUDA 12.5');
+    expect(notes.cuda.toolkit?.version).toMatch(/^12\.5/);
+    expect(notes.cuda.toolkit?.newer).toBeUndefined();
+    // The installer's size is unknown to the catalog: "small download" is not claimed beside it.
+    expect(notes.labels.redist).toBe(redistText.routeLabelPlain);
+    const ui = render(
+      <UiContext.Provider value={{ t: en, unicode: true }}>
+        <RouteScreen tf="2.21.0" routes={s.routes('2.21')} sizes={s.routeSizes!('2.21')} notes={notes} onPick={() => undefined} onBack={() => undefined} />
+      </UiContext.Provider>,
+    );
+    const frame = await waitForFrame(ui.lastFrame, 'installs CUDA 12.9.1');
+    expect(frame).toContain(`${redistText.routeLabelPlain} — recommended`);
+    expect(frame).toContain('Recommended: no administrator');
+    expect(frame).toContain('built with CUDA 12.5');
     ui.unmount();
   });
 });

@@ -2,7 +2,7 @@
 // size and sha256 from the catalog and the redist manifests in assets/, in both languages.
 import { describe, expect, it } from 'vitest';
 import redistData from '../../assets/redist/cuda.json' with { type: 'json' };
-import { routeFiles } from '../../src/bundle/routes.js';
+import { routeFiles } from '../../src/routes/index.js';
 import { loadCatalog } from '../../src/catalog/load.js';
 import { loadRedistCatalog } from '../../src/redist/catalog.js';
 import { runCli } from '../helpers/cli.js';
@@ -17,8 +17,9 @@ describe('requirements: every route, side by side', () => {
     const r = await runCli(['requirements', '--tf', '2.10', '--os', 'windows', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const routes = JSON.parse(r.stdout).routes as RouteDoc[];
-    expect(routes.map((x) => [x.route, x.available])).toEqual([['toolkit', true], ['redist', true], ['pip', false]]);
-    const redist = routes[1];
+    // In the one order of every route list (src/routes/ids.ts): redist, pip, the installer.
+    expect(routes.map((x) => [x.route, x.available])).toEqual([['redist', true], ['pip', false], ['toolkit', true]]);
+    const redist = routes[0];
     expect(redist.cuda).toBe('11.8.0');
     expect(redist.needs).toEqual({ admin: false, login: false });
     const cublas = redist.files.find((f) => f.id === 'libcublas')!;
@@ -29,9 +30,9 @@ describe('requirements: every route, side by side', () => {
     expect(redist.sizesKnown).toBe(false);
     expect(redist.totalBytes).toBeNull();
     expect(redist.knownBytes).toBe(redist.files.reduce((n, f) => n + (f.size ?? 0), 0));
-    expect(routes[0].needs.admin).toBe(true);
-    expect(routes[0].files.map((f) => f.file)).toEqual(['cuda_11.2.2_461.33_win10.exe', 'cudnn-11.2-windows-x64-v8.1.0.77.zip']);
-    expect(routes[2].reason).toContain('Linux and WSL2 only');
+    expect(routes[2].needs.admin).toBe(true);
+    expect(routes[2].files.map((f) => f.file)).toEqual(['cuda_11.2.2_461.33_win10.exe', 'cudnn-11.2-windows-x64-v8.1.0.77.zip']);
+    expect(routes[1].reason).toContain('Linux and WSL2 only');
 
     const text = await runCli(['requirements', '--tf', '2.10', '--os', 'windows', '--no-color']);
     expect(text.stdout).toContain('libcublas-windows-x86_64-11.11.3.6-archive.zip  401.4 MiB');
@@ -45,12 +46,12 @@ describe('requirements: every route, side by side', () => {
     const r = await runCli(['requirements', '--tf', '2.16', '--os', 'linux', '--json']);
     const routes = JSON.parse(r.stdout).routes as RouteDoc[];
     expect(routes.map((x) => x.available)).toEqual([true, true, true]);
-    const redist = routes[1];
+    const redist = routes[0];
     expect(redist.files.map((f) => f.id)).toContain('libnvjitlink');
     expect(redist.sizesKnown).toBe(true);
     expect(redist.totalBytes).toBe(redist.files.reduce((n, f) => n + f.size!, 0));
-    expect(routes[2].pip?.requirement).toBe('tensorflow[and-cuda]==2.16.1');
-    expect(routes[2].totalBytes).toBeNull();
+    expect(routes[1].pip?.requirement).toBe('tensorflow[and-cuda]==2.16.1');
+    expect(routes[1].totalBytes).toBeNull();
     const text = await runCli(['requirements', '--tf', '2.16', '--os', 'linux', '--no-color']);
     expect(text.stdout).toMatch(/pip — tensorflow\[and-cuda\] and the NVIDIA wheels it pins\n {6}no administrator; no login; size unknown\n/);
   });

@@ -7,7 +7,7 @@ import { diagnose } from '../../src/doctor/diagnose.js';
 import { cudaRuntimes, servesBuild, servingRuntimeFor } from '../../src/doctor/runtime-serving.js';
 import { probeMachine } from '../../src/probe/index.js';
 import { choosePlan, offeredRoutes } from '../../src/plan/choose.js';
-import { onlyKinds, routeFiles } from '../../src/bundle/routes.js';
+import { onlyKinds, routeFiles } from '../../src/routes/index.js';
 import { routeTotal } from '../../src/bundle/describe.js';
 import { loadRedistCatalog } from '../../src/redist/catalog.js';
 import { aptCuda, aptLdCacheLines } from '../fixtures/apt-cuda.js';
@@ -151,7 +151,7 @@ describe("the plan over NVIDIA's CUDA 11.8 for TF 2.11 (built with 11.2)", () =>
       expect(plan.ctx.cudnnDir).toBe('/usr/local/cuda-11.8');
     }
     // TF 2.12's own toolkit is the route's: its own steps, which skip what is healthy there.
-    expect(choosePlan(machine, { mode: 'install', tf: '2.12', facts, options: { yes: true, configureEnv: 'no', command: 'cudawiz', cudaRoot: '/usr/local' } }).stepIds).toContain('download-cuda');
+    expect(choosePlan(machine, { mode: 'install', route: 'toolkit', tf: '2.12', facts, options: { yes: true, configureEnv: 'no', command: 'cudawiz', cudaRoot: '/usr/local' } }).stepIds).toContain('download-cuda');
   });
 });
 

@@ -2,35 +2,31 @@
 // tensorflow[and-cuda] bring CUDA and cuDNN into it, put the wheel folders on the loader path where
 // that TF needs it, verify. Nothing outside the venv changes, so the venv is what a run locks.
 import path from 'node:path';
-import { hasAndCuda } from '../../catalog/queries.js';
 import type { Catalog } from '../../catalog/schema.js';
 import { WHEEL_BLOCKERS } from '../../doctor/blockers.js';
 import { UsageError } from '../../errors.js';
 import type { Host } from '../../host.js';
 import { pipText } from '../../i18n/pip.js';
+import { loadRedistCatalog } from '../../redist/catalog.js';
+import { routeFacts, routeFiles } from '../../routes/index.js';
 import { stepsText } from '../../i18n/steps.js';
 import { chosenPlan } from '../chosen.js';
 import { createPlanContext, type PipPlanContext, type PlanOptions } from '../context.js';
 import type { Step } from '../runner.js';
 import { pipInstallStep, pipVerifyStep, venvPython, venvStep, wheelLoaderPathStep } from '../steps/pip.js';
 import { blockerLines, preflightStep } from '../steps/preflight.js';
+import { targetRoute, type PlanTarget } from '../target.js';
 import type { Route } from './route.js';
 
 export type { PipPlanContext } from '../context.js';
 
 export const DEFAULT_VENV_DIR = '.venv';
 
-/** Why the pip route cannot serve this TF on this OS, or undefined when it can. */
-export function pipRouteRefusal(catalog: Catalog, tf: string, os: Host['os']): string | undefined {
-  if (os !== 'linux') return pipText.refusalWindows(tf, hasAndCuda(catalog, tf, 'linux'));
-  if (!hasAndCuda(catalog, tf, os)) return pipText.refusalPredates(tf, catalog.tensorflow.andCudaFirst);
-  return undefined;
-}
-
-export function createPipPlanContext(catalog: Catalog, host: Host, options: PlanOptions & { venvDir?: string }): PipPlanContext {
-  const refusal = pipRouteRefusal(catalog, options.tf, host.os);
-  if (refusal) throw new UsageError(refusal, pipText.useToolkitRoute(options.tf, host.os === 'linux'));
-  return { ...createPlanContext(catalog, host, options), venvDir: path.resolve(options.venvDir ?? DEFAULT_VENV_DIR) };
+/** The pip route's context; a usage error (its facts' reason and fix) where it does not exist for this TF here. */
+export function createPipPlanContext(catalog: Catalog, host: Host, options: PlanOptions & { venvDir?: string }, target?: PlanTarget): PipPlanContext {
+  const files = target ? targetRoute(target, 'pip') : routeFiles(catalog, loadRedistCatalog(), options.tf, host.os, 'pip');
+  if (!files.available) throw new UsageError(files.reason ?? '', files.fix);
+  return { ...createPlanContext(catalog, host, options, target), venvDir: path.resolve(options.venvDir ?? DEFAULT_VENV_DIR) };
 }
 
 /** Only the driver matters (and, in WSL2, the Windows driver's libcuda): CUDA and cuDNN come as wheels. */
@@ -52,11 +48,11 @@ export function pipRouteSteps(): Step<PipPlanContext>[] {
 }
 
 export const pipRoute: Route = {
-  id: 'pip',
-  offered: (machine, tf) => !pipRouteRefusal(machine.catalog, tf, machine.host.os),
+  ...routeFacts('pip'),
+  offered: (target) => targetRoute(target, 'pip').available,
   repairs: () => false,
-  plan(machine, request) {
-    const ctx = createPipPlanContext(machine.catalog, machine.host, { ...request.options, tf: request.tf, venvDir: request.options.venvDir ?? DEFAULT_VENV_DIR });
+  plan(machine, request, target) {
+    const ctx = createPipPlanContext(machine.catalog, machine.host, { ...request.options, tf: request.tf, venvDir: request.options.venvDir ?? DEFAULT_VENV_DIR }, target);
     return chosenPlan('pip', request.mode, ctx, pipRouteSteps(), ctx.venvDir);
   },
 };

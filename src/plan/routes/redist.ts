@@ -3,7 +3,6 @@
 // user only, and verify. No administrator, no installer, no login. A toolkit cudawiz laid out this
 // way is repaired the same way it was made.
 import path from 'node:path';
-import { requirementsFor } from '../../catalog/queries.js';
 import type { Catalog } from '../../catalog/schema.js';
 import { toolkitServes } from '../../doctor/toolkit-lookup.js';
 import { CudawizError, UsageError } from '../../errors.js';
@@ -28,28 +27,32 @@ import { envStep } from '../steps/env.js';
 import { blockerLines, preflightStep } from '../steps/preflight.js';
 import { redistDownloadStep, redistRepairStep, redistUnpackStep } from '../steps/redist.js';
 import { verifiedOrThrow, verifyStep, verifyTarget } from '../steps/verify.js';
-import type { PlanMachine, PlanRequest, Route } from './route.js';
+import { routeFacts } from '../../routes/index.js';
+import { targetRoute, type PlanTarget } from '../target.js';
+import type { Route } from './route.js';
 
 export type { RedistPlanContext } from '../context.js';
 
-/** The plan context for the redist route; a usage error where the route does not exist for this TF here. */
-export function createRedistPlanContext(catalog: Catalog, redist: RedistCatalog, host: Host, options: PlanOptions & { pinRelease?: string }): RedistPlanContext {
+/**
+ * The plan context for the redist route; a usage error where the route does not exist for this TF here.
+ * The release is chosen here, once, with the target's driver when the machine was looked at: the
+ * toolkit folder the lock, the checks and the writes name is settled with it.
+ */
+export function createRedistPlanContext(catalog: Catalog, redist: RedistCatalog, host: Host, options: PlanOptions & { pinRelease?: string }, target?: PlanTarget): RedistPlanContext {
   const root = options.cudaRoot ?? userToolkitRoot(host.os, host.env, host.home);
-  const base = createPlanContext(catalog, host, { ...options, cudaRoot: root });
-  const route = redistRouteFor(redist, catalog, base.req, host.os, undefined, options.pinRelease);
+  const base = createPlanContext(catalog, host, { ...options, cudaRoot: root }, target);
+  const route = redistRouteFor(redist, catalog, base.req, host.os, target?.driver, options.pinRelease);
   if (!route.ok) throw new UsageError(route.reason, route.fix);
-  return withChoice({ ...base, redist, choice: route.choice, pinRelease: options.pinRelease }, route.choice);
-}
-
-function withChoice(ctx: RedistPlanContext, choice: RedistChoice): RedistPlanContext {
-  ctx.choice = choice;
-  ctx.cuda = choice.majorMinor;
-  ctx.toolkitDir = toolkitDir(ctx.os, ctx.root, choice.majorMinor);
-  return ctx;
+  const choice: RedistChoice = route.choice;
+  return { ...base, redist, choice, pinRelease: options.pinRelease, cuda: choice.majorMinor, toolkitDir: toolkitDir(base.os, root, choice.majorMinor) };
 }
 
 /** No redist release this driver can run: the plan says it will stop, the run stops. */
 const noRelease = (route: Extract<ReturnType<typeof redistRouteFor>, { ok: false }>) => new CudawizError(route.reason, { fix: route.fix, code: 'redist-no-release' });
+
+/** The driver now runs another release than the plan chose: the run stops rather than change folders under its lock. */
+const releaseChanged = (ctx: RedistPlanContext, now: RedistChoice) =>
+  new CudawizError(redistText.releaseChanged(ctx.choice.release.version, now.release.version, now.driver ?? '?'), { fix: redistText.releaseChangedFix, code: 'redist-release-changed' });
 
 export const redistPreflightStep = preflightStep<RedistPlanContext, ReturnType<typeof redistRouteFor>>({
   title: () => redistText.stepPreflight,
@@ -57,10 +60,9 @@ export const redistPreflightStep = preflightStep<RedistPlanContext, ReturnType<t
   laysToolkitIn: (ctx) => ctx.toolkitDir,
   look: (ctx, facts) => redistRouteFor(ctx.redist, ctx.catalog, ctx.req, ctx.os, facts.gpu.driver.version ?? undefined, ctx.pinRelease),
   ready: (_ctx, route) => (route.ok ? route.choice.why : route.reason),
-  refuse: (_ctx, route) => (route.ok ? undefined : noRelease(route)),
+  refuse: (ctx, route) => (!route.ok ? noRelease(route) : route.choice.release.version !== ctx.choice.release.version ? releaseChanged(ctx, route.choice) : undefined),
   async passed(ctx, facts, route, shown) {
     if (!route.ok) throw noRelease(route);
-    withChoice(ctx, route.choice);
     const gpu = facts.gpu.gpus[0];
     return {
       summary: stepsText.redistMachine(gpu ? stepsText.machineSummary(gpu.name, facts.gpu.driver.version ?? '?') : stepsText.ok, route.choice.release.version),
@@ -109,23 +111,23 @@ export function redistRepairRoute(): RouteRepairSteps {
   return { install: redistRouteSteps() as Step<PlanContext>[], files: [redistRepairStep as Step<PlanContext>] };
 }
 
-/** The redist toolkit on this machine that serves the request's TF, if any. */
-function redistToolkitFor(machine: PlanMachine, request: PlanRequest): Toolkit | undefined {
-  const cuda = requirementsFor(machine.catalog, request.tf, machine.host.os).cuda;
-  return cuda ? request.facts?.toolkits.find((t) => t.redist && t.majorMinor && toolkitServes(t, cuda)) : undefined;
+/** The redist toolkit on this machine that serves the target's TF, if any. */
+function redistToolkitFor(target: PlanTarget): Toolkit | undefined {
+  const cuda = target.req.cuda;
+  return cuda ? target.facts?.toolkits.find((t) => t.redist && t.majorMinor && toolkitServes(t, cuda)) : undefined;
 }
 
 export const redistRoute: Route = {
-  id: 'redist',
-  offered: (machine, tf) => redistRouteFor(machine.redist(), machine.catalog, requirementsFor(machine.catalog, tf, machine.host.os), machine.host.os).ok,
-  repairs: (machine, request) => Boolean(redistToolkitFor(machine, request)),
-  plan(machine, request) {
-    const made = request.mode === 'repair' ? redistToolkitFor(machine, request) : undefined;
+  ...routeFacts('redist'),
+  offered: (target) => targetRoute(target, 'redist').available,
+  repairs: (target) => Boolean(redistToolkitFor(target)),
+  plan(machine, request, target) {
+    const made = request.mode === 'repair' ? redistToolkitFor(target) : undefined;
     const options = { ...request.options, tf: request.tf, ...(made ? { cudaRoot: path.dirname(made.path), pinRelease: made.redist!.release } : {}) };
-    const ctx = createRedistPlanContext(machine.catalog, machine.redist(), machine.host, options);
+    const ctx = createRedistPlanContext(machine.catalog, machine.redist(), machine.host, options, target);
     if (!made) return chosenPlan('redist', request.mode, ctx, redistRouteSteps());
-    const findings = diagnose(machine.catalog, request.facts!, { tf: ctx.tf, os: ctx.os });
-    const { ctx: settled, steps } = repairPlanFor(findings, ctx, redistRepairRoute(), request.facts);
+    const findings = target.findings ?? diagnose(machine.catalog, target.facts!, { tf: ctx.tf, os: ctx.os });
+    const { ctx: settled, steps } = repairPlanFor(findings, ctx, redistRepairRoute(), target.facts);
     return chosenPlan('redist', 'repair', settled, steps as Step<RedistPlanContext>[], cudnnTargetDir(settled));
   },
 };

@@ -2,7 +2,6 @@
 // loader path, verify. Also what repair falls back to: its steps skip what is healthy.
 import { requireInstallPermission } from '../../cuda/elevation.js';
 import { toolkitState } from '../../cuda/toolkit-state.js';
-import { diagnose } from '../../doctor/diagnose.js';
 import { CudawizError } from '../../errors.js';
 import { stepsText } from '../../i18n/steps.js';
 import { verifySetup } from '../../verify/index.js';
@@ -20,7 +19,9 @@ import { blockerLines, preflightStep } from '../steps/preflight.js';
 import { pythonStep } from '../steps/python.js';
 import { spaceStep } from '../steps/space.js';
 import { verifiedOrThrow, verifyStep, verifyTarget } from '../steps/verify.js';
-import type { PlanMachine, Route } from './route.js';
+import { routeFacts } from '../../routes/index.js';
+import { targetRoute, type PlanMachine, type PlanTarget } from '../target.js';
+import type { Route } from './route.js';
 
 export const toolkitPreflightStep = preflightStep<PlanContext, undefined>({
   title: () => stepsText.checkMachine,
@@ -71,34 +72,31 @@ function servedByAnotherToolkit(findings: readonly Finding[], facts: MachineFact
 }
 
 /**
- * Whether the installer route, for `tf` on this machine, would plan from the findings (TF can load
- * another toolkit's CUDA): then it brings only cuDNN, and the wizard offers it first, with that size.
+ * Whether the installer route, for the target's TF on this machine, would plan from the findings (TF can
+ * load another toolkit's CUDA): then it brings only cuDNN, and it is the recommended route, with that size.
+ * `cudaRoot`: where the route would install (--cuda-root), else the default.
  */
-export function toolkitServedElsewhere(machine: PlanMachine, tf: string, facts: MachineFacts): boolean {
-  try {
-    const ctx = createPlanContext(machine.catalog, machine.host, { tf, configureEnv: 'no', command: 'cudawiz' });
-    return servedByAnotherToolkit(diagnose(machine.catalog, facts, { tf: ctx.tf, os: ctx.os }), facts, ctx);
-  } catch {
-    // A TF the catalog cannot plan for: the route's own answer comes when it is chosen.
-    return false;
-  }
+export function toolkitServedElsewhere(machine: PlanMachine, target: PlanTarget, cudaRoot?: string): boolean {
+  if (!target.facts || !target.findings || !targetRoute(target, 'toolkit').available) return false;
+  const ctx = createPlanContext(machine.catalog, machine.host, { tf: target.tf, configureEnv: 'no', command: 'cudawiz', cudaRoot }, target);
+  return servedByAnotherToolkit(target.findings, target.facts, ctx);
 }
 
 export const toolkitRoute: Route = {
-  id: 'toolkit',
-  offered: () => true,
+  ...routeFacts('toolkit'),
+  offered: (target) => targetRoute(target, 'toolkit').available,
   repairs: () => true,
-  plan(machine, request) {
+  plan(machine, request, target) {
     const { catalog, host } = machine;
-    const ctx = createPlanContext(catalog, host, { ...request.options, tf: request.tf });
-    if (request.facts) {
-      const findings = diagnose(catalog, request.facts, { tf: ctx.tf, os: ctx.os });
+    const ctx = createPlanContext(catalog, host, { ...request.options, tf: request.tf }, target);
+    const { facts, findings } = target;
+    if (facts && findings) {
       // install where TF can load another toolkit's CUDA (apt's in /usr; 11.8 for TF 2.11): never
       // NVIDIA's installer beside it, only what is missing, planned from the findings as repair plans it.
-      const served = request.mode === 'install' && servedByAnotherToolkit(findings, request.facts, ctx);
+      const served = request.mode === 'install' && servedByAnotherToolkit(findings, facts, ctx);
       if (request.mode === 'repair' || served) {
         // Where cuDNN goes is settled now, in the context the plan runs with: the lock names that folder.
-        const { ctx: settled, steps } = repairPlanFor(findings, ctx, toolkitSteps(), request.facts);
+        const { ctx: settled, steps } = repairPlanFor(findings, ctx, toolkitSteps(), facts);
         return chosenPlan('toolkit', request.mode, settled, steps, cudnnTargetDir(settled));
       }
     }

@@ -1,7 +1,7 @@
 // A cuDNN-only repair's first line: why the CUDA TF loads already serves it (runtime-serving's rule, the
 // doctor's own), so only cuDNN comes, with the full toolkit named as the alternative and its size.
 import { routeTotal } from '../../bundle/describe.js';
-import { routeFiles } from '../../bundle/routes.js';
+import { routeFiles } from '../../routes/index.js';
 import { servingRuntimeFor } from '../../doctor/runtime-serving.js';
 import { remediesText as R } from '../../i18n/remedies.js';
 import type { MachineFacts } from '../../probe/types.js';

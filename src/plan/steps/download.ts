@@ -2,6 +2,7 @@
 // installer, a public cuDNN archive) goes through `fetchFile`, and `fileSource(ctx)` is the one
 // parameter that says from where. Today: NVIDIA, through the mirror, into the verified cache; an
 // offline bundle (`install --from DIR`) is another FileSource chosen here from the plan's options.
+import { FALLBACK_ROUTE } from '../../routes/ids.js';
 import { fileFromBundle } from '../../bundle/source.js';
 import { fetchVerified, type DownloadTarget, type FetchResult } from '../../fetch/index.js';
 import { assertReachable, type OfflineAdvice } from '../../fetch/offline.js';
@@ -38,7 +39,7 @@ export const bundleSource: FileSource = async (ctx, io, target) => {
 
 /** What an offline machine is told to bundle: this plan's TF, route and OS. */
 export function offlineAdvice(ctx: PlanContext): OfflineAdvice {
-  return { tf: ctx.tf, route: 'choice' in ctx ? 'redist' : 'toolkit', os: ctx.os };
+  return { tf: ctx.tf, route: ctx.route ?? FALLBACK_ROUTE, os: ctx.os };
 }
 
 /** The network, but a host that cannot be reached at all is "you are offline" with the bundle to make, at once. */

@@ -53,9 +53,14 @@ async function othersFolderStop<C extends PlanContext>(ctx: C, dir?: string): Pr
 
 export function preflightStep<C extends PlanContext, L>(route: PreflightRoute<C, L>): Step<C> {
   const blockers = route.blockers ?? SETUP_BLOCKERS;
-  async function machineCheck(ctx: C) {
-    const facts = await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog, ...(route.python ? { python: route.python(ctx) } : {}) });
-    const findings = diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os });
+  /**
+   * The machine as the doctor sees it for this TF. The plan's preview (`fresh` false) reads the target's
+   * facts and findings, resolved once when the plan was chosen (src/plan/target.ts); the run looks afresh.
+   */
+  async function machineCheck(ctx: C, fresh: boolean) {
+    const known = !fresh && !route.python && ctx.target?.facts && ctx.target.findings ? ctx.target : undefined;
+    const facts = known?.facts ?? (await ctx.probes.machine({ cudaRoot: ctx.root, catalog: ctx.catalog, ...(route.python ? { python: route.python(ctx) } : {}) }));
+    const findings = known?.findings ? [...known.findings] : diagnose(ctx.catalog, facts, { tf: ctx.tf, os: ctx.os });
     const look = route.look(ctx, facts);
     const found = blockersIn(findings, blockers);
     // The same error for the plan's preview and the run: what the plan says will stop it is what does.
@@ -72,7 +77,7 @@ export function preflightStep<C extends PlanContext, L>(route: PreflightRoute<C,
     async check(ctx) {
       const early = route.before?.(ctx);
       if (early) return { done: false, reason: early.reason, stop: early.error };
-      const { blocking, look, stop } = await machineCheck(ctx);
+      const { blocking, look, stop } = await machineCheck(ctx, false);
       // A bundle others can change is named in the plan (#37 B3): only cudawiz's checked copies are used, but the user should know.
       const shared = ctx.bundle?.sharedBy ? ` ${bundleText.sharedBundle(ctx.bundle.dir, ctx.bundle.sharedBy)}` : '';
       if (!stop) return { done: false, reason: `${route.ready(ctx, look)}${shared}` };
@@ -81,7 +86,7 @@ export function preflightStep<C extends PlanContext, L>(route: PreflightRoute<C,
     async run(ctx) {
       const early = route.before?.(ctx);
       if (early) throw early.error;
-      const { facts, look, shown, stop } = await machineCheck(ctx);
+      const { facts, look, shown, stop } = await machineCheck(ctx, true);
       ctx.facts = facts;
       if (stop) throw stop;
       return route.passed(ctx, facts, look, shown);
