@@ -145,8 +145,8 @@ describe('the wizard in Chinese when it needs the user', () => {
     for (let i = 0; i < 40 && !focused.test(await t.screen()); i++) {
       const before = await t.screen();
       await t.keys('Down');
-      // The next frame: each look at the pane is a tmux process, so this loop paces itself.
-      for (const deadline = Date.now() + 5_000; (await t.screen()) === before && Date.now() < deadline; );
+      // The next frame, looked for when the wizard has written to the pane.
+      await t.waitForChange(before);
     }
     expect(await t.screen()).toMatch(focused);
   }

@@ -25,46 +25,66 @@ export function pythonItself(): Promise<string> {
 
 const WRITER = String.raw`
 import base64, io, json, sys, tarfile, zipfile
-spec = json.load(sys.stdin)
-out, fmt, entries = spec['file'], spec['format'], spec['entries']
-if fmt == 'zip':
-    with zipfile.ZipFile(out, 'w', zipfile.ZIP_STORED if spec.get('store') else zipfile.ZIP_DEFLATED) as z:
-        for e in entries:
-            if e['type'] == 'dir':
-                z.writestr(zipfile.ZipInfo(e['name'].rstrip('/') + '/'), b'')
-            elif e['type'] == 'symlink':
-                i = zipfile.ZipInfo(e['name']); i.create_system = 3; i.external_attr = (0o120777 << 16)
-                z.writestr(i, e['target'])
-            else:
-                i = zipfile.ZipInfo(e['name']); i.external_attr = (0o100644 << 16)
-                z.writestr(i, base64.b64decode(e['data']))
-else:
-    extra = {'preset': spec['xzPreset']} if fmt != 'tar.gz' and spec.get('xzPreset') is not None else {}
-    with tarfile.open(out, 'w:gz' if fmt == 'tar.gz' else 'w:xz', format=tarfile.GNU_FORMAT, **extra) as t:
-        for e in entries:
-            i = tarfile.TarInfo(e['name']); i.mtime = 1572480000
-            if e['type'] == 'dir':
-                i.type = tarfile.DIRTYPE; i.mode = 0o755; t.addfile(i)
-            elif e['type'] == 'symlink':
-                i.type = tarfile.SYMTYPE; i.linkname = e['target']; i.mode = 0o777; t.addfile(i)
-            elif e['type'] == 'hardlink':
-                i.type = tarfile.LNKTYPE; i.linkname = e['target']; i.mode = 0o644; t.addfile(i)
-            elif e['type'] == 'fifo':
-                i.type = tarfile.FIFOTYPE; i.mode = 0o644; t.addfile(i)
-            else:
-                b = base64.b64decode(e['data']); i.size = len(b); i.mode = 0o644; t.addfile(i, io.BytesIO(b))
+def write(spec):
+  out, fmt, entries = spec['file'], spec['format'], spec['entries']
+  if fmt == 'zip':
+      with zipfile.ZipFile(out, 'w', zipfile.ZIP_STORED if spec.get('store') else zipfile.ZIP_DEFLATED) as z:
+          for e in entries:
+              if e['type'] == 'dir':
+                  z.writestr(zipfile.ZipInfo(e['name'].rstrip('/') + '/'), b'')
+              elif e['type'] == 'symlink':
+                  i = zipfile.ZipInfo(e['name']); i.create_system = 3; i.external_attr = (0o120777 << 16)
+                  z.writestr(i, e['target'])
+              else:
+                  i = zipfile.ZipInfo(e['name']); i.external_attr = (0o100644 << 16)
+                  z.writestr(i, base64.b64decode(e['data']))
+  else:
+      extra = {'preset': spec['xzPreset']} if fmt != 'tar.gz' and spec.get('xzPreset') is not None else {}
+      with tarfile.open(out, 'w:gz' if fmt == 'tar.gz' else 'w:xz', format=tarfile.GNU_FORMAT, **extra) as t:
+          for e in entries:
+              i = tarfile.TarInfo(e['name']); i.mtime = 1572480000
+              if e['type'] == 'dir':
+                  i.type = tarfile.DIRTYPE; i.mode = 0o755; t.addfile(i)
+              elif e['type'] == 'symlink':
+                  i.type = tarfile.SYMTYPE; i.linkname = e['target']; i.mode = 0o777; t.addfile(i)
+              elif e['type'] == 'hardlink':
+                  i.type = tarfile.LNKTYPE; i.linkname = e['target']; i.mode = 0o644; t.addfile(i)
+              elif e['type'] == 'fifo':
+                  i.type = tarfile.FIFOTYPE; i.mode = 0o644; t.addfile(i)
+              else:
+                  b = base64.b64decode(e['data']); i.size = len(b); i.mode = 0o644; t.addfile(i, io.BytesIO(b))
+for spec in json.load(sys.stdin):
+    write(spec)
 `;
 
+export interface ArchiveOptions {
+  store?: boolean;
+  /** tar.xz: xz's preset (0–9; Python's default 6 is slow to write big fixtures; reading costs about the same). */
+  xzPreset?: number;
+}
+
+export interface ArchiveSpec extends ArchiveOptions {
+  file: string;
+  format: FixtureFormat;
+  entries: FixtureEntry[];
+}
+
+/** Writes each archive, exactly these entries in this order, with one Python for them all (a Python start costs more than a small archive). */
+export async function writeArchives(specs: ArchiveSpec[]): Promise<void> {
+  if (specs.length === 0) return;
+  const input = specs.map((a) => ({
+    file: a.file,
+    format: a.format,
+    store: a.store,
+    xzPreset: a.xzPreset,
+    entries: a.entries.map((e) => ({ name: e.name, type: e.type ?? 'file', target: e.target, data: Buffer.from(e.data ?? '').toString('base64') })),
+  }));
+  await execa(await pythonItself(), ['-c', WRITER], { input: JSON.stringify(input) });
+}
+
 /** Writes exactly these entries, in this order, into an archive. */
-export async function writeArchive(file: string, format: FixtureFormat, entries: FixtureEntry[], options: { store?: boolean; /** tar.xz: xz's preset (0–9; Python's default 6 is slow to write big fixtures; reading costs about the same). */ xzPreset?: number } = {}): Promise<string> {
-  const spec = {
-    file,
-    format,
-    store: options.store,
-    xzPreset: options.xzPreset,
-    entries: entries.map((e) => ({ name: e.name, type: e.type ?? 'file', target: e.target, data: Buffer.from(e.data ?? '').toString('base64') })),
-  };
-  await execa(await pythonItself(), ['-c', WRITER], { input: JSON.stringify(spec) });
+export async function writeArchive(file: string, format: FixtureFormat, entries: FixtureEntry[], options: ArchiveOptions = {}): Promise<string> {
+  await writeArchives([{ file, format, entries, ...options }]);
   return file;
 }
 

@@ -3,11 +3,16 @@
 // a fixture redistrib_11.8.0.json beside them and a --catalog overlay carrying their real sha256.
 // Real tar.xz (Python's tarfile) and zip; libraries under their real names and links, of bytes that
 // compress about as GPU libraries do (see libraryBytes), so unpacking costs what it costs for real.
+// Writing them costs more than unpacking (xz, Python): each plain archive is written once per fixture
+// version into a cache under the temp folder shared by all test files (fixtureCache), and copied from there.
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import redistData from '../../assets/redist/cuda.json' with { type: 'json' };
-import { peBytes, writeArchive, type FixtureEntry } from './cudnn-archive.js';
+import { peBytes, writeArchives, type ArchiveSpec, type FixtureEntry } from './cudnn-archive.js';
 import type { NvidiaMirror } from './mirror.js';
 
 export type FixturePlatform = 'linux-x86_64' | 'windows-x86_64';
@@ -128,15 +133,27 @@ export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, opt
   const archives: RedistFixture['archives'] = {};
   const manifest: Record<string, unknown> = { release_date: release === '11.8.0' ? '2022-10-03' : '2025-06-05', release_label: release, release_product: 'cuda' };
   const overlayComponents: Record<string, unknown> = {};
+  const wanted: { id: string; rel: string; file: string; cached?: string }[] = [];
+  const toWrite: ArchiveSpec[] = [];
   for (const id of Object.keys(data.components)) {
-    const c = data.components[id];
-    const rel = c[platform]?.relative_path;
+    const rel = data.components[id][platform]?.relative_path;
     if (!rel) continue;
     const name = path.posix.basename(rel);
     const top = name.replace(/\.(tar\.xz|zip)$/, '');
+    const file = path.join(dir, name);
+    const extra = options.extra?.[id]?.(top);
+    // An archive with hostile extras is the test's own (their links point into its temp folders): written fresh.
+    const cached = extra ? undefined : path.join(await fixtureCache(), `redist-${release}-${platform}-${unit}-${options.nvccExe ? sha256Of(options.nvccExe).slice(0, 16) : 'nvcc'}-${name}`);
+    wanted.push({ id, rel, file, cached });
+    if (cached && (await copyFile(cached, file).then(() => true, () => false))) continue;
     const entries = members(release, id, platform, (w) => libraryBytes(w * unit), options.nvccExe);
-    const file = await writeArchive(path.join(dir, name), platform === 'linux-x86_64' ? 'tar.xz' : 'zip', [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }, ...(options.extra?.[id]?.(top) ?? [])], { xzPreset: 1 });
+    toWrite.push({ file, format: platform === 'linux-x86_64' ? 'tar.xz' : 'zip', entries: [...entries.map((e) => ({ ...e, name: `${top}/${e.name}` })), { name: `${top}/LICENSE`, data: 'NVIDIA Software License Agreement\n' }, ...(extra ?? [])], xzPreset: 1 });
+  }
+  await writeArchives(toWrite);
+  for (const { id, rel, file, cached } of wanted) {
     const bytes = await readFile(file);
+    if (cached && toWrite.some((a) => a.file === file)) await keep(cached, bytes);
+    const c = data.components[id];
     const served = await mirror.addFile(`compute/cuda/redist/${rel}`, bytes);
     archives[id] = { urlPath: `compute/cuda/redist/${rel}`, sha256: served.sha256, size: served.size, file };
     const entry = { relative_path: rel, sha256: served.sha256, md5: served.md5, size: String(served.size) };
@@ -150,3 +167,31 @@ export async function serveRedistFixtures(mirror: NvidiaMirror, dir: string, opt
 }
 
 export const sha256Of = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+let cacheDir: Promise<string> | undefined;
+/**
+ * The folder that holds the archives written for this version of the fixtures (its name carries a
+ * hash of the files that decide their contents), shared by every test file of every run on this machine.
+ */
+export function fixtureCache(): Promise<string> {
+  cacheDir ??= (async () => {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const hash = createHash('sha256');
+    for (const f of [path.join(here, 'redist-fixture.ts'), path.join(here, 'cudnn-archive.ts'), path.join(here, '../../assets/redist/cuda.json')]) hash.update(readFileSync(f));
+    const d = path.join(os.tmpdir(), `cudawiz-test-fixtures-${hash.digest('hex').slice(0, 16)}`);
+    await mkdir(d, { recursive: true });
+    return d;
+  })();
+  return cacheDir;
+}
+
+/** Puts a finished archive in the cache whole or not at all: written beside it, then renamed (files side by side may race; either copy is whole). */
+async function keep(cached: string, bytes: Buffer): Promise<void> {
+  const part = `${cached}.${process.pid}.${randomBytes(4).toString('hex')}.part`;
+  try {
+    await writeFile(part, bytes);
+    await rename(part, cached);
+  } catch {
+    await rm(part, { force: true });
+  }
+}
