@@ -69,17 +69,28 @@ export function shownValue(value: unknown): unknown {
 }
 
 function valuesShown<F extends (...args: unknown[]) => unknown>(fn: F): F {
-  return ((...args: unknown[]) => {
-    const out = fn(...args.map(shownValue));
+  // `this` passes through: a table's method may read its own table (`this.summary`).
+  return function (this: unknown, ...args: unknown[]) {
+    const out = fn.apply(this, args.map(shownValue));
     return typeof out === 'string' ? ownLines(out) : out;
-  }) as F;
+  } as F;
 }
 
+/** One table entry as a message uses it: a string is our own text, a function's values are escaped. */
+const shownEntry = (v: unknown) => (typeof v === 'function' ? valuesShown(v as (...args: unknown[]) => unknown) : typeof v === 'string' ? ownLines(v) : v);
+
 export function localized<T extends object>(tables: { en: T; zh: NoInfer<T> }): T {
-  const wrapped = (table: T) =>
-    Object.fromEntries(
-      Object.entries(table).map(([k, v]) => [k, typeof v === 'function' ? valuesShown(v as (...args: unknown[]) => unknown) : typeof v === 'string' ? ownLines(v) : v]),
-    ) as T;
+  // Getters stay getters: a table may name another table's words, read when asked (not when loaded).
+  const wrapped = (table: T) => {
+    const out = {} as T;
+    for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(table))) {
+      if (d.get) {
+        const get = d.get;
+        Object.defineProperty(out, k, { enumerable: true, get() { return shownEntry(get.call(this)); } });
+      } else Object.defineProperty(out, k, { enumerable: true, writable: true, value: shownEntry(d.value) });
+    }
+    return out;
+  };
   const both = { en: wrapped(tables.en), zh: wrapped(tables.zh) };
   return new Proxy(tables.en, {
     get: (_target, key) => Reflect.get(both[current], key),

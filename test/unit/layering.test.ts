@@ -120,13 +120,13 @@ describe('layering', () => {
 const LAYERS: { name: string; members: string[] }[] = [
   {
     name: 'used by all',
-    members: ['src/i18n', 'src/trust', 'src/errors.ts', 'src/platform.ts', 'src/host.ts', 'src/command-result.ts', 'src/redact.ts', 'src/format.ts', 'src/status.ts', 'src/fs-errors.ts', 'src/version.ts', 'src/path-flags.ts'],
+    members: ['src/i18n', 'src/trust', 'src/errors.ts', 'src/platform.ts', 'src/host.ts', 'src/command-result.ts', 'src/redact.ts', 'src/format.ts', 'src/status.ts', 'src/fs-errors.ts', 'src/version.ts', 'src/path-flags.ts', 'src/routes/ids.ts'],
   },
   { name: 'facts: the catalog and the wheels', members: ['src/catalog', 'src/wheels'] },
   { name: 'facts: the probe', members: ['src/probe'] },
   {
     name: 'services',
-    members: ['src/doctor', 'src/verify', 'src/env', 'src/pip', 'src/redist', 'src/bundle', 'src/cuda', 'src/cudnn', 'src/fetch', 'src/lock'],
+    members: ['src/doctor', 'src/verify', 'src/env', 'src/pip', 'src/redist', 'src/bundle', 'src/cuda', 'src/cudnn', 'src/fetch', 'src/lock', 'src/routes'],
   },
   { name: 'the plan', members: ['src/plan'] },
   { name: 'io: what a command reads and writes', members: ['src/io'] },
