@@ -28,6 +28,7 @@ import { requireInstallPermission } from './elevation.js';
 import { explainInstallerExit, type InstallerOutcome } from './exit-codes.js';
 import { describeToolkitState, toolkitState, treeSize, type ToolkitState } from './toolkit-state.js';
 import { cudaText as T } from '../i18n/cuda.js';
+import { ownLines } from '../i18n/localized.js';
 
 export type ToolkitPhase = 'checking' | 'skipped' | 'starting' | 'installing' | 'verifying' | 'stopping' | 'done';
 
@@ -100,14 +101,15 @@ class LineTail {
     if (this.lines.length > TAIL_LINES) this.lines.shift();
     this.onLine?.(line);
   }
+  /** The last lines, one per line: a log's lines are shown as lines (each one's control characters still escaped at the output edge). */
   text(): string {
-    return this.lines.join('\n');
+    return ownLines(this.lines.join('\n'));
   }
 }
 
 async function tailOfFile(file: string, lines = TAIL_LINES): Promise<string> {
   const text = await readFile(file, 'utf8').catch(() => '');
-  return text.split(/\r?\n/).filter((l) => l.trim()).slice(-lines).join('\n');
+  return ownLines(text.split(/\r?\n/).filter((l) => l.trim()).slice(-lines).join('\n'));
 }
 
 /** The newest of the installer's own logs written since `since`, with its tail. */
