@@ -20,7 +20,7 @@ import { cliText } from '../i18n/cli.js';
 import { undoWheelLibraryFix } from '../pip/index.js';
 import type { EnvChange, Undo } from '../env/index.js';
 import { readEnvJournal } from '../env/index.js';
-import { journalledUninstaller, uninstallInstallerToolkit } from '../env/installer-toolkit.js';
+import { handedOverUndo, journalledUninstaller, uninstallInstallerToolkit } from '../env/installer-toolkit.js';
 import { uninstallerCommandLine } from '../cuda/uninstaller.js';
 import { envText } from '../i18n/env.js';
 import { askable, confirm } from './plan-command.js';
@@ -42,6 +42,8 @@ async function installerToolkits(journalFile: string | undefined): Promise<EnvCh
 function installerToolkitConsent(ctx: CommandContext, keep: boolean, yes: boolean): (change: EnvChange) => Promise<Undo> {
   return async (change) => {
     const version = change.installer?.version ?? '?';
+    // Nothing to ask where cudawiz could not run the way out itself: say how, once.
+    if (handedOverUndo(change)) return uninstallInstallerToolkit(ctx.host, change);
     const how = commandsText.removeItWith(howToRemove(change));
     if (keep) return { outcome: 'kept', reason: commandsText.installerToolkitKeptFlag(version), fix: how };
     if (!yes) {

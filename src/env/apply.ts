@@ -232,7 +232,12 @@ async function undoOne(host: Host, change: EnvChange, options: RollbackOptions):
   return { outcome: 'undone' };
 }
 
-export type Undo = { outcome: 'undone' } | { outcome: 'kept'; reason: string; fix?: string } | { outcome: 'failed'; message: string };
+/**
+ * What undoing one change came to. `kept` with `handedOver`: the change stays on the machine and only
+ * the user can take it back (a toolkit in Programs and Features): said once, and the entry leaves the
+ * journal, since no later run of cudawiz could do more.
+ */
+export type Undo = { outcome: 'undone' } | { outcome: 'kept'; reason: string; fix?: string; handedOver?: true } | { outcome: 'failed'; message: string };
 
 export interface RollbackOptions {
   host: Host;
@@ -263,7 +268,7 @@ export async function rollbackEnvChanges(journalFile: string, options: RollbackO
     if (undo.outcome === 'undone') result.undone.push(change);
     else if (undo.outcome === 'kept') {
       result.kept.push({ change, reason: undo.reason, fix: undo.fix });
-      left.unshift(entry);
+      if (!undo.handedOver) left.unshift(entry);
     } else {
       result.failed.push({ change, message: undo.message });
       left.unshift(entry);

@@ -76,12 +76,24 @@ export async function journalInstallerToolkit(journalFile: string, r: InstallerT
 const present = (p: string) => lstat(p).then(() => true, () => false);
 
 /** Runs NVIDIA's uninstaller of a journalled toolkit (the caller asked first); never throws. */
+/**
+ * A toolkit whose way out cudawiz cannot take itself (Windows' Programs and Features; NVIDIA's old perl
+ * uninstaller, whose unattended flags are unknown): rollback says how to remove it and hands it over.
+ */
+export function handedOverUndo(change: EnvChange): Undo | undefined {
+  const u = journalledUninstaller(change);
+  if (u.kind === 'programs-and-features') return { outcome: 'kept', reason: envText.removeInSettings(u.entries), handedOver: true };
+  if (!u.runs) return { outcome: 'kept', reason: envText.uninstallerNotUnattended, fix: envText.runItYourself(uninstallerCommandLine(u, change.uninstaller?.owner === 0 && process.getuid?.() !== 0)), handedOver: true };
+  return undefined;
+}
+
 export async function uninstallInstallerToolkit(host: Host, change: EnvChange): Promise<Undo> {
   const u = journalledUninstaller(change);
   if (!(await present(change.target))) return { outcome: 'undone' };
+  const handedOver = handedOverUndo(change);
+  if (handedOver) return handedOver;
   if (u.kind === 'programs-and-features') return { outcome: 'kept', reason: envText.removeInSettings(u.entries) };
   const typed = uninstallerCommandLine(u, change.uninstaller?.owner === 0 && process.getuid?.() !== 0);
-  if (!u.runs) return { outcome: 'kept', reason: envText.uninstallerNotUnattended, fix: envText.runItYourself(typed) };
   const checked = await checkRecordedProgram({ file: u.file, args: u.args, owner: change.uninstaller?.owner }, host.env);
   if ('missing' in checked) return { outcome: 'failed', message: envText.uninstallerMissing(u.file, change.target) };
   if ('refused' in checked) return { outcome: 'failed', message: `${checked.refused.reason}\n    ${trustText.undoRunYourself(typed)}` };

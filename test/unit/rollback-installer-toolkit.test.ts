@@ -4,7 +4,7 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEnvJournal } from '../../src/env/index.js';
+import { readEnvJournal, rollbackEnvChanges } from '../../src/env/index.js';
 import { journalInstallerToolkit, uninstallInstallerToolkit } from '../../src/env/installer-toolkit.js';
 import type { EnvChange, EnvJournal } from '../../src/env/types.js';
 import { runCommand, type Host } from '../../src/host.js';
@@ -73,6 +73,17 @@ describe("a toolkit cudawiz installed with NVIDIA's installer", () => {
     const { dir, ran } = await toolkitWithUninstaller(home, '10.0');
     const old = await uninstallInstallerToolkit(hostWith(home), { kind: 'toolkit-installer', target: dir, before: null, after: null, why: 'x', installer: { file: 'cuda.run', version: '10.0.130' }, uninstaller: { file: path.join(dir, 'bin', 'uninstall_cuda_10.0.pl'), args: [] } });
     expect(old).toMatchObject({ outcome: 'kept', fix: expect.stringContaining(path.join(dir, 'bin', 'uninstall_cuda_10.0.pl')) });
+    await expect(readFile(ran)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('where cudawiz cannot take the way out itself (the perl uninstaller), rollback says how once and the entry leaves the journal', async () => {
+    const home = await tempDir('cw-inst-');
+    const { dir, ran } = await toolkitWithUninstaller(home, '10.0');
+    const change: EnvChange = { kind: 'toolkit-installer', target: dir, before: null, after: null, why: 'x', installer: { file: 'cuda.run', version: '10.0.130' }, uninstaller: { file: path.join(dir, 'bin', 'uninstall_cuda_10.0.pl'), args: [] } };
+    const file = await journalWith(home, change);
+    const r = await rollbackEnvChanges(file, { host: hostWith(home), removeInstallerToolkit: (c) => uninstallInstallerToolkit(hostWith(home), c) });
+    expect(r.kept.map((k) => k.fix)).toEqual([expect.stringContaining('uninstall_cuda_10.0.pl')]);
+    expect((await readEnvJournal(file)).entries).toEqual([]);
     await expect(readFile(ran)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -41,13 +41,14 @@ describe('odd paths, a lying PowerShell and hostile zips, under Wine', () => {
     expect(lied.code, shown(lied)).toBe(1);
     expect(lied.stdout).toContain('Could not set the Machine PATH: the Machine PATH reads back differently after the write');
     expect((await m.reg(MACHINE_ENV, 'Path'))?.value).toBe(`${before!.value};${V101}\\bin;${V101}\\libnvvp`);
-    // A journal with nothing in it is not left behind (#39).
-    expect(m.exists(JOURNAL)).toBe(false);
+    // The journal keeps the toolkit NVIDIA's installer laid out (#39: rollback names its way out), and no PATH entry.
+    const kinds = (text: string) => JSON.parse(text).entries.map((e: { state: string; change: { kind: string } }) => `${e.change.kind}:${e.state}`);
+    expect(kinds(await m.readFile(JOURNAL))).toEqual(['toolkit-installer:applied']);
 
     const honest = await m.cli(['install', '--tf', '2.3', '--yes', ...laptop.globals]);
     expect(honest.code, shown(honest)).toBe(0);
     expect((await m.reg(MACHINE_ENV, 'Path'))?.value).toMatch(new RegExp(`^${V101.replace(/\\/g, '\\\\')}\\\\bin;`));
-    expect(JSON.parse(await m.readFile(JOURNAL)).entries.map((e: { state: string }) => e.state)).toEqual(['applied']);
+    expect(kinds(await m.readFile(JOURNAL))).toEqual(['toolkit-installer:applied', 'windows-path:applied']);
   });
 
   it('refuses cuDNN zips with names equal but for case, a ..\\ entry or a C:\\ entry, before copying anything', async () => {
