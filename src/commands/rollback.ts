@@ -20,16 +20,9 @@ import { cliText } from '../i18n/cli.js';
 import { undoWheelLibraryFix } from '../pip/index.js';
 import type { EnvChange, Undo } from '../env/index.js';
 import { readEnvJournal } from '../env/index.js';
-import { handedOverUndo, journalledUninstaller, uninstallInstallerToolkit } from '../env/installer-toolkit.js';
-import { uninstallerCommandLine } from '../cuda/uninstaller.js';
-import { envText } from '../i18n/env.js';
+import { handedOverUndo, howToRemove, uninstallInstallerToolkit } from '../env/installer-toolkit.js';
 import { askable, confirm } from './plan-command.js';
 
-/** How a user removes a toolkit cudawiz installed with NVIDIA's installer: its uninstaller, or Windows' Settings. */
-function howToRemove(change: EnvChange): string {
-  const u = journalledUninstaller(change);
-  return u.kind === 'programs-and-features' ? envText.removeInSettings(u.entries) : uninstallerCommandLine(u, change.uninstaller?.owner === 0 && process.getuid?.() !== 0);
-}
 
 /** The toolkits the journal says cudawiz installed with NVIDIA's installer (none when the journal cannot be read: its own error says why). */
 async function installerToolkits(journalFile: string | undefined): Promise<EnvChange[]> {

@@ -7,6 +7,7 @@
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Host } from '../host.js';
+import { runsAsRoot } from '../platform.js';
 import { envText } from '../i18n/env.js';
 import { trustText } from '../i18n/trust.js';
 import { toolkitUninstaller, uninstallerCommandLine, type ToolkitUninstaller } from '../cuda/uninstaller.js';
@@ -75,7 +76,15 @@ export async function journalInstallerToolkit(journalFile: string, r: InstallerT
 
 const present = (p: string) => lstat(p).then(() => true, () => false);
 
-/** Runs NVIDIA's uninstaller of a journalled toolkit (the caller asked first); never throws. */
+/** The program line a user types to run a journalled toolkit's uninstaller (sudo where the toolkit is root's and they are not). */
+const typedLine = (u: Extract<ToolkitUninstaller, { kind: 'program' }>, change: EnvChange) => uninstallerCommandLine(u, change.uninstaller?.owner === 0 && !runsAsRoot());
+
+/** How a user removes a toolkit cudawiz installed with NVIDIA's installer: its uninstaller, or Windows' Settings. */
+export function howToRemove(change: EnvChange): string {
+  const u = journalledUninstaller(change);
+  return u.kind === 'programs-and-features' ? envText.removeInSettings(u.entries) : typedLine(u, change);
+}
+
 /**
  * A toolkit whose way out cudawiz cannot take itself (Windows' Programs and Features; NVIDIA's old perl
  * uninstaller, whose unattended flags are unknown): rollback says how to remove it and hands it over.
@@ -83,17 +92,18 @@ const present = (p: string) => lstat(p).then(() => true, () => false);
 export function handedOverUndo(change: EnvChange): Undo | undefined {
   const u = journalledUninstaller(change);
   if (u.kind === 'programs-and-features') return { outcome: 'kept', reason: envText.removeInSettings(u.entries), handedOver: true };
-  if (!u.runs) return { outcome: 'kept', reason: envText.uninstallerNotUnattended, fix: envText.runItYourself(uninstallerCommandLine(u, change.uninstaller?.owner === 0 && process.getuid?.() !== 0)), handedOver: true };
+  if (!u.runs) return { outcome: 'kept', reason: envText.uninstallerNotUnattended, fix: envText.runItYourself(typedLine(u, change)), handedOver: true };
   return undefined;
 }
 
+/** Runs NVIDIA's uninstaller of a journalled toolkit (the caller asked first); never throws. */
 export async function uninstallInstallerToolkit(host: Host, change: EnvChange): Promise<Undo> {
   const u = journalledUninstaller(change);
   if (!(await present(change.target))) return { outcome: 'undone' };
   const handedOver = handedOverUndo(change);
-  if (handedOver) return handedOver;
-  if (u.kind === 'programs-and-features') return { outcome: 'kept', reason: envText.removeInSettings(u.entries) };
-  const typed = uninstallerCommandLine(u, change.uninstaller?.owner === 0 && process.getuid?.() !== 0);
+  // Programs and Features is always handed over: past here the way out is a program.
+  if (handedOver || u.kind !== 'program') return handedOver ?? { outcome: 'undone' };
+  const typed = typedLine(u, change);
   const checked = await checkRecordedProgram({ file: u.file, args: u.args, owner: change.uninstaller?.owner }, host.env);
   if ('missing' in checked) return { outcome: 'failed', message: envText.uninstallerMissing(u.file, change.target) };
   if ('refused' in checked) return { outcome: 'failed', message: `${checked.refused.reason}\n    ${trustText.undoRunYourself(typed)}` };
