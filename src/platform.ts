@@ -31,6 +31,18 @@ export function envGet(os: OsName, env: Env, name: string): string | undefined {
   return key === undefined ? undefined : env[key];
 }
 
+/**
+ * Windows keeps who may write a folder in ACLs, which cudawiz does not read (Wine has none to read):
+ * so the rule is Windows' defaults, as data. Program Files (both) and %SystemRoot% grant write to
+ * Administrators and SYSTEM only; any other folder (C:\tools\cuda, a user profile, a second drive's
+ * root) lets ordinary users create or change what is in it. Where the environment says nothing, Windows' own defaults.
+ */
+export function adminOnlyWindowsRoots(env: Env): string[] {
+  const programFiles = ['ProgramFiles', 'ProgramW6432', 'ProgramFiles(x86)'].map((n) => envGet('windows', env, n)).filter((v): v is string => Boolean(v));
+  const windows = envGet('windows', env, 'SystemRoot') ?? envGet('windows', env, 'windir') ?? 'C:\\Windows';
+  return [...(programFiles.length > 0 ? programFiles : ['C:\\Program Files', 'C:\\Program Files (x86)']), windows];
+}
+
 export function defaultCudaRoot(os: OsName, env: Env): string {
   if (os === 'linux') return '/usr/local';
   const programFiles = envGet(os, env, 'ProgramFiles') ?? 'C:\\Program Files';
