@@ -136,8 +136,14 @@ export const cudaSchema = z.object({
     /** The last CUDA line whose Linux runfile bundles a display driver (13.3): later runfiles carry none, and no step may count on one. */
     driverBundledUntil: majorMinor.optional(),
     driverBundledSource: source.optional(),
+    /** NVIDIA's way out of a runfile toolkit: `program` (in the toolkit folder) with `args` from `from` on; before it `before` ({mm}: X.Y), which cudawiz names, never runs. */
+    uninstaller: z
+      .object({ from: majorMinor, program: z.string().min(1), args: z.array(z.string()), before: z.string().includes('{mm}'), source, unverified: z.array(z.enum(['args'])).optional() })
+      .strict(),
   }),
   windowsComponents: z.array(windowsComponentSetSchema).min(1),
+  /** The Programs and Features entries a Windows toolkit leaves ({mm}: X.Y): the way out cudawiz names. */
+  windowsUninstall: z.object({ entries: z.array(z.string().includes('{mm}')).min(1), source }).strict(),
   releases: z.array(cudaReleaseSchema).min(1),
 });
 export type CudaCatalog = z.infer<typeof cudaSchema>;
