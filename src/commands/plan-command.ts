@@ -1,5 +1,6 @@
 // What `install` and `repair` share: the plan options from flags, the one chooser, a confirmation, the
 // runner under the lock with a plain or JSON-lines reporter, and a log file whose path is printed on failure.
+import { saidYes } from '../plan/runner.js';
 import { commandsText } from '../i18n/commands.js';
 import { stepsText } from '../i18n/steps.js';
 import { closeSync, mkdirSync } from 'node:fs';
@@ -94,7 +95,7 @@ export const askable = (ctx: CommandContext) => Boolean(ctx.io.stdin.isTTY) && !
 export async function confirm(ctx: CommandContext, question: string): Promise<boolean> {
   const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
   try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+    return saidYes(await rl.question(`${question} [y/N] `));
   } finally {
     rl.close();
   }

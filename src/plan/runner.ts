@@ -7,6 +7,9 @@ import type { InputNeed, Progress, RunnerEvent } from './events.js';
 import { stepsText } from '../i18n/steps.js';
 import { planEvent, type StepCheck } from './will-stop.js';
 
+/** A yes to a question (NeedsInput's, or a command's [y/N]), typed or given as a flag value: y, yes, true, 1. */
+export const saidYes = (answer: string): boolean => /^(y|yes|true|1)$/i.test(answer.trim());
+
 export class NeedsInput extends Error {
   constructor(readonly need: InputNeed) {
     super(need.kind === 'elevation' ? need.message : need.kind === 'confirm' ? need.question : `Waiting for ${need.file}`);

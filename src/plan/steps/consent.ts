@@ -5,11 +5,8 @@
 // change (`prepare`); this decides whether it happens, in one place.
 import type { EnvConsent } from '../../env/index.js';
 import type { PlanContext } from '../context.js';
-import { NeedsInput, type Step, type StepDone, type StepIO } from '../runner.js';
+import { NeedsInput, saidYes, type Step, type StepDone, type StepIO } from '../runner.js';
 import type { StepCheck } from '../will-stop.js';
-
-/** A yes to a question, typed or given as a flag value: y, yes, true, 1. */
-export const saidYes = (answer: string): boolean => /^(y|yes|true|1)$/i.test(answer.trim());
 
 /** Which of the user's consents a change needs: --configure-env (files of theirs), --package-manager (a manager's command). */
 export type ConsentKind = 'configureEnv' | 'packageManager';
