@@ -4,7 +4,7 @@
 // with one line saying why; under the choice, what each route downloads and the CUDA it installs.
 import { Select } from '@inkjs/ui';
 import { Box, Text, useInput } from 'ink';
-import { redistText } from '../src/i18n/redist.js';
+import { routeFacts } from '../src/routes/index.js';
 import { bundleText } from '../src/i18n/bundle.js';
 import { routesText } from '../src/i18n/routes.js';
 import type { Route, RouteNotes, WizardBundle } from '../src/wizard/controller.js';
@@ -16,8 +16,8 @@ export function RouteScreen({ tf, routes, sizes, notes, bundles = [], onPick, on
   useInput((_input, key) => {
     if (key.escape) onBack();
   });
-  const fallback: Record<Route, string> = { redist: redistText.routeLabel, pip: t.routePip, toolkit: t.routeToolkit };
-  const label = (r: Route) => notes?.labels[r] ?? fallback[r];
+  // Before the sizes are known, the route's own label with no size claim (its one registry entry, src/routes).
+  const label = (r: Route) => notes?.labels[r] ?? routeFacts(r).label([]);
   return (
     <Box flexDirection="column">
       <Text bold>{t.chooseRoute(tf)}</Text>
