@@ -45,9 +45,11 @@ describe('the finding-kind registry', () => {
     expect(REMEDY_ORDER).toEqual(['settle-copy', 'package-manager', 'install-toolkit', 'redist-files', 'import-cudnn', 'load-order', 'wheel-loader-path']);
   });
 
-  it('one consent protocol: the yes-regex and the confirm question are written once, in the consent step', async () => {
-    const hits = (await sources('src')).filter(({ text }) => text.includes('(y|yes|true|1)') || text.includes("NeedsInput({ kind: 'confirm'")).map((s) => s.file);
-    expect(hits).toEqual([path.join('src', 'plan', 'steps', 'consent.ts')]);
+  it('one consent protocol: the confirm question is asked once, in the consent step, and a yes is read by one saidYes beside NeedsInput', async () => {
+    const all = await sources('src');
+    expect(all.filter(({ text }) => text.includes("NeedsInput({ kind: 'confirm'")).map((s) => s.file)).toEqual([path.join('src', 'plan', 'steps', 'consent.ts')]);
+    // The answer's reading: one regex (runner.ts's saidYes), which the consent step and a command's [y/N] prompt both call.
+    expect(all.filter(({ text }) => /\/\^\(?y(\||\(es\))/.test(text)).map((s) => s.file)).toEqual([path.join('src', 'plan', 'runner.ts')]);
   });
 
   it('repair takes a route\'s steps by what they do, never by their ids', async () => {
