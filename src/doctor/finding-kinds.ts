@@ -52,15 +52,17 @@ type RemedyWords = { [K in keyof typeof remediesText]: (typeof remediesText)[K] 
 
 /**
  * Each stop: whether it ends a repair before anything changes (fixing anything else first would be
- * wasted or wrong), and why cudawiz will not take the action (an i18n key of remediesText). A stop that
- * does not block names the user's action and lets the remedies run: a Python outside TF's range does
- * not make a CUDA repair pointless.
+ * wasted or wrong), whether it ends every new setup too, whatever the TF or route (`blocksEverySetup`:
+ * the driver, the GPU, the platform — the stops of the kinds every preflight checks, `blocksSetup`;
+ * another framework's pin is not one: a new environment is the way out), and why cudawiz will not take
+ * the action (an i18n key of remediesText). A stop that does not block names the user's action and lets
+ * the remedies run: a Python outside TF's range does not make a CUDA repair pointless.
  */
-export const STOPS: Record<StopId, { blocksRepair: boolean; why: RemedyWords }> = {
-  driver: { blocksRepair: true, why: 'stopDriverWhy' },
-  gpu: { blocksRepair: true, why: 'stopOtherWhy' },
+export const STOPS: Record<StopId, { blocksRepair: boolean; blocksEverySetup?: true; why: RemedyWords }> = {
+  driver: { blocksRepair: true, blocksEverySetup: true, why: 'stopDriverWhy' },
+  gpu: { blocksRepair: true, blocksEverySetup: true, why: 'stopOtherWhy' },
   'pip-pin': { blocksRepair: true, why: 'stopPinWhy' },
-  platform: { blocksRepair: true, why: 'stopOtherWhy' },
+  platform: { blocksRepair: true, blocksEverySetup: true, why: 'stopOtherWhy' },
   'package-manager': { blocksRepair: true, why: 'stopCondaWhy' },
   python: { blocksRepair: false, why: 'stopOtherWhy' },
   runtime: { blocksRepair: false, why: 'stopOtherWhy' },

@@ -21,6 +21,7 @@ import { CudawizError, EXIT } from '../errors.js';
 import { commandsText } from '../i18n/commands.js';
 import type { OsName } from '../platform.js';
 import { planRepair } from './remedies/plan.js';
+import { STOPS } from '../doctor/finding-kinds.js';
 
 export type { ChosenPlan, PlanMode, RouteId } from './chosen.js';
 export type { PlanMachine, PlanRequest } from './routes/route.js';
@@ -102,12 +103,13 @@ export function chooseRepairPlan(machine: PlanMachine, request: Omit<PlanRequest
 }
 
 /**
- * The findings no setup gets past, whatever the TF or route (the driver, the GPU, the platform): a repair
- * stops at them, and so does a new setup, before anything changes. Another framework's pin is not one of
- * them: a new environment is the way out.
+ * The findings no setup gets past, whatever the TF or route: a repair stops at them, and so does a new
+ * setup, before anything changes. Which stops those are is the registry's (`STOPS[…].blocksEverySetup`
+ * in src/doctor/finding-kinds.ts: the driver, the GPU, the platform); another framework's pin is not one
+ * of them: a new environment is the way out.
  */
 export function stopsEverySetup(findings: readonly Finding[], os: OsName): Finding[] {
-  return planRepair(findings, os).stops.filter((i) => i.stop === 'driver' || i.stop === 'gpu' || i.stop === 'platform').map((i) => i.finding);
+  return planRepair(findings, os).stops.filter((i) => i.stop && STOPS[i.stop].blocksEverySetup).map((i) => i.finding);
 }
 
 /**

@@ -5,7 +5,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETUP_BLOCKERS, WHEEL_BLOCKERS } from '../../src/doctor/blockers.js';
-import { FINDING_KINDS, kindOf, STOPS, type RemedyId } from '../../src/doctor/finding-kinds.js';
+import { FINDING_KINDS, kindOf, STOPS, type KindEntry, type RemedyId, type StopId } from '../../src/doctor/finding-kinds.js';
+import { finding } from '../../src/doctor/finding.js';
+import { stopsEverySetup } from '../../src/plan/choose.js';
 import { BLOCKING_STOPS, REMEDIES, REMEDY_ORDER, REMEDY_TABLE } from '../../src/plan/remedies/index.js';
 import { repoRoot } from '../helpers/cli.js';
 
@@ -37,6 +39,19 @@ describe('the finding-kind registry', () => {
     expect(new Set(BLOCKING_STOPS)).toEqual(new Set(['driver', 'gpu', 'pip-pin', 'platform', 'package-manager']));
     expect(REMEDY_TABLE.length).toBe(Object.values(FINDING_KINDS).filter((e) => !('listed' in e.does)).length);
     expect(Object.keys(STOPS).every((s) => REMEDY_TABLE.some((r) => r.stop === s) || s === 'package-manager')).toBe(true);
+  });
+
+  it('the stops that end every setup are read from it: exactly the stops of the kinds every preflight checks, each also ending a repair', () => {
+    const everySetup = (Object.keys(STOPS) as StopId[]).filter((s) => STOPS[s].blocksEverySetup);
+    const ofPreflightKinds = new Set(Object.values(FINDING_KINDS as Record<string, KindEntry>).flatMap((e) => (e.blocksSetup && 'stop' in e.does ? [e.does.stop] : [])));
+    // A kind every preflight checks that is a remedy or listed, not a stop, is a wrong entry: nothing would stop a repair at it.
+    expect(Object.entries(FINDING_KINDS as Record<string, KindEntry>).filter(([, e]) => e.blocksSetup && !('stop' in e.does)).map(([k]) => k)).toEqual([]);
+    expect(new Set(everySetup)).toEqual(ofPreflightKinds);
+    expect(everySetup.filter((s) => !STOPS[s].blocksRepair)).toEqual([]);
+    expect(new Set(everySetup)).toEqual(new Set(['driver', 'gpu', 'platform']));
+    // What the wizard's setup reads: a driver, a GPU and a platform finding stop every setup; another framework's pin and a Python do not.
+    const fails = ['driver', 'compute-capability', 'windows-native', 'pip-pin', 'python', 'load-order'].map((id) => finding(id as never, 'fail', id));
+    expect(stopsEverySetup(fails, 'linux').map((f) => f.id)).toEqual(['driver', 'compute-capability', 'windows-native']);
   });
 
   it('every remedy a kind names has its record, and the records keep the order of dependence', () => {
