@@ -138,7 +138,8 @@ async function runLogged(ctx: CommandContext, chosen: ChosenPlan, logFile: strin
       report({ type: 'result', ok: false, exitCode: EXIT.problems, message: stepsText.notStarted });
       return EXIT.problems;
     }
-    const todo = planned?.steps.filter((s) => !s.done && s.id !== 'preflight' && s.id !== 'verify') ?? [];
+    // What changes the machine is each step's own word (the plan event carries it), never a list of ids.
+    const todo = planned?.steps.filter((s) => !s.done && s.changesMachine !== false) ?? [];
     if (todo.length > 0) {
       if (!ctx.io.stdin.isTTY || ctx.out.json) {
         for (const e of preview) if (e.type === 'plan') report(e);

@@ -29,8 +29,12 @@ export interface PlanStop {
 }
 
 export type RunnerEvent =
-  /** `notReached`: a step still to do after the step the plan will stop at. */
-  | { type: 'plan'; steps: { id: string; title: string; done: boolean; reason?: string; notReached?: true }[]; stop?: PlanStop }
+  /**
+   * `notReached`: a step still to do after the step the plan will stop at. `changesMachine`: the step's
+   * own word (Step.changesMachine; false: it only looks), what a command asks consent for; the runner
+   * always says it (absent only in an event made by hand, and then read as true, as Step's is).
+   */
+  | { type: 'plan'; steps: { id: string; title: string; done: boolean; changesMachine?: boolean; reason?: string; notReached?: true }[]; stop?: PlanStop }
   | { type: 'step-start'; id: string }
   | { type: 'progress'; id: string; progress: Progress }
   | { type: 'log'; id: string; line: string }

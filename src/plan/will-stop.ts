@@ -15,7 +15,7 @@ export interface StepCheck {
 export type PlanEvent = Extract<RunnerEvent, { type: 'plan' }>;
 
 /** The plan event for these steps and their checks: the first stop among the steps still to do, and what it leaves unreached. */
-export function planEvent(steps: { id: string; title: string }[], checks: StepCheck[]): PlanEvent {
+export function planEvent(steps: { id: string; title: string; changesMachine?: boolean }[], checks: StepCheck[]): PlanEvent {
   const at = checks.findIndex((c) => !c.done && c.stop);
   const error = at < 0 ? undefined : checks[at].stop!;
   const stop: PlanStop | undefined = error && { step: steps[at].id, title: steps[at].title, code: error.code ?? 'plan-will-stop', message: error.message, ...(error.fix ? { fix: error.fix } : {}) };
@@ -23,7 +23,7 @@ export function planEvent(steps: { id: string; title: string }[], checks: StepCh
     type: 'plan',
     steps: steps.map((s, i) => {
       const { done, reason } = checks[i];
-      return { id: s.id, title: s.title, done, ...(reason !== undefined ? { reason } : {}), ...(stop && i > at && !done ? { notReached: true as const } : {}) };
+      return { id: s.id, title: s.title, done, changesMachine: s.changesMachine !== false, ...(reason !== undefined ? { reason } : {}), ...(stop && i > at && !done ? { notReached: true as const } : {}) };
     }),
     ...(stop ? { stop } : {}),
   };

@@ -71,4 +71,10 @@ describe('the finding-kind registry', () => {
     const remedies = await sources('src/plan/remedies');
     expect(remedies.filter(({ text }) => /\.id !== '(verify|preflight)'/.test(text)).map((s) => s.file)).toEqual([]);
   });
+
+  it('what a run asks consent for is each step\'s own word (the plan event\'s changesMachine), never a list of step ids, anywhere', async () => {
+    const all = [...(await sources('src')), ...(await sources('components'))];
+    expect(all.filter(({ text }) => /\.id (!==|===) '(verify|preflight)'/.test(text)).map((s) => s.file)).toEqual([]);
+    expect(all.find((s) => s.file === path.join('src', 'commands', 'plan-command.ts'))?.text).toMatch(/steps\.filter\(\(s\) => !s\.done && s\.changesMachine !== false\)/);
+  });
 });

@@ -43,6 +43,16 @@ describe('TF 2.11 on the redist route, with a driver below CUDA 11.8\'s own (R47
     const planned = events.find((e): e is Extract<RunnerEvent, { type: 'plan' }> => e.type === 'plan')!;
     expect(planned.steps.find((s) => s.id === 'unpack-cuda-redist')?.reason).toContain(plan.lockTarget);
     expect(planned.stop?.code).not.toBe('redist-release-changed');
+    // Each step says whether it changes the machine (what install asks consent for): the looks do not, the writes do.
+    expect(planned.steps.map((s) => [s.id, s.changesMachine])).toEqual([
+      ['preflight', false],
+      ['download-cuda-redist', true],
+      ['unpack-cuda-redist', true],
+      ['obtain-cudnn', true],
+      ['import-cudnn', true],
+      ['configure-env', true],
+      ['verify', false],
+    ]);
     expect(r.exitCode).toBeLessThan(2);
     // The preflight's run (what it settles before the writes) keeps the plan's folder: it no longer moves the context.
     await redistPreflightStep.run(ctx, { signal: new AbortController().signal, log: () => undefined, ask: async () => undefined } as never).catch(() => undefined);
