@@ -1,9 +1,16 @@
 // `cudawiz download --tf V [--route R] [--os O] --dest DIR`: every file one route needs, verified, in
-// one folder with its manifest, for `cudawiz install --from DIR` on a machine with no network.
+// one folder with its manifest, for `cudawiz install --from DIR` on a machine with no network. Without
+// --route, the route install and the wizard recommend (`recommendRoute`), said with why.
 // Progress to stderr as in every download; stdout gets each file and the result (or one JSON document).
 import pkg from '../../package.json' with { type: 'json' };
 import { makeBundle } from '../bundle/make.js';
 import { isRouteId, routeFiles, type RouteId } from '../routes/index.js';
+import type { Catalog } from '../catalog/schema.js';
+import type { Host } from '../host.js';
+import type { OsName } from '../platform.js';
+import { recommendRoute, resolveTarget, type PlanMachine, type RouteChoice } from '../plan/choose.js';
+import { routesText } from '../i18n/routes.js';
+import type { RedistCatalog } from '../redist/catalog.js';
 import { osOption } from '../io/flags.js';
 import type { CommandContext } from '../io/context.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -13,16 +20,27 @@ import { commandsText } from '../i18n/commands.js';
 import { loadRedistCatalog } from '../redist/catalog.js';
 import { routeTotal } from '../bundle/describe.js';
 
-export function bundleRouteOption(value: unknown): RouteId {
-  if (value === undefined) return 'toolkit';
+/** --route's value: a route id, or undefined (the recommended route, `bundleRoute`). */
+export function bundleRouteOption(value: unknown): RouteId | undefined {
+  if (value === undefined) return undefined;
   if (typeof value !== 'string' || !isRouteId(value)) throw new UsageError(commandsText.badRoute(String(value)), commandsText.badRouteFix);
   return value;
+}
+
+/**
+ * The route a bundle is made for without --route: the one rule `install` and the wizard take
+ * (`recommendRoute`), for the TF on the bundle's OS. The bundle is for another machine, so this one is
+ * not probed: the first route offered there (redist where it exists, then pip, the installer last).
+ */
+export function bundleRoute(catalog: Catalog, redist: RedistCatalog, host: Host, tf: string, os: OsName): RouteChoice {
+  const machine: PlanMachine = { catalog, host: { ...host, os }, redist: () => redist };
+  return recommendRoute(machine, resolveTarget(machine, tf));
 }
 
 export async function runBundle(ctx: CommandContext, deps: { connections: number; reporter: (file: string, write: (line: string) => void) => (p: DownloadProgress) => void }): Promise<number> {
   const tf = typeof ctx.values.tf === 'string' && ctx.values.tf ? ctx.values.tf : undefined;
   if (!tf) throw new UsageError(bundleText.destRequiredFix);
-  const route = bundleRouteOption(ctx.values.route);
+  const given = bundleRouteOption(ctx.values.route);
   const os = osOption(ctx.values.os, ctx.host.os);
   const dest = ctx.values.dest;
   if (typeof dest !== 'string' || !dest) throw new UsageError(bundleText.destRequired, bundleText.destRequiredFix);
@@ -30,6 +48,15 @@ export async function runBundle(ctx: CommandContext, deps: { connections: number
   const catalog = ctx.catalog();
   const redist = loadRedistCatalog(ctx.globals.catalog);
   const { out } = ctx;
+  const choice = given ? undefined : bundleRoute(catalog, redist, ctx.host, tf, os);
+  const route = given ?? choice!.recommended;
+  if (choice) {
+    // Which route, why, and how to take another, as install says it (stderr: stdout carries the files and the result).
+    const say = (line: string) => out.error(out.json ? line : `${out.symbol('info')} ${line}`);
+    say(routesText.took(route, choice.why));
+    const others = choice.routes.filter((r) => r !== route);
+    if (others.length) say(routesText.others(tf, others.map((r) => `--route ${r}`).join(', ')));
+  }
   const planned = routeFiles(catalog, redist, tf, os, route);
   if (!out.json && planned.available) out.error(bundleText.making(tf, route, os, dest, planned.files.length, routeTotal(planned)));
   const reporters = new Map<string, (p: DownloadProgress) => void>();

@@ -1,5 +1,6 @@
 // `cudawiz download cuda|cudnn --version V`: a verified installer or archive for an offline machine;
-// `cudawiz download --tf V [--route R] [--os O] --dest DIR`: a verified bundle of a whole route (src/bundle/).
+// `cudawiz download --tf V [--route R] [--os O] --dest DIR`: a verified bundle of a whole route (src/bundle/),
+// the recommended one without --route (download-bundle.ts).
 // Progress goes to stderr as an occasional percentage line; stdout gets the result (or one JSON document).
 import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';

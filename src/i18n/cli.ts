@@ -52,7 +52,7 @@ const en = {
   downloadConnections: 'parallel connections for large files (default 4)',
   downloadAllowUnverified: 'accept a file for which no checksum is known',
   downloadTf: 'a bundle instead: every file that TensorFlow version needs on that route, with a manifest (needs --dest)',
-  downloadRoute: 'the route the bundle is for (default toolkit)',
+  downloadRoute: 'the route the bundle is for (default: the one install recommends, said with why)',
   // install (and what repair shares with it)
   installSummary: 'The whole setup, headless: the same plan and runner as the wizard.',
   installTf: 'the TensorFlow version to set up for',
@@ -167,7 +167,7 @@ export const cliText = localized<CliStrings>({
     downloadConnections: '大文件的并行连接数（默认 4）',
     downloadAllowUnverified: '接受没有已知校验和的文件',
     downloadTf: '改为制作安装包：该 TensorFlow 版本在这种方式下需要的所有文件，附清单（需要 --dest）',
-    downloadRoute: '安装包对应的安装方式（默认 toolkit）',
+    downloadRoute: '安装包对应的安装方式（默认：install 推荐的方式，并说明原因）',
     installSummary: '无界面地完成整个安装：和向导使用同一份计划和执行器。',
     installTf: '要为哪个 TensorFlow 版本安装',
     get installRoute() {

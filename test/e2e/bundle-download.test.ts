@@ -158,6 +158,22 @@ describe('cudawiz download --tf: a bundle per route and OS', { timeout: 120_000 
     expect(manifest.files.find((f) => f.id === 'cudnn')).toMatchObject({ present: true, sha256: m.cudnn.sha256 });
   });
 
+  it('without --route, takes the route install and the wizard recommend (recommendRoute) for that TF and OS, and says which and why', async () => {
+    const m = await connected('linux');
+    const dest = path.join(m.home, 'bundle');
+    const r = await runCli(['download', '--tf', '2.10', '--os', 'linux', '--dest', dest, '--no-color', ...m.globals]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    // The same words install says ("Route: X. why"), and the others with how to take them.
+    expect(r.stderr).toContain('Route: redist. Recommended: no administrator, and only the CUDA libraries TensorFlow loads, into a folder of your own.');
+    expect(r.stderr).toContain('Another route: --route toolkit (cudawiz requirements --tf 2.10 shows what each downloads).');
+    expect(await manifestOf(dest)).toMatchObject({ tensorflow: '2.10', route: 'redist', os: 'linux', complete: true });
+    // A route given is taken as given, with no recommendation said.
+    const given = await runCli(['download', '--tf', '2.10', '--route', 'toolkit', '--os', 'linux', '--dest', path.join(m.home, 'toolkit'), '--no-color', ...m.globals]);
+    expect(given.code, given.stdout + given.stderr).toBe(0);
+    expect(given.stderr).not.toContain('Route: ');
+    expect(await manifestOf(path.join(m.home, 'toolkit'))).toMatchObject({ route: 'toolkit' });
+  });
+
   it('refuses what it cannot bundle, with what to do: no --dest, the pip route on Windows, a folder that holds another bundle', async () => {
     const m = await connected('linux');
     const noDest = await runCli(['download', '--tf', '2.10', ...m.globals]);
