@@ -50,7 +50,8 @@ export async function runBundle(ctx: CommandContext, deps: { connections: number
   const { out } = ctx;
   const choice = given ? undefined : bundleRoute(catalog, redist, ctx.host, tf, os);
   const route = given ?? choice!.recommended;
-  if (choice) {
+  // Where no route is offered for this TF there (no GPU build), the fallback's own refusal says why and what instead.
+  if (choice?.routes.length) {
     // Which route, why, and how to take another, as install says it (stderr: stdout carries the files and the result).
     const say = (line: string) => out.error(out.json ? line : `${out.symbol('info')} ${line}`);
     say(routesText.took(route, choice.why));
