@@ -20,6 +20,7 @@ export const slowFiles = [
   'test/e2e/bundle-install.test.ts',
   'test/e2e/install-redist.test.ts',
   'test/e2e/fs-faults.test.ts',
+  'test/e2e/rollback-ask.test.ts',
 ];
 
 export default defineConfig({
