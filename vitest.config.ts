@@ -22,6 +22,8 @@ export const slowFiles = [
   'test/e2e/fs-faults.test.ts',
   // #38: TF 2.11 on the redist route under R470, run for real (a whole redist install in-process, ~6 s).
   'test/unit/plan-settled-write.test.ts',
+  // #39: rollback's [y/N] before NVIDIA's uninstaller, answered in tmux both ways.
+  'test/e2e/rollback-ask.test.ts',
 ];
 
 export default defineConfig({

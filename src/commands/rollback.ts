@@ -20,7 +20,7 @@ import { cliText } from '../i18n/cli.js';
 import { undoWheelLibraryFix } from '../pip/index.js';
 import type { EnvChange, Undo } from '../env/index.js';
 import { readEnvJournal } from '../env/index.js';
-import { handedOverUndo, howToRemove, uninstallInstallerToolkit } from '../env/installer-toolkit.js';
+import { handedOverUndo, howToRemove, uninstallInstallerToolkit, unverifiedUninstallerNote } from '../env/installer-toolkit.js';
 import { askable, confirm } from './plan-command.js';
 
 
@@ -41,6 +41,9 @@ function installerToolkitConsent(ctx: CommandContext, keep: boolean, yes: boolea
     if (keep) return { outcome: 'kept', reason: commandsText.installerToolkitKeptFlag(version), fix: how };
     if (!yes) {
       if (!askable(ctx)) return { outcome: 'kept', reason: commandsText.installerToolkitNotAsked(version), fix: how };
+      // Told before the answer: the removal rests on a flag no source gives.
+      const note = unverifiedUninstallerNote(change);
+      if (note) ctx.out.error(`${ctx.out.symbol('warn')} ${note}`);
       if (!(await confirm(ctx, commandsText.removeInstallerToolkit(version, change.target)))) return { outcome: 'kept', reason: commandsText.installerToolkitDeclined(version), fix: how };
     }
     return uninstallInstallerToolkit(ctx.host, change);
@@ -138,19 +141,33 @@ function renderEnv(env: EnvRollbackResult, out: Output): void {
         ? commandsText.installerToolkitRemoved(c.target, c.installer?.version ?? '?')
         : commandsText.envUndone(c.kind === 'venv-activate' ? venvActivateScript('linux', c.target) : c.target);
     out.line(`${out.symbol('pass')} ${line}`);
+    unverifiedNote(c, out);
   }
-  for (const k of env.kept) out.line(`${out.symbol('warn')} ${commandsText.envKept(k.change.target, k.reason, k.fix)}`);
-  for (const f of env.failed) out.line(`${out.symbol('fail')} ${f.change.target}: ${f.message}`);
+  for (const k of env.kept) {
+    out.line(`${out.symbol('warn')} ${commandsText.envKept(k.change.target, k.reason, k.fix)}`);
+    unverifiedNote(k.change, out);
+  }
+  for (const f of env.failed) {
+    out.line(`${out.symbol('fail')} ${f.change.target}: ${f.message}`);
+    unverifiedNote(f.change, out);
+  }
+}
+
+/** Under a line about a toolkit whose removal rests on an unverified uninstaller flag: that it does, and what NVIDIA names instead. */
+function unverifiedNote(change: EnvChange, out: Output): void {
+  const note = change.kind === 'toolkit-installer' ? unverifiedUninstallerNote(change) : undefined;
+  if (note) out.line(`    ${note}`);
 }
 
 /** `--dry-run`: every item rollback would undo or remove, from the same bookkeeping, believed the same way; nothing changed. */
 async function listOnly(ctx: CommandContext, dirs: string[], redistDirs: string[], keepToolkits: boolean, journalFile: string | undefined): Promise<number> {
   const lines: string[] = [];
-  const items: { kind: string; target: string; detail?: string }[] = [];
+  const items: { kind: string; target: string; detail?: string; unverified?: string }[] = [];
   const refused: Refusal[] = [];
-  const say = (kind: string, target: string, line: string, detail?: string) => {
-    items.push({ kind, target, ...(detail ? { detail } : {}) });
+  const say = (kind: string, target: string, line: string, detail?: string, unverified?: string) => {
+    items.push({ kind, target, ...(detail ? { detail } : {}), ...(unverified ? { unverified } : {}) });
     lines.push(`${ctx.out.symbol('info')} ${line}`);
+    if (unverified) lines.push(`    ${unverified}`);
   };
   const cudnnCopy = async (dir: string) => {
     const m = await readManifest(dir);
@@ -179,7 +196,7 @@ async function listOnly(ctx: CommandContext, dirs: string[], redistDirs: string[
       else if (c.kind === 'toolkit-installer') {
         const version = c.installer?.version ?? '?';
         if (keepToolkits) say('toolkit-kept', c.target, commandsText.installerToolkitWouldStay(c.target, version));
-        else say(c.kind, c.target, commandsText.wouldUninstall(c.target, version, howToRemove(c)), howToRemove(c));
+        else say(c.kind, c.target, commandsText.wouldUninstall(c.target, version, howToRemove(c)), howToRemove(c), unverifiedUninstallerNote(c));
       }
       else if (c.kind === 'package' && c.undo) say(c.kind, c.target, commandsText.wouldRunUndo(c.target, commandLine(c.undo)), commandLine(c.undo));
       else {

@@ -10,7 +10,7 @@ import { compareDotted, majorMinor } from '../version.js';
 
 export type ToolkitUninstaller =
   /** A program in the toolkit's bin folder: `runs` when cudawiz knows how to run it unattended. */
-  | { kind: 'program'; file: string; args: string[]; runs: boolean }
+  | { kind: 'program'; file: string; args: string[]; runs: boolean; unverifiedArgs: string[] }
   /** Windows: the Programs and Features entries to remove. */
   | { kind: 'programs-and-features'; entries: string[] };
 
@@ -23,8 +23,10 @@ export function toolkitUninstaller(os: OsName, toolkitDir: string, version: stri
   const named = (pattern: string) => pattern.replaceAll('{mm}', mm);
   if (os === 'windows') return { kind: 'programs-and-features', entries: cuda.windowsUninstall.entries.map(named) };
   const u = cuda.linuxRunfile.uninstaller;
-  if (compareDotted(mm, u.from) >= 0) return { kind: 'program', file: path.posix.join(toolkitDir, u.program), args: [...u.args], runs: true };
-  return { kind: 'program', file: path.posix.join(toolkitDir, named(u.before)), args: [], runs: false };
+  // The catalog marks args unverified where no source gives them: the user is told when a removal rests on them.
+  const unverifiedArgs = u.unverified?.includes('args') ? [...u.args] : [];
+  if (compareDotted(mm, u.from) >= 0) return { kind: 'program', file: path.posix.join(toolkitDir, u.program), args: [...u.args], runs: true, unverifiedArgs };
+  return { kind: 'program', file: path.posix.join(toolkitDir, named(u.before)), args: [], runs: false, unverifiedArgs: [] };
 }
 
 /** A Linux uninstaller as a user types it (sudo where the toolkit is not theirs). */

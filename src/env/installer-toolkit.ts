@@ -8,6 +8,7 @@ import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Host } from '../host.js';
 import { runsAsRoot } from '../platform.js';
+import { catalogText } from '../i18n/catalog.js';
 import { envText } from '../i18n/env.js';
 import { trustText } from '../i18n/trust.js';
 import { toolkitUninstaller, uninstallerCommandLine, type ToolkitUninstaller } from '../cuda/uninstaller.js';
@@ -86,6 +87,18 @@ export function howToRemove(change: EnvChange): string {
 }
 
 /**
+ * Where removing this toolkit rests on uninstaller flags the catalog marks unverified (--silent: NVIDIA's
+ * guide does not name it), the words that say so and the command NVIDIA does name; undefined otherwise.
+ */
+export function unverifiedUninstallerNote(change: EnvChange): string | undefined {
+  const u = journalledUninstaller(change);
+  if (u.kind !== 'program' || !u.runs || u.unverifiedArgs.length === 0) return undefined;
+  const flags = u.unverifiedArgs.join(' ');
+  const manual = typedLine({ ...u, args: u.args.filter((a) => !u.unverifiedArgs.includes(a)) }, change);
+  return envText.uninstallerArgsUnverified(catalogText.unverifiedCuda(change.installer?.version ?? '?', catalogText.unverifiedFacts.uninstallerArgs(flags)), flags, manual);
+}
+
+/**
  * A toolkit whose way out cudawiz cannot take itself (Windows' Programs and Features; NVIDIA's old perl
  * uninstaller, whose unattended flags are unknown): rollback says how to remove it and hands it over.
  */
@@ -112,5 +125,8 @@ export async function uninstallInstallerToolkit(host: Host, change: EnvChange): 
     const why = out.failure ?? (lastLines(`${out.stdout}\n${out.stderr}`, 1)[0] || envText.exited(out.exitCode));
     return { outcome: 'failed', message: envText.undoYourself(typed, why) };
   }
+  // Exit 0 is not proof (its flags may be unverified): the toolkit's compiler still there means it was not removed.
+  const nvcc = path.join(change.target, 'bin', 'nvcc');
+  if (await present(nvcc)) return { outcome: 'failed', message: envText.uninstallerLeftToolkit(typed, nvcc) };
   return { outcome: 'undone' };
 }

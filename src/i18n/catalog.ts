@@ -48,6 +48,8 @@ export const catalogText = localized({
       driverMin: "driver minimum (NVIDIA's Table 3 row); the driver line above is the CUDA line's minor-version minimum",
       installer: 'installer file',
       checksum: "installer checksum; the download is checked against NVIDIA's md5sum.txt only",
+      /** NVIDIA's uninstaller's unattended flags (assets/cuda.json linuxRunfile.uninstaller, unverified: args). */
+      uninstallerArgs: (args: string) => `uninstaller flag ${args}`,
     },
     manifestSha: (version: string, manifest: string) => `cuDNN ${version} carries no sha256 of its own here; its manifest ${manifest} lists it.`,
     andCudaNote: (requirement: string, pythons: string) => `On Linux, pip install "${requirement}" brings CUDA and cuDNN as Python wheels; only the driver is then needed (Python ${pythons}).`,
@@ -132,6 +134,7 @@ export const catalogText = localized({
       driverMin: '最低驱动版本（NVIDIA 表 3 中的那一行）；上面的驱动要求是这条 CUDA 版本线的次版本兼容最低版本',
       installer: '安装程序文件',
       checksum: '安装程序校验和；下载只按 NVIDIA 的 md5sum.txt 校验',
+      uninstallerArgs: (args) => `卸载程序参数 ${args}`,
     },
     manifestSha: (version, manifest) => `这里的 cuDNN ${version} 本身没有 sha256；它的清单文件 ${manifest} 里有。`,
     andCudaNote: (requirement, pythons) => `在 Linux 上，pip install "${requirement}" 会以 Python wheel 的形式装好 CUDA 和 cuDNN；之后只需要显卡驱动（Python ${pythons}）。`,

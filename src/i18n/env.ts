@@ -78,6 +78,9 @@ export const envText = localized({
     removeInSettings: (entries: string[]) => `Windows removes it, not cudawiz: Settings → Apps → ${entries.map((e) => `"${e}"`).join(', ')} → Uninstall`,
     uninstallerNotUnattended: "this CUDA's uninstaller (a perl script) has no unattended mode cudawiz knows",
     runItYourself: (command: string) => `run it yourself: ${command}`,
+    /** catalogText.unverifiedCuda's sentence, then what NVIDIA does name, and what to do if the flag did not remove the toolkit. */
+    uninstallerArgsUnverified: (unverified: string, flags: string, manual: string) => `${unverified} NVIDIA's Linux installation guide names only ${manual} (no ${flags}; it asks its own questions); if the toolkit is still there afterwards, run that yourself.`,
+    uninstallerLeftToolkit: (typed: string, left: string) => `${typed} exited 0 but ${left} is still there: the toolkit was not removed`,
     uninstallerMissing: (file: string, dir: string) => `NVIDIA's uninstaller ${file} is not there any more; ${dir} stays (remove the folder yourself if nothing else uses it)`,
     notBesideJournal: "not beside cudawiz's journal",
     notRcFile: "not a shell's rc file",
@@ -171,6 +174,8 @@ export const envText = localized({
     removeInSettings: (entries) => `这要由 Windows 删除，而不是 cudawiz：设置 → 应用 → ${entries.map((e) => `“${e}”`).join('、')} → 卸载`,
     uninstallerNotUnattended: '这个 CUDA 版本的卸载程序（一个 perl 脚本）没有 cudawiz 已知的无人值守模式',
     runItYourself: (command) => `请自己运行：${command}`,
+    uninstallerArgsUnverified: (unverified, flags, manual) => `${unverified}NVIDIA 的 Linux 安装指南只给出 ${manual}（不带 ${flags}，它会自己提问）；如果之后工具包仍在，请自己运行它。`,
+    uninstallerLeftToolkit: (typed, left) => `${typed} 以 0 退出，但 ${left} 仍在：工具包没有被删除`,
     uninstallerMissing: (file, dir) => `NVIDIA 的卸载程序 ${file} 已经不在了；${dir} 保留（如果没有别的程序用它，请自己删除这个文件夹）`,
     notBesideJournal: '不在 cudawiz 的记录文件旁边',
     notRcFile: '不是 shell 的 rc 文件',

@@ -26,7 +26,7 @@ describe('cudawiz install --route pip, headless', () => {
     const ev = events(first.stdout);
     expect(ev.filter((e) => e.type === 'step-done').map((e) => e.id), first.stdout + first.stderr).toEqual(['preflight', 'venv', 'pip-install', 'wheel-loader-path']);
     expect(ev.filter((e) => e.type === 'progress' && e.id === 'pip-install').length).toBeGreaterThan(1);
-    expect(ev.find((e) => e.type === 'step-failed')).toMatchObject({ id: 'verify', fix: `The wheel folders are off the loader path: cudawiz install --tf 2.16.1 --route pip --venv ${m.venv} --yes` });
+    expect(ev.find((e) => e.type === 'step-failed')).toMatchObject({ id: 'verify', fix: `The wheel folders are off the loader path: cudawiz install --tf 2.16.1 --route pip --venv ${m.venv} --yes (the venv's python then finds them, activated or not)` });
     expect(first.code).toBe(1);
     const untouched = await readFile(m.activate, 'utf8');
     expect(untouched).not.toContain('# >>> cudawiz');
@@ -42,7 +42,7 @@ describe('cudawiz install --route pip, headless', () => {
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(second.stdout).toContain('already done: tensorflow 2.16.1 with CUDA 12.3.101 and cuDNN 8.9.7.29 wheels is installed');
     expect(second.stdout).toMatch(/Put the CUDA wheels on the loader path: 12 folders added to .*bin\/activate/);
-    expect(second.stdout).toContain('Verify: TensorFlow sees the GPU: TensorFlow 2.16.1: 1 GPU(s)');
+    expect(second.stdout).toContain("Verify: TensorFlow sees the GPU from the venv's python, not activated: TensorFlow 2.16.1: 1 GPU(s)");
     const fixed = await readFile(m.activate);
     expect(fixed.toString()).toContain('# >>> cudawiz');
 

@@ -23,7 +23,7 @@ async function files(dir: string, skip: RegExp): Promise<Record<string, string>>
   return Object.fromEntries(Object.entries(await treeDigest(dir)).filter(([k, v]) => !v.startsWith('dir:') && !skip.test(k)));
 }
 
-type Item = { kind: string; target: string };
+type Item = { kind: string; target: string; detail?: string; unverified?: string };
 
 /** The venv's python's X.Y: its site-packages is lib/pythonX.Y. */
 const venvPythonVersion = async (venv: string) => (await readdir(path.join(venv, 'lib'))).find((n) => n.startsWith('python'))!.slice('python'.length);
@@ -107,10 +107,15 @@ describe(`rollback takes back everything (${otherUserLabel} for the redist insta
 
     const dry = await runBuilt(['rollback', '--dry-run', '--json', ...m.globals], { env });
     expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    // --silent is an unverified catalog fact (assets/cuda.json: linuxRunfile.uninstaller): the plan says so, and what NVIDIA names instead.
+    const unverified = `Unverified: no stored public source gives CUDA 10.1.243's uninstaller flag --silent. NVIDIA's Linux installation guide names only ${uninstaller} (no --silent; it asks its own questions); if the toolkit is still there afterwards, run that yourself.`;
     expect((JSON.parse(dry.stdout) as { items: Item[] }).items).toEqual([
       { kind: 'cudnn', target: m.toolkit },
-      { kind: 'toolkit-installer', target: m.toolkit, detail: `${uninstaller} --silent` },
+      { kind: 'toolkit-installer', target: m.toolkit, detail: `${uninstaller} --silent`, unverified },
     ]);
+    // In words, under the plan's line (the English words are held below, under the removal's line).
+    const zhDry = await runBuilt(['rollback', '--dry-run', '--lang', 'zh', ...m.globals], { env });
+    expect(zhDry.stdout).toContain(`（会先询问；--yes 直接删除，--keep-toolkits 保留）。\n    未经核实：没有任何已存的公开资料给出 CUDA 10.1.243 的卸载程序参数 --silent。NVIDIA 的 Linux 安装指南只给出 ${uninstaller}（不带 --silent，它会自己提问）；如果之后工具包仍在，请自己运行它。`);
     const keptDry = await runBuilt(['rollback', '--dry-run', '--keep-toolkits', ...m.globals], { env });
     expect(keptDry.stdout).toContain(`${m.toolkit}: CUDA 10.1.243, which cudawiz installed with NVIDIA's installer, would stay (--keep-toolkits).`);
 
@@ -129,7 +134,7 @@ describe(`rollback takes back everything (${otherUserLabel} for the redist insta
 
     const removed = await runBuilt(['rollback', '--yes', ...m.globals], { env });
     expect(removed.code, removed.stdout + removed.stderr).toBe(0);
-    expect(removed.stdout).toContain(`${m.toolkit}: CUDA 10.1.243 removed with NVIDIA's uninstaller.`);
+    expect(removed.stdout).toContain(`${m.toolkit}: CUDA 10.1.243 removed with NVIDIA's uninstaller.\n    ${unverified}`);
     expect(await readFile(calls, 'utf8')).toContain(`${uninstaller} --silent`);
     // The toolkit folder, the journal and everything else: as before the install.
     expect(await files(m.home, skip)).toEqual(before);

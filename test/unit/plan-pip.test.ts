@@ -2,21 +2,23 @@
 // an RTX 2060 (fixture nvidia-smi on PATH, the driver's libcuda.so.1 on LD_LIBRARY_PATH) and the fixture
 // pip, which prints captured pip output and lays out the nvidia wheels and a tensorflow that loads
 // them the way the real one does.
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../src/catalog/load.js';
 import { diagnose } from '../../src/doctor/diagnose.js';
-import { EXIT } from '../../src/errors.js';
+import { CudawizError, EXIT } from '../../src/errors.js';
 import { realHost, type Host } from '../../src/host.js';
 import type { RunnerEvent } from '../../src/plan/events.js';
 import { createPipPlanContext, pipRouteSteps, type PipPlanContext } from '../../src/plan/routes/pip.js';
 import { runPlan } from '../../src/plan/runner.js';
+import { pipVerifyStep, wheelLoaderPathStep } from '../../src/plan/steps/pip.js';
 import { probeMachine } from '../../src/probe/index.js';
 import type { EnvConsent } from '../../src/env/index.js';
 import { repoRoot } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { fixtureVenv } from '../fixtures/venv/fixture-venv.js';
+import { activatedLdLibraryPath, fixtureVenv } from '../fixtures/venv/fixture-venv.js';
+import { VENV_LOADER_PTH } from '../../src/wheels/venv-loader.js';
 
 const catalog = builtinCatalog();
 
@@ -33,7 +35,7 @@ async function laptop(smi = 'rtx2060-laptop') {
   const venvDir = await fixtureVenv(path.join(home, 'tf'));
   const context = (tf: string, configureEnv: EnvConsent = 'yes'): PipPlanContext =>
     createPipPlanContext(catalog, host, { tf, venvDir, configureEnv, command: `cudawiz install --tf ${tf} --route pip`, cudaRoot: path.join(home, 'cuda-root'), cacheDir: path.join(home, 'cache') });
-  return { home, host, venvDir, context, activate: path.join(venvDir, 'bin', 'activate') };
+  return { home, host, driver, venvDir, context, activate: path.join(venvDir, 'bin', 'activate') };
 }
 
 async function run(ctx: PipPlanContext, ask?: (question: string) => string | undefined) {
@@ -73,7 +75,7 @@ describe('the pip route for TF 2.18 (its wheels found through their RUNPATH)', (
 });
 
 describe('the pip route for TF 2.16.1 (its wheels must be on LD_LIBRARY_PATH, tensorflow/tensorflow#63362)', () => {
-  it('asks before editing the activate script; a yes adds the wheel folders and TF sees the GPU', async () => {
+  it('asks before editing the activate script; a yes adds the wheel folders and TF sees the GPU from the venv\'s python run directly; with the folders only in bin/activate it does not, whatever the shell', async () => {
     const l = await laptop();
     const questions: string[] = [];
     const r = await run(l.context('2.16', 'ask'), (q) => {
@@ -86,6 +88,25 @@ describe('the pip route for TF 2.16.1 (its wheels must be on LD_LIBRARY_PATH, te
     expect(await readFile(l.activate, 'utf8')).toContain('# >>> cudawiz');
     const again = await run(l.context('2.16', 'ask'), () => 'no');
     expect(again.plan.steps.find((s) => s.id === 'wheel-loader-path')).toMatchObject({ done: true, reason: `already in ${l.activate}` });
+    // Judged as a new shell runs it (#39.5): the venv's python directly, not activated.
+    const verified = r.events.find((e) => e.type === 'step-done' && e.id === 'verify') as Extract<RunnerEvent, { type: 'step-done' }>;
+    expect(verified.evidence?.[0]).toBe(`judged as a new shell, cron or an IDE runs it: ${path.join(l.venvDir, 'bin', 'python')} directly, without activating the venv (an activated shell only adds to that)`);
+
+    // With the wheel folders only in bin/activate, verify fails even when cudawiz runs in that venv's
+    // activated shell, says the fix holds only there, and its fix covers both.
+    const site = path.join(l.venvDir, 'lib', (await readdir(path.join(l.venvDir, 'lib'))).find((n) => n.startsWith('python'))!, 'site-packages');
+    await rm(path.join(site, VENV_LOADER_PTH));
+    // cudawiz started from `source tf/bin/activate`: the venv first on PATH and its wheel folders on LD_LIBRARY_PATH.
+    const activated = await activatedLdLibraryPath(l.venvDir, { LD_LIBRARY_PATH: l.driver });
+    expect(activated.length).toBeGreaterThan(1);
+    const host: Host = { ...realHost({ ...l.host.env, VIRTUAL_ENV: l.venvDir, PATH: `${path.join(l.venvDir, 'bin')}:${l.host.env.PATH}`, LD_LIBRARY_PATH: activated.join(':') }), home: l.home };
+    const ctx = createPipPlanContext(catalog, host, { tf: '2.16', venvDir: l.venvDir, configureEnv: 'no', command: 'cudawiz install --tf 2.16 --route pip', cudaRoot: path.join(l.home, 'cuda-root'), cacheDir: path.join(l.home, 'cache') });
+    // The verify step alone (the plan around it is the runs above): one import of TF.
+    const failed = await Promise.resolve(pipVerifyStep.run(ctx, undefined as never)).then(() => undefined, (e: CudawizError) => e);
+    expect(failed).toMatchObject({ code: 'verify-failed', message: `TensorFlow 2.16.1 sees no GPU from the venv's python run directly: the wheel folders are only in ${l.activate}, so only an activated shell finds them` });
+    expect(failed!.fix).toBe(`The wheel folders are off the loader path: cudawiz install --tf 2.16 --route pip --venv ${l.venvDir} --yes (the venv's python then finds them, activated or not)`);
+    // That fix puts the loader file back (the block is already there): the loader step has it to do.
+    expect(await wheelLoaderPathStep.check(ctx)).toMatchObject({ done: false });
   });
 
   it('without consent it prints the lines and changes nothing; verify then fails and names the fix', async () => {
@@ -99,7 +120,7 @@ describe('the pip route for TF 2.16.1 (its wheels must be on LD_LIBRARY_PATH, te
     expect(loaderPath.evidence?.[0]).toMatch(/^# >>> cudawiz/);
     const failed = r.events.find((e) => e.type === 'step-failed') as Extract<RunnerEvent, { type: 'step-failed' }>;
     expect(failed).toMatchObject({ id: 'verify', message: expect.stringContaining('sees no GPU') });
-    expect(failed.fix).toBe(`The wheel folders are off the loader path: cudawiz install --tf 2.16 --route pip --venv ${l.venvDir} --yes`);
+    expect(failed.fix).toBe(`The wheel folders are off the loader path: cudawiz install --tf 2.16 --route pip --venv ${l.venvDir} --yes (the venv's python then finds them, activated or not)`);
 
     // The doctor reads the same venv: the wheels cover CUDA (no toolkit missing), and the loader path fails with the same fix.
     const facts = await probeMachine(l.host, { catalog, python: path.join(l.venvDir, 'bin', 'python'), cudaRoot: path.join(l.home, 'cuda-root') });

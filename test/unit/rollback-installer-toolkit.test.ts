@@ -5,7 +5,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEnvJournal, rollbackEnvChanges } from '../../src/env/index.js';
-import { journalInstallerToolkit, uninstallInstallerToolkit } from '../../src/env/installer-toolkit.js';
+import { journalInstallerToolkit, uninstallInstallerToolkit, unverifiedUninstallerNote } from '../../src/env/installer-toolkit.js';
 import type { EnvChange, EnvJournal } from '../../src/env/types.js';
 import { runCommand, type Host } from '../../src/host.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -66,6 +66,22 @@ describe("a toolkit cudawiz installed with NVIDIA's installer", () => {
     const r = await uninstallInstallerToolkit(hostWith(home), { kind: 'toolkit-installer', target: dir, before: null, after: null, why: 'x', installer: { file: 'cuda.run', version: '11.8.0' }, uninstaller: { file: uninstaller, args: ['--silent'], owner: process.getuid?.() } });
     expect(r).toEqual({ outcome: 'undone' });
     expect(await readFile(ran, 'utf8')).toBe(`${uninstaller} --silent\n`);
+  });
+
+  it("an uninstaller that exits 0 and leaves the toolkit's nvcc is a failure that names the unverified flag and NVIDIA's own command", async () => {
+    const home = await tempDir('cw-inst-');
+    const { dir, ran, uninstaller } = await toolkitWithUninstaller(home);
+    await writeFile(path.join(dir, 'bin', 'nvcc'), '#!/bin/sh\n');
+    const change: EnvChange = { kind: 'toolkit-installer', target: dir, before: null, after: null, why: 'x', installer: { file: 'cuda.run', version: '11.8.0' }, uninstaller: { file: uninstaller, args: ['--silent'], owner: process.getuid?.() } };
+    const r = await uninstallInstallerToolkit(hostWith(home), change);
+    expect(r).toEqual({ outcome: 'failed', message: `${uninstaller} --silent exited 0 but ${path.join(dir, 'bin', 'nvcc')} is still there: the toolkit was not removed` });
+    expect(await readFile(ran, 'utf8')).toBe(`${uninstaller} --silent\n`);
+    // --silent is marked unverified in assets/cuda.json: the note names NVIDIA's command without it.
+    expect(unverifiedUninstallerNote(change)).toBe(`Unverified: no stored public source gives CUDA 11.8.0's uninstaller flag --silent. NVIDIA's Linux installation guide names only ${uninstaller} (no --silent; it asks its own questions); if the toolkit is still there afterwards, run that yourself.`);
+    // A root-owned toolkit's command, typed by a user who is not root, takes sudo.
+    if (!asRoot) expect(unverifiedUninstallerNote({ ...change, uninstaller: { ...change.uninstaller!, owner: 0 } })).toContain(`names only sudo ${uninstaller} (no --silent;`);
+    // The perl uninstaller before 10.1 is never run, so nothing rests on a flag.
+    expect(unverifiedUninstallerNote({ ...change, installer: { file: 'cuda.run', version: '10.0.130' } })).toBeUndefined();
   });
 
   it("before 10.1 (a perl uninstaller with no known unattended mode), it stays and cudawiz names the uninstaller to run", async () => {

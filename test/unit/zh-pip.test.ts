@@ -65,7 +65,8 @@ describe('cudawiz install --route pip with --lang zh (the Linux laptop)', () => 
     expect(r.zh.code, r.zhOut).toBe(0);
     expect(r.zhOut).toMatch(/已把 12 个目录加到 .*bin\/activate/);
     expect(r.zhOut).toContain('TensorFlow 2.16.1：1 块显卡');
-    expect(r.enOut).toContain('Verify: TensorFlow sees the GPU: TensorFlow 2.16.1: 1 GPU(s)');
+    expect(r.zhOut).toContain('验证：不激活虚拟环境、直接运行它的 python 时，TensorFlow 能看到显卡');
+    expect(r.enOut).toContain("Verify: TensorFlow sees the GPU from the venv's python, not activated: TensorFlow 2.16.1: 1 GPU(s)");
     expectChineseOnly(r);
   });
 

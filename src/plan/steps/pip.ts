@@ -1,6 +1,6 @@
 // The pip route's own steps: the virtual environment, pip install "tensorflow[and-cuda]==X" with its
 // output as progress, the wheel folders on the loader path where that TF needs it (with consent), and
-// verify in a fresh Python as after `source DIR/bin/activate`.
+// verify with the venv's python run directly from a new shell, not activated (#39.5).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { andCudaPythonProblem, andCudaRequirement } from '../../catalog/queries.js';
@@ -24,8 +24,9 @@ import {
   type PipCudaFacts,
   type PipEvent,
 } from '../../pip/index.js';
-import { pythonCommands, venvBinDir, venvProgram } from '../../platform.js';
+import { pythonCommands, venvActivateScript, venvBinDir, venvProgram } from '../../platform.js';
 import { importTensorflow } from '../../verify/tensorflow.js';
+import { unactivatedVenvEnv } from '../../verify/unactivated-venv.js';
 import type { PipPlanContext } from '../context.js';
 import type { Step, StepIO } from '../runner.js';
 import { verifyStep } from './verify.js';
@@ -136,22 +137,30 @@ export const wheelLoaderPathStep: Step<PipPlanContext> = wheelLoaderStep<PipPlan
   applied: (plan, r) => ({ summary: r.applied ? pipText.foldersAdded(plan.dirs.length, plan.activateScript, r.recordFile) : stepsText.nothingToChange, evidence: plan.why }),
 });
 
+/**
+ * Judged once, the stricter way (#39.5): the venv's python run directly, as a new shell, cron or an IDE
+ * runs it — no activation, so nothing on PATH or LD_LIBRARY_PATH that bin/activate adds. It passes
+ * only where TF sees the GPU that way (the venv's loader file, or TF's own RUNPATH); an activated shell
+ * then sees it too, since activation only adds folders. Where the wheel folders are only in
+ * bin/activate, the failure says it holds only in an activated shell, and the fix covers both.
+ */
 export const pipVerifyStep = verifyStep<PipPlanContext>(() => pipText.stepVerify, async (ctx) => {
   const facts = await venvFacts(ctx);
-  const activated = facts?.loaderPath.whenActivated;
-  // As after `source DIR/bin/activate`: the venv first on PATH, and the loader path its script sets.
-  const env = {
-    VIRTUAL_ENV: ctx.venvDir,
-    PATH: [venvBinDir(ctx.host.os, ctx.venvDir), ctx.host.env.PATH ?? ''].filter(Boolean).join(path.delimiter),
-    ...(activated ? { LD_LIBRARY_PATH: activated.join(':') } : {}),
-  };
-  const tf = await importTensorflow(ctx.host, venvPython(ctx), env);
+  const python = venvPython(ctx);
+  const env = await unactivatedVenvEnv(ctx.host, ctx.venvDir, facts?.libDirs ?? []);
+  const tf = await importTensorflow({ ...ctx.host, env }, python, env);
   const problems = explainLog(ctx.catalog, tf.log, { os: ctx.os }).findings.filter((f) => f.severity === 'error');
   const evidence = tf.imported ? [pipText.tfGpus(tf.version, tf.gpus), ...problems.map((p) => pipText.logProblem(p.line, p.meaning))] : [tf.error ?? verifyText.importFailed];
-  if (tf.imported && tf.gpus.length > 0 && problems.length === 0) return { summary: evidence[0], evidence: [pipText.activateWith(path.join(venvBinDir(ctx.host.os, ctx.venvDir), 'activate'))] };
+  const judged = pipText.judgedUnactivated(python);
+  if (tf.imported && tf.gpus.length > 0 && problems.length === 0) return { summary: evidence[0], evidence: [judged, pipText.activateWith(path.join(venvBinDir(ctx.host.os, ctx.venvDir), 'activate'))] };
   const wheelFix = facts ? planWheelLibraryFix(facts, { importLog: tf.log }) : undefined;
-  const fix = wheelFix?.needed && !wheelFix.alreadyApplied
+  // The block is in bin/activate but the loader file is not: an activated shell finds the wheels, a direct run does not.
+  const onlyActivated = Boolean(tf.imported && wheelFix?.blockApplied && !wheelFix.loaderInPlace && wheelFix.dirs.length > 0);
+  const fix = onlyActivated || (wheelFix?.needed && !wheelFix.alreadyApplied)
     ? pipText.offLoaderPath(ctx.tf, ctx.venvDir)
-    : problems[0]?.fix ?? (tf.imported ? pipText.doctorShows(ctx.tf, venvPython(ctx)) : pipText.forceReinstall(andCudaRequirement(ctx.catalog, ctx.tf), ctx.venvDir));
-  throw new CudawizError(tf.imported ? pipText.seesNoGpu(tf.version, problems.length ? problems[0].meaning : undefined) : pipText.doesNotImport(tf.error), { fix, code: 'verify-failed', details: { evidence } });
+    : problems[0]?.fix ?? (tf.imported ? pipText.doctorShows(ctx.tf, python) : pipText.forceReinstall(andCudaRequirement(ctx.catalog, ctx.tf), ctx.venvDir));
+  const message = onlyActivated
+    ? pipText.onlyActivatedVerify(tf.version, venvActivateScript('linux', ctx.venvDir))
+    : tf.imported ? pipText.seesNoGpu(tf.version, problems.length ? problems[0].meaning : undefined) : pipText.doesNotImport(tf.error);
+  throw new CudawizError(message, { fix, code: 'verify-failed', details: { evidence: [judged, ...evidence] } });
 });
