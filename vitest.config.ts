@@ -20,6 +20,9 @@ export const slowFiles = [
   'test/e2e/bundle-install.test.ts',
   'test/e2e/install-redist.test.ts',
   'test/e2e/fs-faults.test.ts',
+  // #39's wizard walks, every repair class in a tmux terminal, English and Chinese (test/helpers/repair-walk.ts).
+  'test/e2e/wizard-repair-walk.test.ts',
+  'test/e2e/wizard-repair-walk-zh.test.ts',
 ];
 
 export default defineConfig({
