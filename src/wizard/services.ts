@@ -9,7 +9,8 @@ import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
 import type { GlobalOptions } from '../io/flags.js';
-import { SETUP_BLOCKERS } from '../doctor/blockers.js';
+import { blockersIn, SETUP_BLOCKERS } from '../doctor/blockers.js';
+import { cliText } from '../i18n/cli.js';
 import { diagnose } from '../doctor/diagnose.js';
 import type { Host } from '../host.js';
 import { defaultCudaRoot, defaultDownloadsDir, type OsName } from '../platform.js';
@@ -129,7 +130,7 @@ export function tfChoices(catalog: Catalog, host: Host, scan: ScanSummary, facts
  * `catalog`: one already loaded (the bundle's prebuilt one); otherwise it is loaded and validated here.
  * `doctor`: the doctor the targets run (a test wraps the real one to count its runs).
  */
-export function realWizardServices(options: { globals: GlobalOptions; host: Host; catalog?: Catalog; doctor?: PlanMachine['doctor'] }): WizardServices {
+export function realWizardServices(options: { globals: GlobalOptions; host: Host; catalog?: Catalog; doctor?: PlanMachine['doctor'] }): Required<WizardServices> {
   const { globals, host } = options;
   const catalog = options.catalog ?? loadCatalog({ overlayFile: globals.catalog });
   const cudaRoot = globals.cudaRoot ?? defaultCudaRoot(host.os, host.env);
@@ -164,10 +165,13 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
     routeNotes(tf): RouteNotes {
       const target = targetFor(tf);
       const files = offeredFiles(tf);
+      const stops = blockersIn(target.findings ?? [], SETUP_BLOCKERS).blocking;
       return {
         why: choiceFor(tf).why,
         labels: Object.fromEntries(files.map((r) => [r.route, routeFacts(r.route).label(target.routes)])),
         cuda: Object.fromEntries(files.filter((r) => r.cuda).map((r) => [r.route, { version: r.cuda!, ...(r.cudaWhy ? { newer: r.cudaWhy } : {}) }])),
+        // The blockers every route's preflight checks (src/plan/steps/preflight.ts), said as it says them.
+        ...(stops.length ? { stops: { cause: cliText.semicolons(stops.map((f) => f.title)), ...(stops[0].fix ? { fix: stops[0].fix } : {}) } } : {}),
       };
     },
     async bundles(tf) {
