@@ -36,7 +36,10 @@ export function DoneScreen({ runner, result, whatNow, onQuit }: { runner: Runner
               <PasteCommand key={i} lead={`  ${i + 1}. `} command={step.text} />
             ) : (
               <Box key={i}>
-                <Text>{`  ${i + 1}. `}</Text>
+                {/* The number never shrinks: the words wrap beside it. */}
+                <Box flexShrink={0}>
+                  <Text>{`  ${i + 1}. `}</Text>
+                </Box>
                 <Text>{step.text}</Text>
               </Box>
             ),

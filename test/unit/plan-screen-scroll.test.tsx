@@ -77,3 +77,26 @@ describe('a plan taller than 80×24', () => {
     });
   }
 });
+
+describe('a stop whose fix has several lines', () => {
+  for (const lang of ['en', 'zh'] as const) {
+    it(`draws each line at the fix's indent, within 80 columns (${lang})`, async () => {
+      setLang(lang);
+      const fix = lang === 'en' ? `Update the NVIDIA driver to 525.60.13 or newer from https://www.nvidia.com/Download/index.aspx (cudawiz never installs drivers)\nUpdate the display driver to 525.60.13 or newer, then reboot.\nNothing was changed.` : `从 https://www.nvidia.com/Download/index.aspx 把 NVIDIA 显卡驱动更新到 525.60.13 或更新（cudawiz 从不安装显卡驱动）\n从 https://www.nvidia.com/Download/index.aspx 把显卡驱动更新到 525.60.13 或更新，然后重启。\n什么都没有改动。`;
+      const stopped: RunnerState = { steps: [{ id: 's0', status: 'pending', log: [], title: 'Stop' }], stop: { step: 's0', title: 'Stop', code: 'preflight-driver', message: 'NVIDIA driver 470.82.01 is too old', fix } };
+      const ui = renderAt80x24(
+        <UiContext.Provider value={{ t: lang === 'en' ? en : zh, unicode: true }}>
+          <PlanScreen tf="2.15.0" preview={stopped} onConfirm={() => undefined} onBack={() => undefined} onQuit={() => undefined} />
+        </UiContext.Provider>,
+      );
+      unmount = ui.unmount;
+      const rows = (await waitForFrame(ui.frame, lang === 'en' ? 'Nothing was changed.' : '什么都没有改动。')).split('\n');
+      const last = fix.split('\n').at(-1)!;
+      // The last line whole on its row, at the fix's indent; no row of the fix starts at column 0.
+      expect(rows).toContain(`    ${last}`);
+      const from = rows.findIndex((r) => r.startsWith('  →'));
+      for (const r of rows.slice(from + 1, rows.indexOf(`    ${last}`) + 1)) expect(r, r).toMatch(/^ {4}\S/);
+      for (const r of rows) expect(displayWidth(r), r).toBeLessThanOrEqual(80);
+    });
+  }
+});

@@ -54,6 +54,7 @@ describe('a command to paste, on an 80-column screen', () => {
       const newTerminal = wizardText.whatNowNewTerminal;
       // The words wrap under their number; the commands are whole, each on its row.
       expect(frame.replace(/\s+/g, '')).toContain(`1.${newTerminal.replace(/\s+/g, '')}`);
+      expect(frame).toContain(`  1. ${newTerminal.split(' ')[0]}`);
       expect(rows(frame)).toContain(`  2. ${t.whatNowPip('tensorflow==2.16.1')}`);
       expect(rows(frame)).toContain(`  3. ${t.whatNowCheck}`);
       expect(t.whatNowCheck.length + 5).toBeGreaterThan(80);

@@ -110,6 +110,10 @@ describe("the wizard's Repair it is `cudawiz repair`", () => {
       const frame = await waitForFrame(ui.lastFrame, 'New setup', 20_000);
       expect(frame).toMatch(/❯ Repair it[^\n]*\n\s+New setup/);
       expect(frame.replace(/\s+/g, ' ')).toContain(scan.problems[0].title.replace(/\s+/g, ' '));
+      // Every row of the causes at their indent: a cause that wraps keeps it.
+      const rows = frame.split('\n');
+      const causes = rows.slice(rows.findIndex((r) => /problems? found/.test(r)) + 1, rows.findIndex((r) => r.startsWith('What would you like')));
+      for (const r of causes.filter((r) => r.trim())) expect(r, frame).toMatch(/^ {2,3}\S/);
       ui.unmount();
     }, 60_000);
   }
