@@ -53,15 +53,15 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
     {
       label: 'gpu',
       status: judged('gpu', gpu.length ? 'pass' : 'fail'),
-      text: gpu.length ? gpu.map((g) => `${g.name}${g.computeCapability ? stepsText.scanCc(g.computeCapability) : ''}`).join(', ') : facts.gpu.evidence ?? stepsText.scanNone,
+      text: gpu.length ? cliText.list(gpu.map((g) => `${g.name}${g.computeCapability ? stepsText.scanCc(g.computeCapability) : ''}`)) : facts.gpu.evidence ?? stepsText.scanNone,
     },
     { label: 'driver', status: judged('driver', facts.gpu.driver.version ? 'pass' : 'fail'), text: facts.gpu.driver.version ?? stepsText.scanNone },
     {
       label: 'toolkits',
       status: judged('toolkits', facts.toolkits.length ? (facts.toolkits.some((t) => t.missing.length === 0) ? 'pass' : 'warn') : 'info'),
-      text: facts.toolkits.length ? facts.toolkits.map((t) => `CUDA ${t.majorMinor ?? '?'}${t.missing.length ? stepsText.scanPartial : ''}`).join(', ') : stepsText.scanNone,
+      text: facts.toolkits.length ? cliText.list(facts.toolkits.map((t) => `CUDA ${t.majorMinor ?? '?'}${t.missing.length ? stepsText.scanPartial : ''}`)) : stepsText.scanNone,
     },
-    { label: 'cudnn', status: judged('cudnn', facts.cudnn.length ? 'pass' : 'info'), text: facts.cudnn.length ? facts.cudnn.map((c) => stepsText.scanCudnnIn(c.version ?? '?', c.path)).join(', ') : stepsText.scanNone },
+    { label: 'cudnn', status: judged('cudnn', facts.cudnn.length ? 'pass' : 'info'), text: facts.cudnn.length ? cliText.list(facts.cudnn.map((c) => stepsText.scanCudnnIn(c.version ?? '?', c.path))) : stepsText.scanNone },
     {
       label: 'python',
       // No Python is never a pass: TensorFlow needs one (the version list says which range each takes).

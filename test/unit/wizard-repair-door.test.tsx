@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../components/App.js';
 import { UiContext } from '../../components/UiContext.js';
 import { en } from '../../src/i18n/en.js';
+import { setLang } from '../../src/i18n/localized.js';
 import type { RunnerEvent } from '../../src/plan/events.js';
 import { WizardController, type ScanSummary } from '../../src/wizard/controller.js';
 import { realWizardServices } from '../../src/wizard/services.js';
@@ -83,6 +84,13 @@ describe("the wizard's Repair it is `cudawiz repair`", () => {
       const status = (label: string) => scan.lines.find((l) => l.label === label)?.status;
       for (const label of AT_FAULT[name] ?? []) expect(status(label), label).toBe('fail');
       if (name !== 'conda CUDA needs a newer driver (stop)') expect(status('driver')).toBe('pass');
+      if (name === 'stale toolkit first on LD_LIBRARY_PATH') {
+        // Two toolkits, listed in the run's language: "CUDA 11.2, CUDA 11.8"; in Chinese with 、.
+        expect(scan.lines.find((l) => l.label === 'toolkits')?.text).toBe('CUDA 11.2, CUDA 11.8');
+        setLang('zh');
+        const zhScan = await services.scan(new AbortController().signal).finally(() => setLang('en'));
+        expect(zhScan.lines.find((l) => l.label === 'toolkits')?.text).toBe('CUDA 11.2、CUDA 11.8');
+      }
       // Nothing set up gets past a driver too old for what TF would load: New setup stops there too.
       if (name === 'conda CUDA needs a newer driver (stop)') expect(scan.blocking?.[0].title).toMatch(/too old for the conda env's CUDA 12\.2/);
       else expect(scan.blocking).toBeUndefined();
