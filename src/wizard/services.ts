@@ -53,7 +53,8 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
     {
       label: 'gpu',
       status: judged('gpu', gpu.length ? 'pass' : 'fail'),
-      text: gpu.length ? cliText.list(gpu.map((g) => `${g.name}${g.computeCapability ? stepsText.scanCc(g.computeCapability) : ''}`)) : facts.gpu.evidence ?? stepsText.scanNone,
+      // No GPU read: the doctor's words for why, in the run's language (nvidia-smi's own line is English, and the doctor quotes it).
+      text: gpu.length ? cliText.list(gpu.map((g) => `${g.name}${g.computeCapability ? stepsText.scanCc(g.computeCapability) : ''}`)) : findings.find((f) => f.status === 'fail' && lineOf(f) === 'gpu')?.title ?? facts.gpu.evidence ?? stepsText.scanNone,
     },
     { label: 'driver', status: judged('driver', facts.gpu.driver.version ? 'pass' : 'fail'), text: facts.gpu.driver.version ?? stepsText.scanNone },
     {

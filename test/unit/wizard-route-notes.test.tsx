@@ -37,11 +37,11 @@ async function routeScreen(m: BrokenMachine, lang: 'en' | 'zh') {
     </UiContext.Provider>,
   );
   await controller.start();
-  await waitForFrame(ui.lastFrame, w.scan);
+  const scan = await waitForFrame(ui.lastFrame, w.scan);
   await controller.chooseMode('setup');
   await controller.pickTf('2.21.0');
   const frame = (await waitForFrame(ui.lastFrame, w.installs)).replace(/\n\s*/g, ' ');
-  return { frame, controller, ui };
+  return { scan, frame, controller, ui };
 }
 
 describe('the route screen says why and what each route installs', () => {
@@ -49,7 +49,10 @@ describe('the route screen says why and what each route installs', () => {
     it(`no NVIDIA driver: the reason, the CUDA each route installs, and that every plan stops at the driver, as the plan does (${lang})`, async () => {
       const w = WORDS[lang];
       const m = await brokenMachine({ smi: 'no-driver' });
-      const { frame, controller, ui } = await routeScreen(m, lang);
+      const { scan, frame, controller, ui } = await routeScreen(m, lang);
+      // The scan says it in the run's language too, on the GPU's line (not nvidia-smi's English line).
+      expect(scan.split('\n').find((r) => r.includes(`${w.t.scanGpu}${w.t.labelEnd}`))).toMatch(new RegExp(`^✗ .*${w.driver}`));
+      if (lang === 'zh') expect(englishIn(scan)).toEqual([]);
       expect(frame).toContain(w.why);
       expect(frame).toMatch(w.installs);
       expect(frame).toMatch(w.toolkit);
