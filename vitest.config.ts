@@ -24,6 +24,9 @@ export const slowFiles = [
   'test/unit/plan-settled-write.test.ts',
   // #39: rollback's [y/N] before NVIDIA's uninstaller, answered in tmux both ways.
   'test/e2e/rollback-ask.test.ts',
+  // #39's wizard walks, every repair class in a tmux terminal, English and Chinese (test/helpers/repair-walk.ts).
+  'test/e2e/wizard-repair-walk.test.ts',
+  'test/e2e/wizard-repair-walk-zh.test.ts',
 ];
 
 export default defineConfig({

@@ -24,6 +24,9 @@ interface Row {
 
 /** A line's rows: its words wrapped, then a command it ends in on rows of its own. */
 function lineRows(text: string, columns: number, lead: number, mark?: Row['mark'], bold?: boolean): Row[] {
+  // A text of several lines (a stop's fixes, then "Nothing was changed."): each wraps on its own at the same indent, the mark on the first.
+  const [first, ...more] = text.split('\n');
+  if (more.length) return [...lineRows(first, columns, lead, mark, bold), ...more.flatMap((line) => lineRows(line, columns, lead, undefined, bold))];
   const split = splitCommand(text);
   const words = split ? (split.words ? wrapWords(split.words, columns, lead) : []) : wrapWords(text, columns, lead);
   const rows = [...words];

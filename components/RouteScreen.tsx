@@ -9,6 +9,7 @@ import { bundleText } from '../src/i18n/bundle.js';
 import { routesText } from '../src/i18n/routes.js';
 import type { Route, RouteNotes, WizardBundle } from '../src/wizard/controller.js';
 import { KeyHints } from './KeyHints.js';
+import { StatusLine } from './StatusLine.js';
 import { useUi } from './UiContext.js';
 
 export function RouteScreen({ tf, routes, sizes, notes, bundles = [], onPick, onBack }: { tf: string; routes: Route[]; sizes?: Partial<Record<Route, string>>; notes?: RouteNotes; bundles?: WizardBundle[]; onPick(route: Route, bundle?: string): void; onBack(): void }) {
@@ -34,11 +35,23 @@ export function RouteScreen({ tf, routes, sizes, notes, bundles = [], onPick, on
         }}
       />
       {notes && !bundles.length ? <Text>{notes.why}</Text> : null}
+      {/* No driver (or another blocker every preflight checks): the plan will stop there, so the screen says so first. */}
+      {notes?.stops ? (
+        <Box flexDirection="column">
+          <StatusLine status="fail" text={routesText.allStop(notes.stops.cause)} />
+          {notes.stops.fix ? (
+            <Box marginLeft={2}>
+              <Text>{`→ ${notes.stops.fix}`}</Text>
+            </Box>
+          ) : null}
+        </Box>
+      ) : null}
       {/* What each route downloads, as `cudawiz requirements` says it, and the CUDA it installs: one short line each. */}
       {routes.filter((r) => sizes?.[r]).map((r) => (
-        <Box key={r} flexDirection="column">
-          <Text dimColor>{`  ${routesText.installs(r, sizes![r]!, notes?.cuda[r]?.version)}`}</Text>
-          {notes?.cuda[r]?.newer ? <Text dimColor>{`  ${notes.cuda[r]!.newer}`}</Text> : null}
+        // Indented by a margin, not by spaces: a line that wraps keeps its indent.
+        <Box key={r} flexDirection="column" marginLeft={2}>
+          <Text dimColor>{routesText.installs(r, sizes![r]!, notes?.cuda[r]?.version)}</Text>
+          {notes?.cuda[r]?.newer ? <Text dimColor>{notes.cuda[r]!.newer}</Text> : null}
         </Box>
       ))}
       <KeyHints text={t.keysSelect} />

@@ -23,7 +23,7 @@ export function ScanScreen({ scan, onChoose, onQuit }: { scan?: ScanSummary; onC
   const extra = (scan.beyond ? 1 : 0) + (scan.warnings?.length ?? 0);
   // The rows besides the causes: the title, five facts, the gaps, the count, "…and N more", the
   // question, its two answers, the key hints with their gap and the row Ink's cursor ends on.
-  const shown = problemsThatFit(scan.problems.map((p) => `  ${p.title}`), columns, (stdout.rows || 24) - 16 - extra);
+  const shown = problemsThatFit(scan.problems.map((p) => p.title), columns - 2, (stdout.rows || 24) - 16 - extra);
   return (
     <Box flexDirection="column">
       {scan.lines.map((l) => (
@@ -40,11 +40,11 @@ export function ScanScreen({ scan, onChoose, onQuit }: { scan?: ScanSummary; onC
           <>
             <StatusLine status="fail" text={t.problemsFound(scan.problems.length)} />
             {/* Wrapped, never cut before the cause; as many as fit, the first always; the doctor has every one. */}
+            {/* Indented by a margin, not by spaces: a cause that wraps keeps its indent. */}
             {scan.problems.slice(0, shown).map((p) => (
-              <Text key={p.title}>
-                {'  '}
-                {p.title}
-              </Text>
+              <Box key={p.title} marginLeft={2}>
+                <Text>{p.title}</Text>
+              </Box>
             ))}
             {scan.problems.length > shown ? <Text dimColor>{t.moreProblems(scan.problems.length - shown)}</Text> : null}
           </>

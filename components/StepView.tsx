@@ -3,7 +3,7 @@ import { Spinner } from '@inkjs/ui';
 import { Box, Text } from 'ink';
 import type { StepState } from '../src/plan/events.js';
 import { commandToPaste } from '../src/wizard/paste.js';
-import { displayWidth } from '../src/wizard/fit-rows.js';
+import { PasteCommand } from './PasteCommand.js';
 import { ProgressLine } from './ProgressLine.js';
 import { StatusLine } from './StatusLine.js';
 import { useUi } from './UiContext.js';
@@ -49,12 +49,7 @@ export function StepView({ step }: { step: StepState }) {
               {'    '}
               {paste.words}
             </Text>
-            <Box width={displayWidth(paste.command) + 4} flexShrink={0}>
-              <Text>
-                {'    '}
-                {paste.command}
-              </Text>
-            </Box>
+            <PasteCommand lead="    " command={paste.command} />
           </Box>
         );
       })}

@@ -51,7 +51,7 @@ export const en = {
   cudnnWatching: (dir: string) => `3. I am watching ${dir} — or type or paste its path below:`,
   cudnnPathLabel: 'Archive path: ',
   verifyTitle: 'Verifying',
-  whatNow: 'What now',
+  whatNow: 'What now:',
   whatNowPip: (pip: string) => `pip install ${pip}`,
   whatNowCheck: 'python -c "import tensorflow as tf; print(tf.config.list_physical_devices(\'GPU\'))"',
   failedTitle: 'Stopped',

@@ -31,6 +31,8 @@ const enRoutes = {
   whyServedElsewhere: (tf: string, cuda: string) => `Recommended: TensorFlow ${tf} already loads CUDA ${cuda} on this machine, so the installer route brings only cuDNN.`,
   /** One line per route on the route screen: what it installs, then its download. */
   installs: (route: string, size: string, cuda: string | undefined) => `${route}: ${size}${cuda ? ` — installs CUDA ${cuda}` : ''}`,
+  /** Under the routes where every plan will stop at its first step (no driver): what must come first. */
+  allStop: (cause: string) => `Each route's plan stops at its first step, before anything changes, until this is fixed: ${cause}`,
   took: (route: string, why: string) => `Route: ${route}. ${why}`,
   others: (tf: string, others: string) => `Another route: ${others} (cudawiz requirements --tf ${tf} shows what each downloads).`,
 };
@@ -53,6 +55,7 @@ const zhRoutes: typeof enRoutes = {
   whyToolkit: (tf) => `推荐：在这里，TensorFlow ${tf} 要通过 CUDA 安装程序获取 CUDA。`,
   whyServedElsewhere: (tf, cuda) => `推荐：这台机器上的 TensorFlow ${tf} 已能加载 CUDA ${cuda}，安装程序方式只需补上 cuDNN。`,
   installs: (route, size, cuda) => `${route}: ${size}${cuda ? `——安装 CUDA ${cuda}` : ''}`,
+  allStop: (cause) => `先解决这个问题，否则每种方式的计划都会在第一步停下（那之前什么都不会改动）：${cause}`,
   took: (route, why) => `安装方式：${route}。${why}`,
   others: (tf, others) => `其他方式：${others}（cudawiz requirements --tf ${tf} 会列出每种方式要下载的文件）。`,
 };

@@ -47,7 +47,7 @@ export const zh: Strings = {
   cudnnWatching: (dir: string) => `3. 我在监视 ${dir}，也可以在下面输入或粘贴路径：`,
   cudnnPathLabel: '压缩包路径：',
   verifyTitle: '验证',
-  whatNow: '接下来',
+  whatNow: '接下来：',
   whatNowPip: (pip: string) => `pip install ${pip}`,
   whatNowCheck: 'python -c "import tensorflow as tf; print(tf.config.list_physical_devices(\'GPU\'))"',
   failedTitle: '已停止',

@@ -54,6 +54,11 @@ export interface RouteNotes {
   labels: Partial<Record<Route, string>>;
   /** The CUDA each route installs, and why where it is not the one the version list names. */
   cuda: Partial<Record<Route, { version: string; newer?: string }>>;
+  /**
+   * What every route's plan stops at before anything changes (no driver, no GPU TF can use, a driver too
+   * old for TF's CUDA): the screen says it beside the routes, so they promise nothing the plan refuses.
+   */
+  stops?: { cause: string; fix?: string };
 }
 
 /** A bundle the wizard found: its folder and the route it holds. */

@@ -9,7 +9,8 @@ import { defaultTfChoice, tfChoicesFor } from '../catalog/tf-choices.js';
 import type { Catalog } from '../catalog/schema.js';
 import { loadCatalog } from '../catalog/load.js';
 import type { GlobalOptions } from '../io/flags.js';
-import { SETUP_BLOCKERS } from '../doctor/blockers.js';
+import { blockersIn, SETUP_BLOCKERS } from '../doctor/blockers.js';
+import { cliText } from '../i18n/cli.js';
 import { diagnose } from '../doctor/diagnose.js';
 import type { Host } from '../host.js';
 import { defaultCudaRoot, defaultDownloadsDir, type OsName } from '../platform.js';
@@ -52,15 +53,16 @@ export function scanSummary(catalog: Catalog, facts: MachineFacts): ScanSummary 
     {
       label: 'gpu',
       status: judged('gpu', gpu.length ? 'pass' : 'fail'),
-      text: gpu.length ? gpu.map((g) => `${g.name}${g.computeCapability ? stepsText.scanCc(g.computeCapability) : ''}`).join(', ') : facts.gpu.evidence ?? stepsText.scanNone,
+      // No GPU read: the doctor's words for why, in the run's language (nvidia-smi's own line is English, and the doctor quotes it).
+      text: gpu.length ? cliText.list(gpu.map((g) => `${g.name}${g.computeCapability ? stepsText.scanCc(g.computeCapability) : ''}`)) : findings.find((f) => f.status === 'fail' && lineOf(f) === 'gpu')?.title ?? facts.gpu.evidence ?? stepsText.scanNone,
     },
     { label: 'driver', status: judged('driver', facts.gpu.driver.version ? 'pass' : 'fail'), text: facts.gpu.driver.version ?? stepsText.scanNone },
     {
       label: 'toolkits',
       status: judged('toolkits', facts.toolkits.length ? (facts.toolkits.some((t) => t.missing.length === 0) ? 'pass' : 'warn') : 'info'),
-      text: facts.toolkits.length ? facts.toolkits.map((t) => `CUDA ${t.majorMinor ?? '?'}${t.missing.length ? stepsText.scanPartial : ''}`).join(', ') : stepsText.scanNone,
+      text: facts.toolkits.length ? cliText.list(facts.toolkits.map((t) => `CUDA ${t.majorMinor ?? '?'}${t.missing.length ? stepsText.scanPartial : ''}`)) : stepsText.scanNone,
     },
-    { label: 'cudnn', status: judged('cudnn', facts.cudnn.length ? 'pass' : 'info'), text: facts.cudnn.length ? facts.cudnn.map((c) => stepsText.scanCudnnIn(c.version ?? '?', c.path)).join(', ') : stepsText.scanNone },
+    { label: 'cudnn', status: judged('cudnn', facts.cudnn.length ? 'pass' : 'info'), text: facts.cudnn.length ? cliText.list(facts.cudnn.map((c) => stepsText.scanCudnnIn(c.version ?? '?', c.path))) : stepsText.scanNone },
     {
       label: 'python',
       // No Python is never a pass: TensorFlow needs one (the version list says which range each takes).
@@ -129,7 +131,7 @@ export function tfChoices(catalog: Catalog, host: Host, scan: ScanSummary, facts
  * `catalog`: one already loaded (the bundle's prebuilt one); otherwise it is loaded and validated here.
  * `doctor`: the doctor the targets run (a test wraps the real one to count its runs).
  */
-export function realWizardServices(options: { globals: GlobalOptions; host: Host; catalog?: Catalog; doctor?: PlanMachine['doctor'] }): WizardServices {
+export function realWizardServices(options: { globals: GlobalOptions; host: Host; catalog?: Catalog; doctor?: PlanMachine['doctor'] }): Required<WizardServices> {
   const { globals, host } = options;
   const catalog = options.catalog ?? loadCatalog({ overlayFile: globals.catalog });
   const cudaRoot = globals.cudaRoot ?? defaultCudaRoot(host.os, host.env);
@@ -164,10 +166,13 @@ export function realWizardServices(options: { globals: GlobalOptions; host: Host
     routeNotes(tf): RouteNotes {
       const target = targetFor(tf);
       const files = offeredFiles(tf);
+      const stops = blockersIn(target.findings ?? [], SETUP_BLOCKERS).blocking;
       return {
         why: choiceFor(tf).why,
         labels: Object.fromEntries(files.map((r) => [r.route, routeFacts(r.route).label(target.routes)])),
         cuda: Object.fromEntries(files.filter((r) => r.cuda).map((r) => [r.route, { version: r.cuda!, ...(r.cudaWhy ? { newer: r.cudaWhy } : {}) }])),
+        // The blockers every route's preflight checks (src/plan/steps/preflight.ts), said as it says them.
+        ...(stops.length ? { stops: { cause: cliText.semicolons(stops.map((f) => f.title)), ...(stops[0].fix ? { fix: stops[0].fix } : {}) } } : {}),
       };
     },
     async bundles(tf) {

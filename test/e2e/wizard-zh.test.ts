@@ -87,7 +87,9 @@ describe('the wizard in Chinese, in a real terminal', () => {
     expect(await readdir(path.join(machine.toolkit, 'lib64'))).toEqual(expect.arrayContaining(['libcudart.so.10.1', 'libcudnn.so.7']));
 
     const english = [...screens].flatMap((s) => englishIn(s));
-    const wide = [...screens].flatMap((s) => s.split('\n').filter((l) => columns(l) > 80));
+    // A command to paste is drawn whole, wider than the screen if it must be (the terminal folds it; no newline breaks it, #39).
+    const pasted = (l: string) => /^\s*(?:\d+\. )?(?:python -c |pip install |export )/.test(l);
+    const wide = [...screens].flatMap((s) => s.split('\n').filter((l) => columns(l) > 80 && !pasted(l)));
     expect(screens.size).toBeGreaterThan(5);
     expect({ english: [...new Set(english)], wide: [...new Set(wide)] }).toEqual({ english: [], wide: [] });
   });

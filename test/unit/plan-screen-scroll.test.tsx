@@ -2,8 +2,6 @@
 // screen keeps its title and answers, shows a window of its rows with a line saying what is above
 // and below, and ↓ scrolls it to the end before it moves to the answers; ↑ comes back. Lines wrap
 // without "…", a path whole on one row. Ink draws into a stand-in terminal of that size.
-import { EventEmitter } from 'node:events';
-import { render } from 'ink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PlanScreen } from '../../components/PlanScreen.js';
 import { UiContext } from '../../components/UiContext.js';
@@ -12,34 +10,7 @@ import { setLang } from '../../src/i18n/localized.js';
 import { zh } from '../../src/i18n/zh.js';
 import type { RunnerState } from '../../src/plan/events.js';
 import { displayWidth } from '../../src/wizard/fit-rows.js';
-import { KEY, waitForFrame } from '../helpers/ink.js';
-
-class Terminal extends EventEmitter {
-  columns = 80;
-  rows = 24;
-  last = '';
-  write = (frame: string) => void (this.last = frame);
-}
-class Keys extends EventEmitter {
-  isTTY = true;
-  data: string | null = null;
-  write = (data: string) => {
-    this.data = data;
-    this.emit('readable');
-    this.emit('data', data);
-  };
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-}
+import { KEY, renderAt80x24, waitForFrame } from '../helpers/ink.js';
 
 const PATH = '/home/someone/.local/share/cudawiz/cuda-root/cuda-12.5/lib64/libcudnn.so.9';
 const preview = (lang: 'en' | 'zh'): RunnerState => ({
@@ -60,16 +31,13 @@ afterEach(() => {
 
 function draw(lang: 'en' | 'zh', events: string[]) {
   setLang(lang);
-  const stdout = new Terminal();
-  const stdin = new Keys();
-  const ui = render(
+  const ui = renderAt80x24(
     <UiContext.Provider value={{ t: lang === 'en' ? en : zh, unicode: true }}>
       <PlanScreen tf="2.18.0" preview={preview(lang)} onConfirm={() => events.push('yes')} onBack={() => events.push('back')} onQuit={() => events.push('quit')} />
     </UiContext.Provider>,
-    { stdout: stdout as never, stdin: stdin as never, debug: true, exitOnCtrlC: false, patchConsole: false },
   );
   unmount = ui.unmount;
-  return { frame: () => stdout.last, stdin };
+  return { frame: ui.frame, stdin: ui.stdin };
 }
 
 describe('a plan taller than 80×24', () => {
@@ -106,6 +74,29 @@ describe('a plan taller than 80×24', () => {
       f = await waitForFrame(frame, new RegExp(w.below.source.replace('(\\d+)', '1')));
       stdin.write(KEY.enter);
       await waitForFrame(() => events.join(','), 'yes');
+    });
+  }
+});
+
+describe('a stop whose fix has several lines', () => {
+  for (const lang of ['en', 'zh'] as const) {
+    it(`draws each line at the fix's indent, within 80 columns (${lang})`, async () => {
+      setLang(lang);
+      const fix = lang === 'en' ? `Update the NVIDIA driver to 525.60.13 or newer from https://www.nvidia.com/Download/index.aspx (cudawiz never installs drivers)\nUpdate the display driver to 525.60.13 or newer, then reboot.\nNothing was changed.` : `从 https://www.nvidia.com/Download/index.aspx 把 NVIDIA 显卡驱动更新到 525.60.13 或更新（cudawiz 从不安装显卡驱动）\n从 https://www.nvidia.com/Download/index.aspx 把显卡驱动更新到 525.60.13 或更新，然后重启。\n什么都没有改动。`;
+      const stopped: RunnerState = { steps: [{ id: 's0', status: 'pending', log: [], title: 'Stop' }], stop: { step: 's0', title: 'Stop', code: 'preflight-driver', message: 'NVIDIA driver 470.82.01 is too old', fix } };
+      const ui = renderAt80x24(
+        <UiContext.Provider value={{ t: lang === 'en' ? en : zh, unicode: true }}>
+          <PlanScreen tf="2.15.0" preview={stopped} onConfirm={() => undefined} onBack={() => undefined} onQuit={() => undefined} />
+        </UiContext.Provider>,
+      );
+      unmount = ui.unmount;
+      const rows = (await waitForFrame(ui.frame, lang === 'en' ? 'Nothing was changed.' : '什么都没有改动。')).split('\n');
+      const last = fix.split('\n').at(-1)!;
+      // The last line whole on its row, at the fix's indent; no row of the fix starts at column 0.
+      expect(rows).toContain(`    ${last}`);
+      const from = rows.findIndex((r) => r.startsWith('  →'));
+      for (const r of rows.slice(from + 1, rows.indexOf(`    ${last}`) + 1)) expect(r, r).toMatch(/^ {4}\S/);
+      for (const r of rows) expect(displayWidth(r), r).toBeLessThanOrEqual(80);
     });
   }
 });

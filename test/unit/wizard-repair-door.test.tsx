@@ -1,17 +1,21 @@
 // The wizard is repair's front door (#39): on every repair class — a stale toolkit first, conda's
 // cuDNN first, conda's CUDA on an old driver, apt's cuDNN a minor too old, pip's wheels off the loader
-// path, torch's cuDNN pin — the scan offers "Repair it" first, shows the causes the plan acts on with
+// path, torch's cuDNN pin — and on a distribution's CUDA with no cuDNN, the scan offers "Repair it" first, shows the causes the plan acts on with
 // ✗ on the line at fault, and its plan is the one headless `repair --dry-run --json` lists.
+import { symlink } from 'node:fs/promises';
+import path from 'node:path';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../components/App.js';
 import { UiContext } from '../../components/UiContext.js';
 import { en } from '../../src/i18n/en.js';
+import { setLang } from '../../src/i18n/localized.js';
 import type { RunnerEvent } from '../../src/plan/events.js';
 import { WizardController, type ScanSummary } from '../../src/wizard/controller.js';
 import { realWizardServices } from '../../src/wizard/services.js';
 import { REPAIR_CLASSES, type RepairClass } from '../fixtures/repair-classes.js';
-import { hostOf } from '../helpers/broken-machine.js';
+import { DEBIAN_CUDA_11_8_LIBRARIES } from '../fixtures/apt-cuda.js';
+import { brokenMachine, fakeTf, hostOf, newShellEnv } from '../helpers/broken-machine.js';
 import { runCli } from '../helpers/cli.js';
 import { waitForFrame } from '../helpers/ink.js';
 
@@ -44,10 +48,32 @@ const AT_FAULT: Record<string, string[]> = {
   'conda CUDA needs a newer driver (stop)': ['driver'],
   'system cuDNN one minor too old': ['cudnn'],
   "another framework's cuDNN pin (stop)": ['cudnn'],
+  "a distribution's CUDA (apt's 11.8), no cuDNN": ['cudnn'],
 };
 
+/**
+ * A distribution's CUDA (#39.6: "on any machine"): Debian's nvidia-cuda-toolkit 11.8 libraries in
+ * /usr/lib/x86_64-linux-gnu (under the machine's sysroot, in its ld cache, file names as `dpkg -c` lists
+ * them), no toolkit under the CUDA root, TF 2.12 installed and no cuDNN anywhere.
+ */
+async function distroCudaNoCudnn(): Promise<RepairClass> {
+  const m = await brokenMachine();
+  const lib = path.join(m.sysroot, 'usr/lib/x86_64-linux-gnu');
+  for (const [file, soname] of DEBIAN_CUDA_11_8_LIBRARIES) {
+    await m.fx.file(path.join(lib, file), 'ELF');
+    await symlink(file, path.join(lib, soname));
+  }
+  await m.ldCache(DEBIAN_CUDA_11_8_LIBRARIES.map(([, soname]) => ({ name: soname, path: path.join(lib, soname) })));
+  const site = path.join(m.home, 'site');
+  await fakeTf(m, site, '2.12.0');
+  await m.rcLines([`export PYTHONPATH=${site}`]);
+  return { m, tf: '2.12', env: await newShellEnv(m), flags: [], at: { lib }, close: async () => undefined };
+}
+
+const MACHINES: Record<string, () => Promise<RepairClass>> = { ...REPAIR_CLASSES, "a distribution's CUDA (apt's 11.8), no cuDNN": distroCudaNoCudnn };
+
 describe("the wizard's Repair it is `cudawiz repair`", () => {
-  for (const [name, make] of Object.entries(REPAIR_CLASSES)) {
+  for (const [name, make] of Object.entries(MACHINES)) {
     it(`${name}: offered first, the causes shown, the same plan as headless repair --dry-run --json`, async () => {
       const c = (open = await make());
       const services = servicesOn(c);
@@ -58,6 +84,13 @@ describe("the wizard's Repair it is `cudawiz repair`", () => {
       const status = (label: string) => scan.lines.find((l) => l.label === label)?.status;
       for (const label of AT_FAULT[name] ?? []) expect(status(label), label).toBe('fail');
       if (name !== 'conda CUDA needs a newer driver (stop)') expect(status('driver')).toBe('pass');
+      if (name === 'stale toolkit first on LD_LIBRARY_PATH') {
+        // Two toolkits, listed in the run's language: "CUDA 11.2, CUDA 11.8"; in Chinese with 、.
+        expect(scan.lines.find((l) => l.label === 'toolkits')?.text).toBe('CUDA 11.2, CUDA 11.8');
+        setLang('zh');
+        const zhScan = await services.scan(new AbortController().signal).finally(() => setLang('en'));
+        expect(zhScan.lines.find((l) => l.label === 'toolkits')?.text).toBe('CUDA 11.2、CUDA 11.8');
+      }
       // Nothing set up gets past a driver too old for what TF would load: New setup stops there too.
       if (name === 'conda CUDA needs a newer driver (stop)') expect(scan.blocking?.[0].title).toMatch(/too old for the conda env's CUDA 12\.2/);
       else expect(scan.blocking).toBeUndefined();
@@ -85,6 +118,10 @@ describe("the wizard's Repair it is `cudawiz repair`", () => {
       const frame = await waitForFrame(ui.lastFrame, 'New setup', 20_000);
       expect(frame).toMatch(/❯ Repair it[^\n]*\n\s+New setup/);
       expect(frame.replace(/\s+/g, ' ')).toContain(scan.problems[0].title.replace(/\s+/g, ' '));
+      // Every row of the causes at their indent: a cause that wraps keeps it.
+      const rows = frame.split('\n');
+      const causes = rows.slice(rows.findIndex((r) => /problems? found/.test(r)) + 1, rows.findIndex((r) => r.startsWith('What would you like')));
+      for (const r of causes.filter((r) => r.trim())) expect(r, frame).toMatch(/^ {2,3}\S/);
       ui.unmount();
     }, 60_000);
   }

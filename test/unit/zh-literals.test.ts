@@ -24,7 +24,7 @@ const KEPT: [string, string, string][] = [
   ['src/verify/tensorflow.ts', "print(json.dumps({'imported'", 'Python source run by verify'],
   ['src/probe/resolution.ts', 'toolkit (not on the search path)', "a --json id of where a library was found; the doctor's text says it in the run's language"],
   ['src/probe/types.ts', 'toolkit (not on the search path)', 'the same --json id, in its type'],
-  ['src/wizard.tsx', 'the wizard asked for its services before its scan finished', 'a programming error no user can reach'],
+  ['src/wizard/lazy-services.ts', 'the wizard asked for its services before its scan finished', 'a programming error no user can reach'],
   ...['cannot open shared object', 'No devices were found', 'satisfies the requirement', 'has been removed', 'no versions of'].map(
     (part): [string, string, string] => ['src/doctor/explain-input.ts', part, "a word of the log's own that explain's streaming reader looks for, never printed"],
   ),
