@@ -46,7 +46,10 @@ const en = {
   leftToYou: 'left as it was (--configure-env no): the lines to add yourself follow',
   askConsent: (files: string) => `Put the right copies first for new shells by writing ${files}?`,
   stopStep: (what: string) => `Stop: ${what}`,
-  stopReason: (why: string) => `cudawiz will not: ${why}`,
+  /** A stop's action with why cudawiz will not take it. */
+  stopAction: (action: string, why: string) => `${action} (cudawiz will not: ${why})`,
+  /** A stop listed among what is left to the user: the finding, the action, why cudawiz will not. */
+  leftStop: (title: string, action: string, why: string) => `${title}: ${action} (cudawiz will not: ${why})`,
   stopDriverWhy: 'a display driver is installed the way it came (package manager or NVIDIA\'s installer), never by cudawiz',
   stopDriver: (runtime: string, need: string, driver: string) => `${runtime} needs NVIDIA driver ${need} or newer; this machine has ${driver}`,
   stopDriverAction: (need: string, page: string, pin: string | undefined) =>
@@ -124,7 +127,8 @@ const zh: RemedyStrings = {
   leftToYou: '保持原样（--configure-env no）：下面是要你自己加的几行',
   askConsent: (files) => `写入 ${files}，让新开的终端先找正确的那份吗？`,
   stopStep: (what) => `停止：${what}`,
-  stopReason: (why) => `cudawiz 不会做：${why}`,
+  stopAction: (action, why) => `${action}（cudawiz 不会做：${why}）`,
+  leftStop: (title, action, why) => `${title}：${action}（cudawiz 不会做：${why}）`,
   stopDriverWhy: '显卡驱动按它原来的方式安装（包管理器或 NVIDIA 的安装程序），cudawiz 从不安装驱动',
   stopDriver: (runtime, need, driver) => `${runtime} 需要 NVIDIA 驱动 ${need} 或更新；这台机器是 ${driver}`,
   stopDriverAction: (need, page, pin) => `把驱动升级到 ${need} 或更新（${page}，或者发行版的驱动包）${pin ? `，或者把环境固定到这个驱动能跑的版本：${pin}` : ''}`,

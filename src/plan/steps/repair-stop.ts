@@ -15,7 +15,7 @@ export const titled = (base: string, fixes: Finding[]): string => (fixes.length 
 export function stopError(stops: RepairItem[]): CudawizError {
   return new CudawizError(cliText.semicolons(stops.map((s) => s.finding.title)), {
     code: 'repair-stop',
-    fix: [...stops.map((s) => `${s.action} (${R.stopReason(s.why ?? '')})`), R.stopsBefore].join('\n'),
+    fix: [...stops.map((s) => R.stopAction(s.action ?? '', s.why ?? '')), R.stopsBefore].join('\n'),
     details: { stops: stops.map((s) => ({ finding: s.finding.id, action: s.action, why: s.why, cause: s.finding.cause })) },
   });
 }
@@ -42,7 +42,7 @@ export function stopStep(stops: RepairItem[]): Step<PlanContext> {
  * step fixes — shown in the plan like any step (text, --json, the wizard), changing nothing.
  */
 export function leftToUserStep(items: RepairItem[]): Step<PlanContext> {
-  const lines = items.map((i) => (i.stop ? `${i.finding.title}: ${i.action} (${R.stopReason(i.why ?? '')})` : R.noRemedy(i.finding.title, i.finding.fix ?? '')));
+  const lines = items.map((i) => (i.stop ? R.leftStop(i.finding.title, i.action ?? '', i.why ?? '') : R.noRemedy(i.finding.title, i.finding.fix ?? '')));
   return {
     id: 'left-to-you',
     get title() {
