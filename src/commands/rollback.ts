@@ -149,7 +149,8 @@ function renderEnv(env: EnvRollbackResult, out: Output): void {
   }
   for (const f of env.failed) {
     out.line(`${out.symbol('fail')} ${f.change.target}: ${f.message}`);
-    unverifiedNote(f.change, out);
+    // Said only where the uninstaller ran: one missing or refused never took the unverified flag.
+    if (!f.notRun) unverifiedNote(f.change, out);
   }
 }
 

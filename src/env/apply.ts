@@ -237,7 +237,7 @@ async function undoOne(host: Host, change: EnvChange, options: RollbackOptions):
  * the user can take it back (a toolkit in Programs and Features): said once, and the entry leaves the
  * journal, since no later run of cudawiz could do more.
  */
-export type Undo = { outcome: 'undone' } | { outcome: 'kept'; reason: string; fix?: string; handedOver?: true } | { outcome: 'failed'; message: string };
+export type Undo = { outcome: 'undone' } | { outcome: 'kept'; reason: string; fix?: string; handedOver?: true } | { outcome: 'failed'; message: string; notRun?: true };
 
 export interface RollbackOptions {
   host: Host;
@@ -270,7 +270,7 @@ export async function rollbackEnvChanges(journalFile: string, options: RollbackO
       result.kept.push({ change, reason: undo.reason, fix: undo.fix });
       if (!undo.handedOver) left.unshift(entry);
     } else {
-      result.failed.push({ change, message: undo.message });
+      result.failed.push({ change, message: undo.message, ...(undo.notRun ? { notRun: undo.notRun } : {}) });
       left.unshift(entry);
     }
   }

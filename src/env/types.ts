@@ -155,5 +155,6 @@ export interface EnvRollbackResult {
   undone: EnvChange[];
   /** Changes left alone because the target changed since cudawiz wrote it. */
   kept: { change: EnvChange; reason: string; fix?: string }[];
-  failed: { change: EnvChange; message: string }[];
+  /** `notRun`: the way out (an uninstaller) was never started (missing, or refused), so nothing it does is in question. */
+  failed: { change: EnvChange; message: string; notRun?: true }[];
 }

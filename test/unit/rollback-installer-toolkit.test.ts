@@ -56,8 +56,22 @@ describe("a toolkit cudawiz installed with NVIDIA's installer", () => {
     const { dir, ran, uninstaller } = await toolkitWithUninstaller(home);
     await chmod(path.join(dir, 'bin'), 0o777);
     const r = await uninstallInstallerToolkit(hostWith(home), { kind: 'toolkit-installer', target: dir, before: null, after: null, why: 'x', installer: { file: 'cuda.run', version: '11.8.0' }, uninstaller: { file: uninstaller, args: ['--silent'], owner: 0 } });
-    expect(r).toMatchObject({ outcome: 'failed', message: expect.stringContaining(`${uninstaller} --silent`) });
+    expect(r).toMatchObject({ outcome: 'failed', message: expect.stringContaining(`${uninstaller} --silent`), notRun: true });
     await expect(readFile(ran)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('an uninstaller that is gone fails as never run, so rollback does not put its outcome down to the unverified flag', async () => {
+    const home = await tempDir('cw-inst-');
+    const { dir, uninstaller } = await toolkitWithUninstaller(home);
+    await writeFile(path.join(dir, 'bin', 'nvcc'), '');
+    const change: EnvChange = { kind: 'toolkit-installer', target: dir, before: null, after: null, why: 'x', installer: { file: 'cuda.run', version: '11.8.0' }, uninstaller: { file: uninstaller, args: ['--silent'], owner: process.getuid?.() } };
+    const file = await journalWith(home, change);
+    await (await import('node:fs/promises')).rm(uninstaller);
+    const r = await rollbackEnvChanges(file, { host: hostWith(home), removeInstallerToolkit: (c) => uninstallInstallerToolkit(hostWith(home), c) });
+    expect(r.failed).toHaveLength(1);
+    expect(r.failed[0]).toMatchObject({ notRun: true, message: expect.stringContaining(uninstaller) });
+    // The toolkit stays, and so does its entry, for a later rollback once the uninstaller is back.
+    expect((await readEnvJournal(file)).entries.map((e) => e.change.kind)).toEqual(['toolkit-installer']);
   });
 
   it('runs NVIDIA\'s uninstaller with --silent where it may', async () => {
