@@ -8,8 +8,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtCli, runBuilt } from '../helpers/cli.js';
-import { treeDigest } from '../helpers/cudnn-archive.js';
-import { laptop } from '../helpers/laptop.js';
+import { fileDigests as files, laptopWithInstallerToolkit } from '../helpers/laptop.js';
 import { openTerminal, type Terminal } from '../helpers/tmux.js';
 
 let close: (() => Promise<void>) | undefined;
@@ -21,28 +20,15 @@ afterEach(async () => {
   close = undefined;
 });
 
-/** Every file (not folder) under `dir`, its mode and sha256; what `skip` matches left out. */
-async function files(dir: string, skip: RegExp): Promise<Record<string, string>> {
-  return Object.fromEntries(Object.entries(await treeDigest(dir)).filter(([k, v]) => !v.startsWith('dir:') && !skip.test(k)));
-}
-
 const exists = (p: string) => lstat(p).then(() => true, () => false);
 
 type Journal = { entries: { state: string; change: { kind: string; target: string } }[] };
 
 describe("rollback's question before NVIDIA's uninstaller, answered in a terminal", () => {
   it('"n" keeps the toolkit and its journal entry (cuDNN\'s copy is undone); "y" runs the uninstaller and leaves every file as before the install', async () => {
-    const m = await laptop();
+    const { m, env, calls, skip, before, uninstaller } = await laptopWithInstallerToolkit();
     close = () => m.mirror.close();
-    const calls = path.join(m.cache, 'calls.txt');
-    const env = { ...m.env, CUDA_FIXTURE_CALLS: calls };
-    // Downloads and the run's logs stay in the cache, by design.
-    const skip = /^cache\//;
-    const before = await files(m.home, skip);
-    const r = await runBuilt(['install', '--tf', '2.3', '--route', 'toolkit', '--yes', '--configure-env', 'no', ...m.globals, '--downloads', m.downloads], { env });
-    expect(r.code, r.stdout + r.stderr).toBe(0);
     const journalFile = path.join(m.home, '.config/cudawiz/env-journal.json');
-    const uninstaller = path.join(m.toolkit, 'bin', 'cuda-uninstaller');
     // What NVIDIA's installer laid out (the fixture's own uninstall manifest), cudawiz's cuDNN copy not among it.
     const nvidiaFiles = (await readFile(path.join(m.toolkit, 'bin', '.uninstall_manifest_do_not_delete.txt'), 'utf8')).split('\n').filter(Boolean);
     expect(nvidiaFiles).toContain('bin/nvcc');

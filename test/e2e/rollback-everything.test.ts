@@ -6,22 +6,16 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBuilt } from '../helpers/cli.js';
-import { treeDigest } from '../helpers/cudnn-archive.js';
 import { redistUser } from '../helpers/redist-user.js';
 import { otherUserLabel } from '../helpers/other-user.js';
 import { venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
-import { installByHand, laptop } from '../helpers/laptop.js';
+import { fileDigests as files, installByHand, laptop, laptopWithInstallerToolkit } from '../helpers/laptop.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await close?.();
   close = undefined;
 });
-
-/** Every file (not folder) under `dir`, its mode and sha256; what `skip` matches left out. */
-async function files(dir: string, skip: RegExp): Promise<Record<string, string>> {
-  return Object.fromEntries(Object.entries(await treeDigest(dir)).filter(([k, v]) => !v.startsWith('dir:') && !skip.test(k)));
-}
 
 type Item = { kind: string; target: string; detail?: string; unverified?: string };
 
@@ -85,17 +79,9 @@ describe(`rollback takes back everything (${otherUserLabel} for the redist insta
   });
 
   it("install --route toolkit: the journal names NVIDIA's installer and uninstaller; rollback without a terminal keeps the toolkit and says how, --keep-toolkits keeps it, --yes removes it with NVIDIA's uninstaller, leaving every file as before", async () => {
-    const m = await laptop();
+    const { m, env, calls, skip, before, uninstaller } = await laptopWithInstallerToolkit();
     close = () => m.mirror.close();
-    const calls = path.join(m.cache, 'calls.txt');
-    const env = { ...m.env, CUDA_FIXTURE_CALLS: calls };
-    // Downloads and the run's logs stay in the cache, by design.
-    const skip = /^cache\//;
-    const before = await files(m.home, skip);
     const flags = [...m.globals, '--downloads', m.downloads];
-    const r = await runBuilt(['install', '--tf', '2.3', '--route', 'toolkit', '--yes', '--configure-env', 'no', ...flags], { env });
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    const uninstaller = path.join(m.toolkit, 'bin', 'cuda-uninstaller');
     const journal = JSON.parse(await readFile(path.join(m.home, '.config/cudawiz/env-journal.json'), 'utf8')) as { entries: { state: string; change: { kind: string; target: string; installer?: { file: string; version: string }; uninstaller?: { file: string; args: string[] } } }[] };
     expect(journal.entries.map((e) => ({ state: e.state, ...e.change }))).toEqual([expect.objectContaining({
       state: 'applied',

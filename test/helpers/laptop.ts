@@ -7,8 +7,8 @@ import { execa } from 'execa';
 import { bundleForNode } from '../../bench/bundle-for-node.mjs';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { repoRoot } from './cli.js';
-import { buildCudnnArchive } from './cudnn-archive.js';
+import { repoRoot, runBuilt } from './cli.js';
+import { buildCudnnArchive, treeDigest } from './cudnn-archive.js';
 import { startMirror, type NvidiaMirror } from './mirror.js';
 import { tempDir } from './tmp.js';
 
@@ -100,3 +100,27 @@ export async function importInChild(archive: string, toolkit: string, afterFiles
   await child;
 }
 
+
+/** Every file (not folder) under `dir`, its mode and sha256; what `skip` matches left out. */
+export async function fileDigests(dir: string, skip: RegExp): Promise<Record<string, string>> {
+  return Object.fromEntries(Object.entries(await treeDigest(dir)).filter(([k, v]) => !v.startsWith('dir:') && !skip.test(k)));
+}
+
+/**
+ * A laptop on which `install --tf 2.3 --route toolkit --yes` ran through the built CLI (npm run build
+ * first): NVIDIA's installer laid the toolkit out and the journal names its uninstaller. `before`: every
+ * file of the home before the install, the cache (downloads and logs, kept by design) left out by `skip`.
+ */
+export async function laptopWithInstallerToolkit(): Promise<{ m: Laptop; env: Record<string, string>; calls: string; skip: RegExp; before: Record<string, string>; uninstaller: string }> {
+  const m = await laptop();
+  const calls = path.join(m.cache, 'calls.txt');
+  const env = { ...m.env, CUDA_FIXTURE_CALLS: calls };
+  const skip = /^cache\//;
+  const before = await fileDigests(m.home, skip);
+  const r = await runBuilt(['install', '--tf', '2.3', '--route', 'toolkit', '--yes', '--configure-env', 'no', ...m.globals, '--downloads', m.downloads], { env });
+  if (r.code !== 0) {
+    await m.mirror.close();
+    throw new Error(`install exited ${r.code}:\n${r.stdout}${r.stderr}`);
+  }
+  return { m, env, calls, skip, before, uninstaller: path.join(m.toolkit, 'bin', 'cuda-uninstaller') };
+}
