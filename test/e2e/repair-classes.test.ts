@@ -187,6 +187,8 @@ describe('repair, class by class', () => {
     const undo = await runBuilt(['rollback', ...c.m.globals], { env: c.env });
     expect(undo.code, undo.stdout + undo.stderr).toBe(0);
     expect(await files()).toEqual(before);
+    // cuDNN's own folder was cudawiz's: it goes with its files.
+    expect(existsSync(own)).toBe(false);
   });
 
   it("a conda env's cuDNN 8.5 ahead of the venv's nvidia-cudnn-cu12 8.9.7 (TF 2.16.1): the wheels' folders first, conda's command named — no toolkit, no cuDNN download", async () => {
