@@ -1,7 +1,7 @@
 // `cudawiz rollback [--cuda-dir DIR] [--json]`: undo cudawiz's cuDNN copy from each manifest,
 // restoring what it overwrote; without --cuda-dir, every toolkit under --cuda-root that has one.
 import { commandsText } from '../i18n/commands.js';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandContext } from '../io/context.js';
 import type { Output } from '../io/output.js';
@@ -277,7 +277,10 @@ export async function run(ctx: CommandContext): Promise<number> {
       continue;
     }
     try {
-      reports.push(await withLock(dir, () => rollbackImport(dir), { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) }));
+      const report = await withLock(dir, () => rollbackImport(dir), { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) });
+      reports.push(report);
+      // cuDNN's own folder (cudnn-X.Y-cudaN, beside a distro's CUDA) is cudawiz's: emptied, it goes too (rmdir: never with anything left in it).
+      if (/^cudnn-/.test(path.basename(dir)) && report.from !== 'none' && report.kept.length === 0) await rmdir(dir).catch(() => undefined);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM')

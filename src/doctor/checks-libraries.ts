@@ -8,7 +8,7 @@ import { compareDotted, major } from '../version.js';
 import { doctorText as T } from '../i18n/doctor.js';
 import { DRIVER_DOWNLOAD_PAGE, finding, type Finding, type FindingId } from './finding.js';
 import { runtimeVersionIn } from './runtime-serving.js';
-import { cudnnCopyIn, samePath, servesBuild, toolkitOwning, toolkitServes } from './toolkit-lookup.js';
+import { cudnnCopyIn, samePath, servesBuild, toolkitInUse, toolkitOwning, toolkitServes } from './toolkit-lookup.js';
 
 /** Findings of a file found nowhere at all (grouped when several share the reason); not by title, which is localized. */
 const NOWHERE = new WeakSet<Finding>();
@@ -59,7 +59,8 @@ function libraryFinding(facts: MachineFacts, req: Requirements, lib: RequiredLib
     }
     const fix =
       lib.from === 'driver' ? facts.wsl?.driverFix ?? T.comesWithDriver(DRIVER_DOWNLOAD_PAGE)
-      : lib.from === 'cudnn' ? T.copyCudnnInto(req.cudnn, req.cuda, req.tensorflow)
+      // Beside a distro's CUDA the copy goes in a folder of its own (the cuDNN verdict's fix): never "into" apt's /usr.
+      : lib.from === 'cudnn' ? (toolkitInUse(facts, req)?.layout === 'distro packages' ? T.cudnnBesideDistroFix(req.tensorflow, req.cudnn ?? '') : T.copyCudnnInto(req.cudnn, req.cuda, req.tensorflow))
       : T.installCudaFor(req.cuda, req.tensorflow);
     // The seed's story: cuDNN 8 sits in CUDA 11.0, TF 2.3 wants cudnn64_7.dll. Say that it was seen, and why it does not count.
     const others = lib.from === 'cudnn' && req.cudnn

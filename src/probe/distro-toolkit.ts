@@ -20,6 +20,8 @@ export const DPKG_STATUS_FILE = '/var/lib/dpkg/status';
 const DPKG_PACKAGES = [/^nvidia-cuda-toolkit$/, /^libcudart\d/];
 
 export interface DistroToolkit {
+  /** /usr; under a machine rebuilt below another root (a chroot, a test's sysroot), ROOT/usr. */
+  prefix: string;
   libraryDir: string;
   /** /usr/bin/nvcc when the distro installed it. */
   nvcc?: string;
@@ -29,19 +31,35 @@ export interface DistroToolkit {
 
 const CUDART = /^libcudart\.so\.\d+/;
 
-export function probeDistroToolkit(mfs: MachineFs): DistroToolkit | undefined {
+/**
+ * The distro's CUDA, in its library folders at /; else in a distro library folder the loader's cache
+ * lists under another root (ROOT/usr/lib/x86_64-linux-gnu: a chroot's, a machine rebuilt in a temp
+ * dir), whose ROOT/usr is then that distro's prefix, its dpkg records ROOT/var/lib/dpkg/status.
+ */
+export function probeDistroToolkit(mfs: MachineFs, ldCacheDirs: readonly string[] = []): DistroToolkit | undefined {
   const p = pathFor('linux');
-  const withCudart = DISTRO_LIBRARY_DIRS.find((d) => (mfs.list(d).names ?? []).some((n) => CUDART.test(n)));
-  const nvcc = p.join(DISTRO_PREFIX, 'bin', 'nvcc');
-  const hasNvcc = mfs.isFile(nvcc) && mfs.isFile(p.join(DISTRO_PREFIX, 'include', 'cuda.h'));
-  if (!withCudart && !hasNvcc) return undefined;
+  const hasCudart = (d: string) => (mfs.list(d).names ?? []).some((n) => CUDART.test(n));
+  const hasNvcc = (prefix: string) => mfs.isFile(p.join(prefix, 'bin', 'nvcc')) && mfs.isFile(p.join(prefix, 'include', 'cuda.h'));
+  let root = '';
+  let withCudart = DISTRO_LIBRARY_DIRS.find(hasCudart);
+  if (!withCudart && !hasNvcc(DISTRO_PREFIX)) {
+    for (const d of ldCacheDirs) {
+      const lib = DISTRO_LIBRARY_DIRS.find((l) => d.length > l.length && d.endsWith(l));
+      if (!lib || !hasCudart(d)) continue;
+      [root, withCudart] = [d.slice(0, -lib.length), d];
+      break;
+    }
+  }
+  const prefix = root + DISTRO_PREFIX;
+  if (!withCudart && !hasNvcc(prefix)) return undefined;
   const libraryDir = withCudart ?? DISTRO_LIBRARY_DIRS.find((d) => mfs.isDir(d)) ?? DISTRO_LIBRARY_DIRS[0];
-  const status = mfs.readText(DPKG_STATUS_FILE);
+  const status = mfs.readText(root + DPKG_STATUS_FILE);
   const pkg = status ? parseDpkgStatus(status, DPKG_PACKAGES) : undefined;
   return {
+    prefix,
     libraryDir,
-    ...(hasNvcc ? { nvcc } : {}),
-    aliases: DISTRO_ALIASES.filter((a) => mfs.isDir(a)),
+    ...(hasNvcc(prefix) ? { nvcc: p.join(prefix, 'bin', 'nvcc') } : {}),
+    aliases: DISTRO_ALIASES.map((a) => root + a).filter((a) => mfs.isDir(a)),
     ...(pkg ? { package: pkg } : {}),
   };
 }

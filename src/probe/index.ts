@@ -1,14 +1,14 @@
 // probeMachine: every fact the doctor and the plan need, collected without throwing.
 import type { Catalog } from '../catalog/schema.js';
 import type { Host } from '../host.js';
-import { defaultCudaRoot } from '../platform.js';
+import { defaultCudaRoot, pathFor } from '../platform.js';
 import { probeConda } from './conda.js';
 import { probeCudnn } from './cudnn.js';
 import { probeGpu } from './gpu.js';
 import { machineFs } from './machine-fs.js';
 import { probePipEnvironment } from './pip-environment.js';
 import { probePython } from './python.js';
-import { probeSearchPath } from './resolution.js';
+import { probeSearchPath, readLdCache } from './resolution.js';
 import { probeToolkits } from './toolkits.js';
 import type { MachineFacts, PythonFacts } from './types.js';
 import { probeWindowsExtras } from './windows-extras.js';
@@ -30,14 +30,16 @@ export interface ProbeOptions {
 export async function probeMachine(host: Host, options: ProbeOptions = {}): Promise<MachineFacts> {
   const mfs = machineFs(host.os, options.fsRoot ?? host.fsRoot);
   const cudaRoot = options.cudaRoot ?? defaultCudaRoot(host.os, host.env);
+  // Read once: the toolkits' probe finds a distro's CUDA in a folder it lists, the search path is it.
+  const ldCache = host.os === 'linux' ? readLdCache(host, mfs) : Promise.resolve(undefined);
   const [gpu, { toolkits, nvccOnPath }, python, wsl] = await Promise.all([
     probeGpu(host, mfs, options.catalog),
-    probeToolkits(host, mfs, cudaRoot),
+    ldCache.then((cache) => probeToolkits(host, mfs, cudaRoot, [...new Set((cache ?? []).map((e) => mfs.realpath(pathFor('linux').dirname(e.path))))])),
     options.knownPython ?? probePython(host, mfs, options.python),
     host.os === 'linux' ? probeWsl(host, { fsRoot: options.fsRoot ?? host.fsRoot }) : undefined,
   ]);
   const conda = probeConda(host, mfs);
-  const search = await probeSearchPath(host, mfs, toolkits, host.os === 'linux' ? python.nvidiaLibDirs : [], conda?.libDir);
+  const search = await probeSearchPath(host, mfs, toolkits, host.os === 'linux' ? python.nvidiaLibDirs : [], conda?.libDir, await ldCache);
   const pip = await probePipEnvironment(host, mfs, python, search);
   const cudnn = probeCudnn(mfs, toolkits, search);
   // conda-meta names the exact cuDNN even where the env's folder has no version header.

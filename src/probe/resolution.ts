@@ -22,7 +22,8 @@ export function parseLdCache(text: string): { name: string; path: string }[] {
   return out;
 }
 
-async function ldCache(host: Host, mfs: MachineFs): Promise<{ name: string; path: string }[]> {
+/** The loader's cache as `ldconfig -p` prints it; none where there is no ldconfig (or it fails). */
+export async function readLdCache(host: Host, mfs: MachineFs): Promise<{ name: string; path: string }[]> {
   const ldconfig = ['ldconfig', '/sbin/ldconfig', '/usr/sbin/ldconfig'].map((c) => locateProgram(host, mfs, c)).find(Boolean);
   if (!ldconfig) return [];
   const r = await runProgram(host, mfs, ldconfig, ['-p']);
@@ -35,7 +36,8 @@ function listDir(mfs: MachineFs, join: (dir: string, name: string) => string, di
   return r.names ? { dir, via, files: r.names.filter((n) => GPU_LIBRARY.test(n) && mfs.isFile(join(dir, n))) } : { dir, via, error: r.error };
 }
 
-export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Toolkit[], wheelLibDirs: string[] = [], condaLibDir?: string): Promise<SearchPath> {
+/** `cache`: the ld cache already read in this probe (readLdCache), else it is read here. */
+export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Toolkit[], wheelLibDirs: string[] = [], condaLibDir?: string, cache?: { name: string; path: string }[]): Promise<SearchPath> {
   const p = pathFor(host.os);
   const dirs: SearchDir[] = [];
   const ldEntries: { name: string; dir: string }[] = [];
@@ -68,7 +70,7 @@ export async function probeSearchPath(host: Host, mfs: MachineFs, toolkits: Tool
     for (const d of wheelLibDirs) add(d, 'pip wheel');
     // The cache is per file, not per directory: each cached file is its own entry.
     const byDir = new Map<string, string[]>();
-    const cache = await ldCache(host, mfs);
+    cache ??= await readLdCache(host, mfs);
     ldEntries.push(...cache.filter((e) => GPU_LIBRARY.test(e.name)).map((e) => ({ name: e.name, dir: mfs.realpath(p.dirname(e.path)) })));
     for (const e of cache) {
       if (!GPU_LIBRARY.test(e.name)) continue;

@@ -7,7 +7,7 @@ import type { Host } from '../host.js';
 import { cudaPathVarVersion, envGet, executableName, pathFor, toolkitLibraryDir, toolkitSubdirs, toolkitVersionFromDirName, userToolkitRoot } from '../platform.js';
 import { majorMinor } from '../version.js';
 import { findOnPath } from './commands.js';
-import { DISTRO_PREFIX, probeDistroToolkit, type DistroToolkit } from './distro-toolkit.js';
+import { probeDistroToolkit, type DistroToolkit } from './distro-toolkit.js';
 import type { MachineFs } from './machine-fs.js';
 import { parseCudaHeader, parseCudartHeader, parseVersionJson, parseVersionTxt, versionFromCudartName, type VersionReading } from './toolkit-version.js';
 import type { CudawizCopyState, NvccOnPath, Toolkit, ToolkitComponent } from './types.js';
@@ -171,9 +171,9 @@ function describeDistro(host: Host, mfs: MachineFs, d: DistroToolkit, aliases: s
   if (d.nvcc) components.nvcc = ['nvcc'];
   const reading: VersionReading | undefined = d.package
     ? { version: d.package.version, versionSource: 'dpkg status' }
-    : readVersion(host, mfs, DISTRO_PREFIX, names);
+    : readVersion(host, mfs, d.prefix, names);
   return {
-    path: DISTRO_PREFIX,
+    path: d.prefix,
     aliases,
     foundVia,
     readable: true,
@@ -215,9 +215,10 @@ async function describe(host: Host, mfs: MachineFs, dir: string, aliases: string
   };
 }
 
-export async function probeToolkits(host: Host, mfs: MachineFs, cudaRoot: string): Promise<{ toolkits: Toolkit[]; nvccOnPath?: NvccOnPath }> {
+/** `ldCacheDirs`: the folders the loader's cache lists (a distro's CUDA under another root is found there). */
+export async function probeToolkits(host: Host, mfs: MachineFs, cudaRoot: string, ldCacheDirs: readonly string[] = []): Promise<{ toolkits: Toolkit[]; nvccOnPath?: NvccOnPath }> {
   const { list, nvcc } = candidates(host, mfs, cudaRoot);
-  const distro = host.os === 'linux' ? probeDistroToolkit(mfs) : undefined;
+  const distro = host.os === 'linux' ? probeDistroToolkit(mfs, ldCacheDirs) : undefined;
   const key = (path: string) => (host.os === 'windows' ? path.toLowerCase().replace(/[\\/]+$/, '') : path.replace(/\/+$/, ''));
   const distroVia = new Set<string>(distro ? ['distro packages'] : []);
   const distroAliases = new Set<string>();
@@ -226,9 +227,9 @@ export async function probeToolkits(host: Host, mfs: MachineFs, cudaRoot: string
     if (!mfs.isDir(c.path) && !mfs.accessError(c.path)?.match(/ELOOP|EACCES|EPERM/)) continue;
     const real = mfs.realpath(c.path);
     // /usr (nvcc in /usr/bin), /usr/lib/cuda and /usr/lib/nvidia-cuda-toolkit are the distro's one toolkit.
-    if (distro && (key(real) === DISTRO_PREFIX || distro.aliases.some((a) => key(a) === key(real)))) {
+    if (distro && (key(real) === distro.prefix || distro.aliases.some((a) => key(a) === key(real)))) {
       distroVia.add(c.via);
-      for (const name of [c.path, real]) if (key(name) !== DISTRO_PREFIX) distroAliases.add(name);
+      for (const name of [c.path, real]) if (key(name) !== distro.prefix) distroAliases.add(name);
       continue;
     }
     const entry = byReal.get(key(real)) ?? { path: real, aliases: new Set<string>(), via: new Set<string>() };

@@ -12,7 +12,7 @@ import { hostOf, newShellEnv, type BrokenMachine } from '../helpers/broken-machi
 import { runBuilt, runCli } from '../helpers/cli.js';
 import { treeDigest } from '../helpers/cudnn-archive.js';
 import { englishRuns } from '../helpers/english-runs.js';
-import { cloudCudaCudnnTooOld, condaCudnnAheadOfPip, condaCudnnFirst, condaNeedsNewerDriver, oldCudnnNotInCatalog, REPAIR_CLASSES, staleToolkitFirst, systemCudnnTooOld, venvCudaPinnedByTorch, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
+import { cloudCudaCudnnTooOld, condaCudnnAheadOfPip, condaCudnnFirst, condaNeedsNewerDriver, distroCudaNoCudnn, oldCudnnNotInCatalog, REPAIR_CLASSES, staleToolkitFirst, systemCudnnTooOld, venvCudaPinnedByTorch, venvPinnedByTorch, venvWheelsOffPath, type RepairClass } from '../fixtures/repair-classes.js';
 
 interface Repaired {
   findings: Finding[];
@@ -157,6 +157,38 @@ describe('repair, class by class', () => {
     expect(c.mirror!.requests.map((q) => q.path).filter((p) => p !== '/')).toEqual([expect.stringContaining(c.at.archive)]);
     expect(await readFile(path.join(c.at.cloud, 'include', 'cudnn_version.h'), 'utf8')).toContain('#define CUDNN_MINOR 1');
     expect(fails((await doctorInNewShell(c.m, '2.11')).findings).filter((id) => id !== 'python')).toEqual([]);
+  });
+
+  it("Debian's apt CUDA 11.8 (nvidia-cuda-toolkit, libcudart11.0 …) with no cuDNN, TF 2.12: keeps it, imports cuDNN 8.6 only into a folder of its own (nothing under /usr written), the doctor passes in a new shell, rollback takes it all back", async () => {
+    const c = await distroCudaNoCudnn();
+    const usr = path.join(c.m.sysroot, 'usr');
+    const own = path.join(c.m.cudaRoot, 'cudnn-8.6-cuda11');
+    const files = async () => Object.fromEntries(Object.entries(await treeDigest(c.m.home)).filter(([k, v]) => !v.startsWith('dir:') && !/__pycache__|^cache\//.test(k)));
+    const [sysBefore, before] = [await treeDigest(c.m.sysroot), await files()];
+    const r = await repair(c);
+    // apt's 11.8 is TF's CUDA (the dpkg record says 11.8.89); only cuDNN fails, and both its findings send the copy beside it, never into /usr.
+    expect(r.findings.find((f) => f.id === 'toolkit')).toMatchObject({ status: 'pass', title: `CUDA 11.8 installed: ${usr}` });
+    expect(fails(r.findings)).toEqual(['cudnn', 'library:cudnn']);
+    for (const f of r.findings.filter((x) => x.status === 'fail')) expect(f.fix).toContain("a folder of its own beside the distribution's CUDA");
+    const steps = plan(r.events).steps;
+    expect(steps.map((s) => s.id)).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
+    expect(steps[0].title).toBe(`Keep CUDA 11.8.89 at ${usr}: it serves TensorFlow 2.12 exactly (TensorFlow was built with it), so only cuDNN 8.6 is brought`);
+    expect(steps.find((s) => s.id === 'import-cudnn')!.reason).toContain(`into ${own} (nothing of the distribution's packages is written)`);
+    expect(r.exitCode, why(r)).toBe(0);
+    // Only the cuDNN archive came down; apt's files are as they were; the copy is in its own folder.
+    expect(c.mirror!.requests.map((q) => q.path).filter((p) => p !== '/')).toEqual([expect.stringContaining(c.at.archive)]);
+    expect(await treeDigest(c.m.sysroot)).toEqual(sysBefore);
+    expect(await readFile(path.join(own, 'include', 'cudnn_version.h'), 'utf8')).toContain('#define CUDNN_MINOR 6');
+    const after = await doctorInNewShell(c.m, '2.12');
+    expect(fails(after.findings)).toEqual([]);
+    expect(after.findings.find((f) => f.id === 'library:cudnn')!.title).toBe(`libcudnn.so.8 → ${own}/lib64`);
+    expect(after.code).toBe(0);
+    // Rollback: every file as it was (cudawiz's download cache aside).
+    const undo = await runBuilt(['rollback', ...c.m.globals], { env: c.env });
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect(await files()).toEqual(before);
+    // cuDNN's own folder was cudawiz's: it goes with its files.
+    expect(existsSync(own)).toBe(false);
   });
 
   it("a conda env's cuDNN 8.5 ahead of the venv's nvidia-cudnn-cu12 8.9.7 (TF 2.16.1): the wheels' folders first, conda's command named — no toolkit, no cuDNN download", async () => {

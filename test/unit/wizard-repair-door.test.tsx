@@ -1,9 +1,8 @@
 // The wizard is repair's front door (#39): on every repair class — a stale toolkit first, conda's
 // cuDNN first, conda's CUDA on an old driver, apt's cuDNN a minor too old, pip's wheels off the loader
-// path, torch's cuDNN pin — and on a distribution's CUDA with no cuDNN, the scan offers "Repair it" first, shows the causes the plan acts on with
-// ✗ on the line at fault, and its plan is the one headless `repair --dry-run --json` lists.
-import { symlink } from 'node:fs/promises';
-import path from 'node:path';
+// path, torch's cuDNN pin, a distribution's CUDA with no cuDNN (all test/fixtures/repair-classes.ts) —
+// the scan offers "Repair it" first, shows the causes the plan acts on with ✗ on the line at fault, and
+// its plan is the one headless `repair --dry-run --json` lists.
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../components/App.js';
@@ -14,8 +13,7 @@ import type { RunnerEvent } from '../../src/plan/events.js';
 import { WizardController, type ScanSummary } from '../../src/wizard/controller.js';
 import { realWizardServices } from '../../src/wizard/services.js';
 import { REPAIR_CLASSES, type RepairClass } from '../fixtures/repair-classes.js';
-import { DEBIAN_CUDA_11_8_LIBRARIES } from '../fixtures/apt-cuda.js';
-import { brokenMachine, fakeTf, hostOf, newShellEnv } from '../helpers/broken-machine.js';
+import { hostOf } from '../helpers/broken-machine.js';
 import { runCli } from '../helpers/cli.js';
 import { waitForFrame } from '../helpers/ink.js';
 
@@ -42,7 +40,7 @@ const asListed = (p: PlanEvent) =>
 const titles = (p: PlanEvent) => p.steps.filter((s) => !s.id.startsWith('package-manager')).map((s) => s.title.replace(' (only on a no to the package manager)', ''));
 
 /** The scan lines that must carry ✗ on each class. */
-const AT_FAULT: Record<string, string[]> = {
+const AT_FAULT: Partial<Record<keyof typeof REPAIR_CLASSES, string[]>> = {
   'stale toolkit first on LD_LIBRARY_PATH': ['cudnn'],
   "conda env's older cuDNN first": ['cudnn'],
   'conda CUDA needs a newer driver (stop)': ['driver'],
@@ -51,29 +49,8 @@ const AT_FAULT: Record<string, string[]> = {
   "a distribution's CUDA (apt's 11.8), no cuDNN": ['cudnn'],
 };
 
-/**
- * A distribution's CUDA (#39.6: "on any machine"): Debian's nvidia-cuda-toolkit 11.8 libraries in
- * /usr/lib/x86_64-linux-gnu (under the machine's sysroot, in its ld cache, file names as `dpkg -c` lists
- * them), no toolkit under the CUDA root, TF 2.12 installed and no cuDNN anywhere.
- */
-async function distroCudaNoCudnn(): Promise<RepairClass> {
-  const m = await brokenMachine();
-  const lib = path.join(m.sysroot, 'usr/lib/x86_64-linux-gnu');
-  for (const [file, soname] of DEBIAN_CUDA_11_8_LIBRARIES) {
-    await m.fx.file(path.join(lib, file), 'ELF');
-    await symlink(file, path.join(lib, soname));
-  }
-  await m.ldCache(DEBIAN_CUDA_11_8_LIBRARIES.map(([, soname]) => ({ name: soname, path: path.join(lib, soname) })));
-  const site = path.join(m.home, 'site');
-  await fakeTf(m, site, '2.12.0');
-  await m.rcLines([`export PYTHONPATH=${site}`]);
-  return { m, tf: '2.12', env: await newShellEnv(m), flags: [], at: { lib }, close: async () => undefined };
-}
-
-const MACHINES: Record<string, () => Promise<RepairClass>> = { ...REPAIR_CLASSES, "a distribution's CUDA (apt's 11.8), no cuDNN": distroCudaNoCudnn };
-
 describe("the wizard's Repair it is `cudawiz repair`", () => {
-  for (const [name, make] of Object.entries(MACHINES)) {
+  for (const [name, make] of Object.entries(REPAIR_CLASSES)) {
     it(`${name}: offered first, the causes shown, the same plan as headless repair --dry-run --json`, async () => {
       const c = (open = await make());
       const services = servicesOn(c);
@@ -82,7 +59,7 @@ describe("the wizard's Repair it is `cudawiz repair`", () => {
       expect(scan.problems.length).toBeGreaterThan(0);
       // ✗ on the line at fault, never ✓ on the driver or the cuDNN that is the problem.
       const status = (label: string) => scan.lines.find((l) => l.label === label)?.status;
-      for (const label of AT_FAULT[name] ?? []) expect(status(label), label).toBe('fail');
+      for (const label of AT_FAULT[name as keyof typeof REPAIR_CLASSES] ?? []) expect(status(label), label).toBe('fail');
       if (name !== 'conda CUDA needs a newer driver (stop)') expect(status('driver')).toBe('pass');
       if (name === 'stale toolkit first on LD_LIBRARY_PATH') {
         // Two toolkits, listed in the run's language: "CUDA 11.2, CUDA 11.8"; in Chinese with 、.
@@ -106,6 +83,8 @@ describe("the wizard's Repair it is `cudawiz repair`", () => {
       expect(titles(wizard)).toEqual(titles(plan));
       // A stop is a stop through either door, with the same words.
       expect(wizard.stop?.message).toBe(plan.stop?.message);
+      // apt's 11.8 serves TF 2.12 exactly: cuDNN alone, into a folder of its own (no toolkit, nothing in /usr).
+      if (name === "a distribution's CUDA (apt's 11.8), no cuDNN") expect(plan.steps.map((s) => s.id)).toEqual(['cuda-serves', 'disk-space', 'obtain-cudnn', 'import-cudnn', 'load-order', 'verify']);
 
       // The scan screen: Repair it first, and the first cause wrapped whole, never cut at the screen's edge.
       const controller = new WizardController(services);
