@@ -7,10 +7,10 @@
 // user reads a line of it. What is read is then checked against the shape cudawiz writes by its
 // reader; the fields that decide a path are derived from where the file was found, never read.
 import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, rm, rmdir } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { replaceFile } from './write.js';
+import { isOwnStateRoot, replaceFile } from './write.js';
 import { safetyText } from '../i18n/safety.js';
 import { checksOwnership, ownUid, untrustedBookkeeping, whyNotOurs } from './ownership.js';
 
@@ -88,7 +88,13 @@ export async function writeOwnState(file: string, text: string): Promise<void> {
   await writeBookkeeping(file, text, STATE_FILE_MODE);
 }
 
-/** A bookkeeping file with nothing left in it goes, so rollback leaves no empty record behind. */
+/**
+ * A bookkeeping file with nothing left in it goes, so rollback leaves no empty record behind; so does
+ * cudawiz's own state folder it was in (~/.config/cudawiz) once nothing else is there (rmdir: never
+ * with anything in it).
+ */
 export async function removeBookkeeping(file: string): Promise<void> {
   await rm(file, { force: true });
+  const dir = path.dirname(file);
+  if (isOwnStateRoot(dir)) await rmdir(dir).catch(() => undefined);
 }

@@ -1,7 +1,7 @@
 // A toolkit cudawiz installed with NVIDIA's installer (#39.4): the journal may only name NVIDIA's own
 // uninstaller of that folder, and rollback runs it only as src/trust/run.ts allows. Each fixture
 // uninstaller records being run, so "not run" is a fact on disk.
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEnvJournal, rollbackEnvChanges } from '../../src/env/index.js';
@@ -40,8 +40,10 @@ describe("a toolkit cudawiz installed with NVIDIA's installer", () => {
     const pending = await readEnvJournal(file);
     expect(pending.entries.map((e) => [e.state, e.change.kind, e.change.uninstaller])).toEqual([['pending', 'toolkit-installer', { file: path.join(dir, 'bin', 'cuda-uninstaller'), args: ['--silent'] }]]);
     await j.failed(true);
-    // No journal is left behind with nothing in it.
+    // No journal is left behind with nothing in it, nor cudawiz's own folder it was in.
     await expect(readFile(file)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(readdir(path.dirname(file))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readdir(path.join(home, '.config'))).toEqual([]);
   });
 
   it('a journal naming any other program as its uninstaller is refused before anything runs', async () => {
