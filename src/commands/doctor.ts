@@ -139,15 +139,23 @@ function summaryLines(r: DoctorReport): string[] {
 }
 
 export function renderDoctor(r: DoctorReport, out: Output): void {
+  // Each distinct fix is said once (#39.5): a later finding with the same fix points back to the first.
+  const saidUnder = new Map<string, string>();
+  const fixLine = (f: DoctorReport['findings'][number]) => {
+    if (!f.fix) return;
+    const first = saidUnder.get(f.fix);
+    out.line(`    → ${first === undefined ? f.fix : T.sameFixAbove(first)}`);
+    if (first === undefined) saidUnder.set(f.fix, f.title);
+  };
   for (const f of r.findings) {
     if (f.status === 'pass' || f.status === 'skip') {
       out.line(`${out.symbol(f.status)} ${f.status === 'skip' ? out.dim(f.title) : f.title}`);
-      if (f.status === 'skip' && f.fix) out.line(`    → ${f.fix}`);
+      if (f.status === 'skip') fixLine(f);
       continue;
     }
     out.line(`${out.symbol(f.status)} ${out.paint(f.status, f.title)}`);
     for (const e of f.evidence.filter(Boolean)) out.line(`    ${out.dim(e)}`);
-    if (f.fix) out.line(`    → ${f.fix}`);
+    fixLine(f);
   }
   const fails = r.findings.filter((f) => f.status === 'fail').length;
   const warns = r.findings.filter((f) => f.status === 'warn').length;

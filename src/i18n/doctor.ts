@@ -298,6 +298,8 @@ const en = {
   // ---------------------------------------------------------------- the report (commands/doctor)
   summary: (fails: number, warns: number) => `${fails} problem${fails === 1 ? '' : 's'}, ${warns} warning${warns === 1 ? '' : 's'}.`,
   nothingToFix: 'Nothing to fix.',
+  /** Under a second finding whose fix is one already said: that fix, by the finding it was said under. */
+  sameFixAbove: (title: string) => `the same fix as for "${title}" above`,
   shareIntro: 'To share this, paste the block below:',
   shareNone: 'none',
   shareNotInstalled: 'not installed',
@@ -595,6 +597,7 @@ const zh: DoctorStrings = {
 
   summary: (fails, warns) => `${fails} 个问题，${warns} 个警告。`,
   nothingToFix: '没有需要修复的问题。',
+  sameFixAbove: (title) => `修复办法同上面的“${title}”`,
   shareIntro: '要分享结果，请复制下面这段：',
   shareNone: '无',
   shareNotInstalled: '未安装',

@@ -85,6 +85,19 @@ describe("the seed's Windows laptop", () => {
 });
 
 describe('Linux machines', () => {
+  it('each distinct fix is printed once: a second finding with the same fix points back to the first (#39.5)', async () => {
+    const m = await fixtureMachine('linux', { PATH: '/usr/bin:/bin' });
+    await m.nvidiaSmi('/usr/bin/nvidia-smi', 'two-gpus');
+    await m.file('/usr/lib/x86_64-linux-gnu/libcuda.so.1', 'ELF');
+    const r = await runCli(['doctor', '--tf', '2.3', '--no-color'], { host: { ...m.host, env: { ...m.host.env, CUDAWIZ_ASCII: '1' } } });
+    expect(r.code).toBe(1);
+    const fixes = r.stdout.split('\n').filter((l) => l.startsWith('    → '));
+    // No toolkit: the toolkit finding and CUDA's missing libraries share "Install CUDA 10.1": said once, then pointed at.
+    expect(fixes.filter((l) => l.includes('Install CUDA 10.1'))).toHaveLength(1);
+    expect(fixes).toContain('    → the same fix as for "CUDA 10.1 is not installed" above');
+    expect(new Set(fixes).size).toBe(fixes.length);
+  });
+
   async function sideBySide(): Promise<FixtureMachine> {
     const m = await fixtureMachine('linux', { PATH: '/usr/local/cuda/bin:/usr/bin:/bin', LD_LIBRARY_PATH: '/usr/local/cuda-11.2/lib64' });
     await m.nvidiaSmi('/usr/bin/nvidia-smi', 'two-gpus');
