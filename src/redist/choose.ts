@@ -7,6 +7,7 @@ import type { Catalog } from '../catalog/schema.js';
 import type { OsName } from '../platform.js';
 import { compareDotted, major, majorMinor } from '../version.js';
 import { redistPlatform, releaseArchives, type RedistCatalog, type RedistRelease } from './catalog.js';
+import { cliText } from '../i18n/cli.js';
 import { redistText } from '../i18n/redist.js';
 
 export interface RedistChoice {
@@ -57,7 +58,7 @@ export function redistRouteFor(redist: RedistCatalog, catalog: Catalog, req: Req
   const ptxCaveat = Boolean(driver && fullDriver && compareDotted(driver, fullDriver) < 0);
   const { archives } = releaseArchives(redist, release, os);
   const mm = majorMinor(release.version);
-  const sameNames = needed.slice(0, 2).join(', ');
+  const sameNames = cliText.list(needed.slice(0, 2));
   return {
     ok: true,
     choice: {
