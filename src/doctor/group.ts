@@ -267,5 +267,21 @@ function oneFindingPerFix(findings: Finding[], req: Requirements): Finding[] {
     }
     out.push({ ...finding(id, 'fail', T.manyWrongCopies(group.length, T.list(files)), group.flatMap((g) => [g.title, ...g.evidence]), f.fix) });
   }
-  return out;
+  return sameActionSameWords(out, fromOf);
+}
+
+/**
+ * CUDA's files not found anywhere while TF's toolkit is missing: their fix runs the toolkit finding's
+ * command, so it is given in the toolkit finding's words, and the report says it once (the doctor's
+ * renderer points a repeated fix back to where it was said).
+ */
+function sameActionSameWords(findings: Finding[], fromOf: (f: Finding) => string | undefined): Finding[] {
+  const toolkit = findings.find((x) => x.id === 'toolkit' && x.status === 'fail' && x.fix);
+  const command = (fix: string | null | undefined) => fix?.match(/cudawiz install --tf \S+$/)?.[0];
+  const wanted = command(toolkit?.fix);
+  if (!toolkit || !wanted) return findings;
+  return findings.map((f) => {
+    const ofToolkit = f.id === 'libraries:toolkit' || (f.id.startsWith('library:') && fromOf(f) === 'toolkit');
+    return ofToolkit && f.status === 'fail' && !f.cause && f.fix !== toolkit.fix && command(f.fix) === wanted ? { ...f, fix: toolkit.fix } : f;
+  });
 }

@@ -96,6 +96,12 @@ describe('Linux machines', () => {
     expect(fixes.filter((l) => l.includes('Install CUDA 10.1'))).toHaveLength(1);
     expect(fixes).toContain('    → the same fix as for "CUDA 10.1 is not installed" above');
     expect(new Set(fixes).size).toBe(fixes.length);
+    // Beside another toolkit the toolkit's fix has other words ("beside it"), the action the same: still said once.
+    await m.toolkit('/usr/local/cuda-11.2', { version: '11.2.2', versionFile: 'version.json', libraries: [...TOOLKIT_LIBRARIES.linux['11.2']] });
+    const beside = await runCli(['doctor', '--tf', '2.3', '--no-color'], { host: { ...m.host, env: { ...m.host.env, CUDAWIZ_ASCII: '1' } } });
+    const fixesBeside = beside.stdout.split('\n').filter((l) => l.startsWith('    → '));
+    expect(fixesBeside.filter((l) => l.includes('cudawiz install --tf 2.3') && !l.includes('--cudnn-archive'))).toEqual(['    → Install CUDA 10.1 beside it; nothing to uninstall — toolkits live side by side: cudawiz install --tf 2.3']);
+    expect(fixesBeside).toContain('    → the same fix as for "CUDA 10.1 is not installed (found 11.2.2)" above');
   });
 
   async function sideBySide(): Promise<FixtureMachine> {
