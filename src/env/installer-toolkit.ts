@@ -118,7 +118,7 @@ export async function uninstallInstallerToolkit(host: Host, change: EnvChange): 
   if (handedOver || u.kind !== 'program') return handedOver ?? { outcome: 'undone' };
   const typed = typedLine(u, change);
   const checked = await checkRecordedProgram({ file: u.file, args: u.args, owner: change.uninstaller?.owner }, host.env);
-  if ('missing' in checked || ('program' in checked && !(await present(checked.program)))) return { outcome: 'failed', message: envText.uninstallerMissing(u.file, change.target), notRun: true };
+  if ('missing' in checked) return { outcome: 'failed', message: envText.uninstallerMissing(u.file, change.target), notRun: true };
   if ('refused' in checked) return { outcome: 'failed', message: `${checked.refused.reason}\n    ${trustText.undoRunYourself(typed)}`, notRun: true };
   const out = await host.run(checked.program, u.args, { env: host.env, timeoutMs: UNINSTALL_TIMEOUT_MS });
   if (out.exitCode !== 0) {

@@ -23,19 +23,22 @@ const isRoot = (): boolean => ownUid() === 0;
  */
 export async function locateProgram(file: string, env: Env = process.env): Promise<string | undefined> {
   if (!checksOwnership()) return file;
-  if (file.includes('/')) return path.isAbsolute(file) ? path.normalize(file) : undefined;
+  // A program named by its path is found only where an executable file is there (else it is missing, never started).
+  if (file.includes('/')) return path.isAbsolute(file) && (await isExecutableFile(path.normalize(file))) ? path.normalize(file) : undefined;
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
     // A relative PATH entry (".", "") would hand the choice to whatever folder the run started in.
     if (!path.isAbsolute(dir)) continue;
     const candidate = path.join(dir, file);
-    const ok = await access(candidate, constants.X_OK).then(
-      () => stat(candidate).then((s) => s.isFile(), () => false),
-      () => false,
-    );
-    if (ok) return candidate;
+    if (await isExecutableFile(candidate)) return candidate;
   }
   return undefined;
 }
+
+const isExecutableFile = (file: string): Promise<boolean> =>
+  access(file, constants.X_OK).then(
+    () => stat(file).then((s) => s.isFile(), () => false),
+    () => false,
+  );
 
 /** Why `program` (absolute) cannot be trusted to run: it, its real file or a folder above either is not root's or this user's alone. */
 export async function whyNotRunnable(program: string): Promise<string | undefined> {
