@@ -68,6 +68,11 @@ export function cudnnHomeDir(os: OsName, root: string, cudnnMajorMinor: string, 
   return pathFor(os).join(root, `cudnn-${cudnnMajorMinor}-cuda${cudaMajor}`);
 }
 
+/** Whether `dir` is named as cudnnHomeDir names cuDNN's own folder (cudnn-8.6-cuda11). */
+export function isCudnnHomeDir(os: OsName, dir: string): boolean {
+  return /^cudnn-\d+\.\d+-cuda\d+$/.test(pathFor(os).basename(dir));
+}
+
 /** Where cuDNN's own folders go for this user when no --cuda-root is given: beside the per-user toolkits' folder. */
 export function userCudnnRoot(os: OsName, env: Env, home: string): string {
   return pathFor(os).dirname(userToolkitRoot(os, env, home));

@@ -1,7 +1,8 @@
 // `cudawiz rollback [--cuda-dir DIR] [--json]`: undo cudawiz's cuDNN copy from each manifest,
 // restoring what it overwrote; without --cuda-dir, every toolkit under --cuda-root that has one.
 import { commandsText } from '../i18n/commands.js';
-import { lstat, readdir, realpath, rmdir, stat } from 'node:fs/promises';
+import { removeEmptyFolder } from '../trust/write.js';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandContext } from '../io/context.js';
 import type { Output } from '../io/output.js';
@@ -10,7 +11,7 @@ import { manifestPaths, readManifest } from '../cudnn/manifest.js';
 import { commandLine, envPlaces, rollbackEnvChanges, type EnvRollbackResult } from '../env/index.js';
 import { CudawizError, EXIT, UsageError } from '../errors.js';
 import { safetyText } from '../i18n/safety.js';
-import { defaultCudaRoot, elevationHint, runsAsRoot, userCudnnRoot, userToolkitRoot, venvActivateScript, type OsName } from '../platform.js';
+import { defaultCudaRoot, elevationHint, isCudnnHomeDir, runsAsRoot, userCudnnRoot, userToolkitRoot, venvActivateScript, type OsName } from '../platform.js';
 import { redistText } from '../i18n/redist.js';
 import { hasRedistManifest, readRedistManifest, redistToolkitsUnder, removeRedistToolkit, type RedistRemoval } from '../redist/toolkit.js';
 import { untrustedBookkeeping } from '../trust/ownership.js';
@@ -280,7 +281,7 @@ export async function run(ctx: CommandContext): Promise<number> {
       const report = await withLock(dir, () => rollbackImport(dir), { onNotice: (l) => ctx.out.error(`${ctx.out.symbol('info')} ${l}`) });
       reports.push(report);
       // cuDNN's own folder (cudnn-X.Y-cudaN, beside a distro's CUDA) is cudawiz's: emptied, it goes too (rmdir: never with anything left in it).
-      if (/^cudnn-/.test(path.basename(dir)) && report.from !== 'none' && report.kept.length === 0) await rmdir(dir).catch(() => undefined);
+      if (isCudnnHomeDir(ctx.host.os, dir) && report.from !== 'none' && report.kept.length === 0) await removeEmptyFolder(dir);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM')

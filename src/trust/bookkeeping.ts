@@ -7,10 +7,10 @@
 // user reads a line of it. What is read is then checked against the shape cudawiz writes by its
 // reader; the fields that decide a path are derived from where the file was found, never read.
 import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, rm, rmdir } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { isOwnStateRoot, replaceFile } from './write.js';
+import { isOwnStateRoot, removeEmptyFolder, replaceFile } from './write.js';
 import { safetyText } from '../i18n/safety.js';
 import { checksOwnership, ownUid, untrustedBookkeeping, whyNotOurs } from './ownership.js';
 
@@ -96,5 +96,5 @@ export async function writeOwnState(file: string, text: string): Promise<void> {
 export async function removeBookkeeping(file: string): Promise<void> {
   await rm(file, { force: true });
   const dir = path.dirname(file);
-  if (isOwnStateRoot(dir)) await rmdir(dir).catch(() => undefined);
+  if (isOwnStateRoot(dir)) await removeEmptyFolder(dir);
 }

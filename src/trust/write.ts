@@ -4,7 +4,7 @@
 // old name (rename replaces a link, it never writes through one), and modes are set on the open file.
 // test/unit/one-way-to-write.test.ts fails on a raw write anywhere else in src/.
 import { closeSync, constants, createWriteStream, fchmodSync, fchownSync, fstatSync, mkdtempSync, openSync, renameSync, rmSync, writeSync, type WriteStream } from 'node:fs';
-import { chmod, link, mkdir, open, rename, rm, symlink, type FileHandle } from 'node:fs/promises';
+import { chmod, link, mkdir, open, rename, rm, rmdir, symlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -244,3 +244,6 @@ export async function makeFolders(dir: string, mode = 0o755): Promise<string | u
   if (mode === 0o700) await chmod(dir, 0o700);
   return first;
 }
+
+/** Removes `dir` only if it is an empty folder (rmdir: never with anything in it, never through a link); false otherwise. */
+export const removeEmptyFolder = (dir: string): Promise<boolean> => rmdir(dir).then(() => true, () => false);
