@@ -3,7 +3,7 @@
 // port on 127.0.0.1, no proxy), and the built CLI sets TF up from it — the same end state as an online
 // install. A bundle with one byte changed, one file missing, or made for the other OS is refused with
 // the home exactly as it was; with no bundle at all, the first download says "you are offline".
-import { cp, chmod, copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, chmod, copyFile, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { buildCudnnArchive, treeDigest } from '../helpers/cudnn-archive.js';
 import { englishIn } from '../helpers/english-runs.js';
 import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
 import { serveRedistFixtures } from '../helpers/redist-fixture.js';
-import { laptop as toolkitLaptop } from '../helpers/laptop.js';
+import { driverOnlyHome, laptop as toolkitLaptop } from '../helpers/laptop.js';
 import { runBuilt } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -45,14 +45,7 @@ async function bundleMadeOnline() {
 async function laptop(overlay: string, mirrorUrl: string) {
   const home = await tempDir('cw-offline-home-');
   await chmod(home, 0o755);
-  const bin = path.join(home, 'bin');
-  const driverLib = path.join(home, 'driver-lib');
-  await mkdir(bin, { recursive: true });
-  await mkdir(driverLib);
-  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/rtx2060-laptop.sh'), path.join(bin, 'nvidia-smi'));
-  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/answer-query.sh'), path.join(bin, 'answer-query.sh'));
-  await writeFile(path.join(driverLib, 'libcuda.so.1'), 'fixture driver library');
-  await writeFile(path.join(home, '.bashrc'), "# the user's own bashrc\n");
+  const { bin, driverLib } = await driverOnlyHome(home);
   const env = { HOME: home, SHELL: '/bin/bash', PATH: `${bin}:${process.env.PATH ?? ''}`, LD_LIBRARY_PATH: driverLib, PYTHONPATH: path.join(repoRoot, 'test/fixtures/python/py310') };
   const globals = ['--catalog', overlay, '--mirror', mirrorUrl, '--cache-dir', path.join(home, 'cache')];
   const run = async (argv: string[]) => {

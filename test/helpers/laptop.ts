@@ -124,3 +124,19 @@ export async function laptopWithInstallerToolkit(): Promise<{ m: Laptop; env: Re
   }
   return { m, env, calls, skip, before, uninstaller: path.join(m.toolkit, 'bin', 'cuda-uninstaller') };
 }
+
+/**
+ * An RTX 2060 laptop's driver side in `home`: bin/nvidia-smi (the captured fixture) and driver-lib/libcuda.so.1,
+ * no CUDA, and the user's own .bashrc. Returns the folders to put on PATH and LD_LIBRARY_PATH.
+ */
+export async function driverOnlyHome(home: string): Promise<{ bin: string; driverLib: string }> {
+  const bin = path.join(home, 'bin');
+  const driverLib = path.join(home, 'driver-lib');
+  await mkdir(bin, { recursive: true });
+  await mkdir(driverLib);
+  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/rtx2060-laptop.sh'), path.join(bin, 'nvidia-smi'));
+  await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/answer-query.sh'), path.join(bin, 'answer-query.sh'));
+  await writeFile(path.join(driverLib, 'libcuda.so.1'), 'fixture driver library');
+  await writeFile(path.join(home, '.bashrc'), "# the user's own bashrc\n");
+  return { bin, driverLib };
+}

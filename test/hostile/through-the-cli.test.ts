@@ -16,6 +16,7 @@ import { buildCudnnArchive } from '../helpers/cudnn-archive.js';
 import { startMirror, type NvidiaMirror } from '../helpers/mirror.js';
 import { redistUser } from '../helpers/redist-user.js';
 import { serveRedistFixtures } from '../helpers/redist-fixture.js';
+import { driverOnlyHome } from '../helpers/laptop.js';
 import { tempDir } from '../helpers/tmp.js';
 import { NOBODY } from '../fixtures/cuda-installer/unprivileged.js';
 
@@ -80,14 +81,7 @@ describe('through the built CLI: a bundle file swapped after its check (#37 B1, 
     const originals = new Map(await Promise.all(names.map(async (n) => [n, sha256(await readFile(path.join(bundle, n)))] as const)));
     // The laptop: fixture nvidia-smi and driver library, no CUDA; its own cache, watched.
     const home = path.join(c.base, 'home');
-    const bin = path.join(home, 'bin');
-    const driverLib = path.join(home, 'driver-lib');
-    await mkdir(bin, { recursive: true });
-    await mkdir(driverLib);
-    await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/rtx2060-laptop.sh'), path.join(bin, 'nvidia-smi'));
-    await copyFile(path.join(repoRoot, 'test/fixtures/nvidia-smi/answer-query.sh'), path.join(bin, 'answer-query.sh'));
-    await writeFile(path.join(driverLib, 'libcuda.so.1'), 'fixture driver library');
-    await writeFile(path.join(home, '.bashrc'), "# the user's own bashrc\n");
+    const { bin, driverLib } = await driverOnlyHome(home);
     const cache = path.join(home, 'cache');
     await mkdir(cache, { mode: 0o700 });
     const swapped = new Set<string>();
