@@ -4,12 +4,11 @@
 // Progress to stderr as in every download; stdout gets each file and the result (or one JSON document).
 import pkg from '../../package.json' with { type: 'json' };
 import { makeBundle } from '../bundle/make.js';
-import { isRouteId, routeFiles, type RouteId } from '../routes/index.js';
+import { isRouteId, routeFiles, routeTakenLines, type RouteId } from '../routes/index.js';
 import type { Catalog } from '../catalog/schema.js';
 import type { Host } from '../host.js';
 import type { OsName } from '../platform.js';
 import { recommendRoute, resolveTarget, type PlanMachine, type RouteChoice } from '../plan/choose.js';
-import { routesText } from '../i18n/routes.js';
 import type { RedistCatalog } from '../redist/catalog.js';
 import { osOption } from '../io/flags.js';
 import type { CommandContext } from '../io/context.js';
@@ -54,9 +53,7 @@ export async function runBundle(ctx: CommandContext, deps: { connections: number
   if (choice?.routes.length) {
     // Which route, why, and how to take another, as install says it (stderr: stdout carries the files and the result).
     const say = (line: string) => out.error(out.json ? line : `${out.symbol('info')} ${line}`);
-    say(routesText.took(route, choice.why));
-    const others = choice.routes.filter((r) => r !== route);
-    if (others.length) say(routesText.others(tf, others.map((r) => `--route ${r}`).join(', ')));
+    for (const line of routeTakenLines(tf, route, choice.routes, choice.why)) say(line);
   }
   const planned = routeFiles(catalog, redist, tf, os, route);
   if (!out.json && planned.available) out.error(bundleText.making(tf, route, os, dest, planned.files.length, routeTotal(planned)));

@@ -5,7 +5,6 @@
 // tensorflow[and-cuda] bring them into a virtual environment; the toolkit route installs CUDA and cuDNN
 // into the system.
 import { commandsText } from '../i18n/commands.js';
-import { routesText } from '../i18n/routes.js';
 import { hasAndCuda } from '../catalog/queries.js';
 import { requireString } from '../io/flags.js';
 import type { CommandContext } from '../io/context.js';
@@ -14,6 +13,7 @@ import { recommendRoute, resolveTarget, type RouteId } from '../plan/choose.js';
 import { defaultCudaRoot } from '../platform.js';
 import { ProbeCache } from '../probe/cache.js';
 import { isRouteId } from '../routes/ids.js';
+import { routeTakenLines } from '../routes/index.js';
 import { bundleFromFlag, choosePlanFor, planMachine, planOptionsFromFlags, runPlanCommand } from './plan-command.js';
 
 export type InstallRoute = RouteId;
@@ -56,9 +56,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const say = (line: string) => (ctx.out.json ? ctx.out.error(line) : ctx.out.line(`${ctx.out.symbol('info')} ${line}`));
   if (!given) {
     // Which route, why, and how to take another: stdout carries only JSON lines with --json, so these go to stderr then.
-    say(routesText.took(route, choice.why));
-    const others = choice.routes.filter((r) => r !== route);
-    if (others.length) say(routesText.others(tf, others.map((r) => `--route ${r}`).join(', ')));
+    for (const line of routeTakenLines(tf, route, choice.routes, choice.why)) say(line);
   }
   const plan = choosePlanFor(ctx, { mode: 'install', route, tf, facts, target, options: { ...planOptionsFromFlags(ctx, commandLine(tf, route, venv, choice.recommended), fromBundle), venvDir: venv, ...(probes ? { probes } : {}) } });
   if (route === 'toolkit' && hasAndCuda(ctx.catalog(), plan.ctx.req.row, ctx.host.os)) say(pipRouteNote(tf));

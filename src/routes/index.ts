@@ -5,6 +5,7 @@ import { requirementsFor, type Requirements } from '../catalog/queries.js';
 import type { Catalog } from '../catalog/schema.js';
 import type { OsName } from '../platform.js';
 import type { RedistCatalog } from '../redist/catalog.js';
+import { routesText } from '../i18n/routes.js';
 import { ROUTE_IDS, type RouteId } from './ids.js';
 import type { RouteFacts, RouteFiles, RouteInput } from './files.js';
 import { pipFacts } from './pip.js';
@@ -44,4 +45,13 @@ export function routeFiles(catalog: Catalog, redist: RedistCatalog, tf: string, 
 export function allRouteFiles(catalog: Catalog, redist: RedistCatalog, tf: string, os: OsName, options: RouteFilesOptions = {}): RouteFiles[] {
   const input = inputFor(catalog, redist, tf, os, options);
   return ALL_ROUTE_FACTS.map((r) => r.files(input));
+}
+
+/**
+ * What a command says when it took the recommended route (no --route): which route and why, then how to
+ * take another — the same lines from `install` and `download --tf`.
+ */
+export function routeTakenLines(tf: string, route: RouteId, offered: readonly RouteId[], why: string): string[] {
+  const others = offered.filter((r) => r !== route);
+  return [routesText.took(route, why), ...(others.length ? [routesText.others(tf, others.map((r) => `--route ${r}`).join(', '))] : [])];
 }
